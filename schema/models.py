@@ -1,0 +1,196 @@
+"""Typed models shared by every layer: what flows between segment -> extract -> resolve -> commit -> read.
+
+All datetimes are timezone-aware UTC; naive inputs are taken as UTC.
+Offsets (``start``/``end``, ``span_start``/``span_end``) are Python string indices, end exclusive.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Annotated, Any, Literal
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
+
+
+def _to_utc(value: datetime) -> datetime:
+    if value.tzinfo is None:
+        return value.replace(tzinfo=UTC)
+    return value.astimezone(UTC)
+
+
+UtcDatetime = Annotated[datetime, AfterValidator(_to_utc)]
+
+EpisodeKind = Literal["chat", "text", "json", "facts"]
+EpisodeStatus = Literal["queued", "processing", "done", "failed", "retracted"]
+SourceKind = Literal["book", "text", "chat", "facts"]
+Functionality = Literal["subject", "object"]
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+class Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class Span(Frozen):
+    """A character range inside an episode's content."""
+
+    start: int = Field(ge=0)
+    end: int = Field(ge=0)
+
+    @model_validator(mode="after")
+    def _ordered(self) -> Span:
+        if self.end < self.start:
+            raise ValueError(f"span end {self.end} is before start {self.start}")
+        return self
+
+
+class Message(Frozen):
+    """One chat message inside a chat episode; ``start``/``end`` locate its text in the episode content."""
+
+    speaker: str = Field(min_length=1)
+    text: str
+    timestamp: UtcDatetime | None = None
+    # True when the source gave no usable timestamp and one was inferred (ingestion time or session date).
+    timestamp_inferred: bool = False
+    metadata: dict[str, Any] = Field(default_factory=dict)
+    start: int = Field(default=0, ge=0)
+    end: int = Field(default=0, ge=0)
+
+
+class FactStatement(Frozen):
+    """An explicit statement for ``facts`` episodes: structured data that needs no extraction."""
+
+    subject: str = Field(min_length=1)
+    subject_type: str = "Entity"
+    predicate: str = Field(min_length=1)
+    object: str = Field(min_length=1)
+    object_type: str = "Entity"
+    valid_at: UtcDatetime | None = None
+    invalid_at: UtcDatetime | None = None
+    # subject: one object per subject at a time; object: one subject per object at a time.
+    functional: Functionality | None = None
+    fact: str | None = None
+    metadata: dict[str, Any] = Field(default_factory=dict)
+
+
+class Source(Frozen):
+    uuid: str
+    group_id: str
+    name: str
+    kind: SourceKind
+    uri: str | None = None
+    content_hash: str
+    created_at: UtcDatetime = Field(default_factory=utcnow)
+    metadata: dict[str, Any] = Field(default_factory=dict)
+
+
+class Episode(Frozen):
+    uuid: str
+    group_id: str
+    source_uuid: str | None = None
+    source_name: str | None = None
+    seq: int = Field(default=0, ge=0)
+    kind: EpisodeKind
+    content: str
+    reference_time: UtcDatetime
+    # True when the source gave no reference time and ingestion time was used instead.
+    reference_time_inferred: bool = False
+    span_start: int = Field(default=0, ge=0)
+    span_end: int = Field(default=0, ge=0)
+    speakers: list[str] = Field(default_factory=list)
+    agent: str | None = None
+    metadata: dict[str, Any] = Field(default_factory=dict)
+    messages: list[Message] = Field(default_factory=list)
+    facts: list[FactStatement] = Field(default_factory=list)
+    content_hash: str
+    chapter: str | None = None
+    status: EpisodeStatus = "queued"
+    error: str | None = None
+    created_at: UtcDatetime = Field(default_factory=utcnow)
+
+
+class ExtractedEntity(Frozen):
+    name: str = Field(min_length=1)
+    type: str = "Entity"
+    aliases: list[str] = Field(default_factory=list)
+    description: str = ""
+    spans: list[Span] = Field(default_factory=list)
+
+
+class ExtractedFact(Frozen):
+    subject: str = Field(min_length=1)
+    predicate: str = Field(min_length=1)
+    object: str = Field(min_length=1)
+    fact: str = ""
+    subject_type: str | None = None
+    object_type: str | None = None
+    valid_at: UtcDatetime | None = None
+    invalid_at: UtcDatetime | None = None
+    # The text states this relation ended or does not hold ("no longer", "not"): it closes a matching fact.
+    negated: bool = False
+    functional: Functionality | None = None
+    spans: list[Span] = Field(default_factory=list)
+    asserted_by: str | None = None
+    confidence: float = Field(default=1.0, ge=0.0, le=1.0)
+
+
+class ExtractorInfo(Frozen):
+    name: str
+    model: str | None = None
+    prompt_version: str | None = None
+
+
+class TokenUsage(Frozen):
+    calls: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cached: bool = False
+
+
+class Extraction(Frozen):
+    """What an extractor returns for one episode."""
+
+    episode_uuid: str
+    entities: list[ExtractedEntity] = Field(default_factory=list)
+    facts: list[ExtractedFact] = Field(default_factory=list)
+    extractor: ExtractorInfo
+    usage: TokenUsage = Field(default_factory=TokenUsage)
+    summary: str | None = None
+    warnings: list[str] = Field(default_factory=list)
+
+
+class Entity(Frozen):
+    uuid: str
+    group_id: str
+    name: str
+    key: str
+    type: str = "Entity"
+    aliases: list[str] = Field(default_factory=list)
+    summary: str = ""
+    created_at: UtcDatetime | None = None
+    updated_at: UtcDatetime | None = None
+
+
+class Fact(Frozen):
+    uuid: str
+    group_id: str
+    subject_uuid: str
+    subject_name: str
+    predicate: str
+    object_uuid: str
+    object_name: str
+    fact: str
+    valid_at: UtcDatetime | None = None
+    invalid_at: UtcDatetime | None = None
+    created_at: UtcDatetime | None = None
+    invalidated_at: UtcDatetime | None = None
+    invalidated_by: str | None = None
+    expired_at: UtcDatetime | None = None
+    confidence: float = 1.0
+    episodes: list[str] = Field(default_factory=list)
+    asserted_by: list[str] = Field(default_factory=list)
+    agents: list[str] = Field(default_factory=list)
+    extractor: str | None = None

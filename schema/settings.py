@@ -1,0 +1,64 @@
+"""Configuration: one frozen settings object, built at each entry point and passed down.
+
+Values come from ``STRATA_*`` environment variables and an optional ``.env`` file. Nothing else in
+Strata reads the environment.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+
+from pydantic import Field, SecretStr
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(
+        env_prefix="STRATA_", env_file=".env", env_file_encoding="utf-8", frozen=True, extra="ignore"
+    )
+
+    # Neo4j
+    neo4j_uri: str = "bolt://127.0.0.1:7687"
+    neo4j_user: str = "neo4j"
+    neo4j_password: SecretStr | None = None
+    neo4j_database: str = "neo4j"
+
+    # Redis / Celery
+    redis_url: str = "redis://127.0.0.1:6379/0"
+
+    # Embeddings
+    embedder: Literal["onnx-minilm", "openai", "hash"] = "onnx-minilm"
+    embedding_dim: int = Field(default=384, gt=0)
+    embedding_model: str = "text-embedding-3-small"
+    embedding_base_url: str | None = None
+    embedding_api_key: SecretStr | None = None
+
+    # Extraction
+    extractor: Literal["spacy", "llm"] = "spacy"
+    llm_base_url: str | None = None
+    llm_model: str = "gpt-4o-mini"
+    llm_api_key: SecretStr | None = None
+    llm_timeout_s: float = Field(default=60.0, gt=0)
+    llm_max_retries: int = Field(default=5, ge=0)
+    llm_json_schema: bool = True
+    max_episode_chars: int = Field(default=200_000, gt=0)
+    book_window_tokens: int = Field(default=1500, gt=0)
+    chat_window_messages: int = Field(default=0, ge=0)  # 0: one episode per session
+
+    # Local services started by `strata services up`
+    services_dir: Path = Path(".services")
+    neo4j_version: str = "5.26.29"
+    neo4j_browser_version: str = "5.24.0"
+    neo4j_heap: str = "1g"
+    neo4j_pagecache: str = "512m"
+    neo4j_bolt_port: int = 7687
+    neo4j_http_port: int = 7474
+    redis_port: int = 6379
+    service_start_timeout_s: float = Field(default=120.0, gt=0)
+
+    # API
+    api_host: str = "127.0.0.1"
+    api_port: int = 8000
+    max_request_bytes: int = Field(default=10_000_000, gt=0)
+    auth_disabled: bool = False
