@@ -48,7 +48,10 @@ class Settings(BaseSettings):
 
     # Local services started by `strata services up`
     services_dir: Path = Path(".services")
-    neo4j_version: str = "5.26.29"
+    # Jars resolved from Maven Central are cached here, outside the work tree, and shared by clones.
+    cache_dir: Path = Path.home() / ".cache" / "strata"
+    java_home: Path | None = None
+    neo4j_version: str = "5.26.31"
     neo4j_browser_version: str = "5.24.0"
     neo4j_heap: str = "1g"
     neo4j_pagecache: str = "512m"

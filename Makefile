@@ -1,0 +1,49 @@
+# Two commands matter: `make demo` (set up, start services, apply the schema, run the demo) and
+# `make test` (set up, start services, run the whole suite). Everything else is a step of those.
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+
+.PHONY: setup system-deps services demo test down lint bench clean
+
+$(BIN)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install -q --disable-pip-version-check -U pip
+	$(BIN)/pip install -q --disable-pip-version-check -e ".[dev]"
+	touch $@
+
+setup: system-deps $(BIN)/.installed
+
+# Debian packages the local services need: redis-server, and Java 17 + Maven for Neo4j's jars.
+system-deps:
+	@missing=""; \
+	command -v redis-server >/dev/null || missing="$$missing redis-server"; \
+	command -v java >/dev/null || missing="$$missing openjdk-17-jre-headless"; \
+	command -v mvn >/dev/null || missing="$$missing maven"; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing:$$missing"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
+	fi
+
+services: setup
+	$(BIN)/strata services up --if-needed
+
+demo: services
+	$(BIN)/strata schema apply
+	$(BIN)/strata demo
+
+test: services
+	$(BIN)/pytest
+
+down:
+	$(BIN)/strata services down
+
+lint: setup
+	$(BIN)/ruff check .
+
+bench: services
+	$(BIN)/python -m bench.run_all
+
+clean: down
+	rm -rf .services $(VENV)

@@ -1,0 +1,111 @@
+"""The ``strata`` command line: local services, schema, ingestion and queries.
+
+Every command builds one ``Settings`` and passes it down. Errors Strata raises on purpose print as one
+red line and exit non-zero; no stack traces.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import typer
+from rich.console import Console
+
+from strata.schema.errors import StrataError
+from strata.schema.settings import Settings
+
+app = typer.Typer(help="Strata: temporal knowledge-graph memory on Neo4j.", no_args_is_help=True,
+                  pretty_exceptions_enable=False, add_completion=False)
+services_app = typer.Typer(help="Local Neo4j and Redis for development and CI.", no_args_is_help=True)
+schema_app = typer.Typer(help="Graph schema: constraints and indexes.", no_args_is_help=True)
+app.add_typer(services_app, name="services")
+app.add_typer(schema_app, name="schema")
+
+console = Console(soft_wrap=True)
+err_console = Console(stderr=True)
+
+
+def settings() -> Settings:
+    return Settings()
+
+
+@services_app.command("up")
+def services_up(
+    if_needed: bool = typer.Option(False, "--if-needed", help="Leave already-running services alone."),
+) -> None:
+    """Start Neo4j (Bolt 7687, Browser 7474) and Redis (6379) on 127.0.0.1; returns when both answer."""
+    from strata.services import ServicesManager
+
+    for st in ServicesManager(settings()).up(only_missing=if_needed):
+        took = f" in {st.seconds:.1f}s" if st.seconds is not None else " (already running)"
+        console.print(f"[green]{st.name}[/] up{took}, pid {st.pid}: {st.address}")
+
+
+@services_app.command("down")
+def services_down() -> None:
+    """Stop the services started by `strata services up`."""
+    from strata.services import ServicesManager
+
+    for name, stopped in ServicesManager(settings()).down().items():
+        console.print(f"{name}: {'stopped' if stopped else 'was not running'}")
+
+
+@services_app.command("status")
+def services_status() -> None:
+    """Report whether each local service runs and answers. Exit 1 when one does not."""
+    from strata.services import ServicesManager
+
+    all_ready = True
+    for st in ServicesManager(settings()).status():
+        state = "[green]ready[/]" if st.ready else ("[yellow]running, not answering[/]" if st.running
+                                                   else "[red]stopped[/]")
+        console.print(f"{st.name}: {state} pid={st.pid or '-'} {st.address}")
+        all_ready = all_ready and st.ready
+    raise typer.Exit(0 if all_ready else 1)
+
+
+@schema_app.command("apply")
+def schema_apply() -> None:
+    """Apply the versioned Cypher migrations (idempotent) and check vector dimensions."""
+    from strata.graph import Graph, apply_migrations
+
+    cfg = settings()
+    with Graph.from_settings(cfg) as graph:
+        report = apply_migrations(graph, cfg.embedding_dim)
+    console.print(report.summary())
+
+
+@app.command("demo")
+def demo() -> None:
+    """Apply the schema, check the Browser, and walk through a small sample (grows with the product)."""
+    import httpx
+
+    from strata.graph import Graph, apply_migrations
+
+    cfg = settings()
+    with Graph.from_settings(cfg) as graph:
+        report = apply_migrations(graph, cfg.embedding_dim)
+    browser = f"http://127.0.0.1:{cfg.neo4j_http_port}/browser/"
+    try:
+        code = httpx.get(browser, timeout=10).status_code
+    except httpx.HTTPError as exc:
+        raise StrataError(f"Neo4j Browser not reachable at {browser}: {exc}") from exc
+    if code != 200:
+        raise StrataError(f"Neo4j Browser at {browser} answered HTTP {code}")
+    console.print(report.summary())
+    console.print(f"Neo4j Browser: {browser} (connect URL bolt://127.0.0.1:{cfg.neo4j_bolt_port}, no auth)")
+
+
+def main() -> None:
+    try:
+        app()
+    except StrataError as exc:
+        err_console.print(f"[red]error:[/] {exc.message}", highlight=False, soft_wrap=True)
+        sys.exit(1)
+    except KeyboardInterrupt:
+        err_console.print("[red]interrupted[/]")
+        sys.exit(130)
+
+
+if __name__ == "__main__":
+    main()

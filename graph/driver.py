@@ -1,0 +1,88 @@
+"""Driver and session handling; maps Neo4j driver errors to Strata's exception tree."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any, TypeVar
+
+from neo4j import Driver, GraphDatabase, ManagedTransaction
+from neo4j.exceptions import (
+    AuthError,
+    ClientError,
+    DatabaseUnavailable,
+    ServiceUnavailable,
+    SessionExpired,
+    TransientError,
+)
+
+from strata.schema.errors import ConfigError, InputError, UpstreamUnavailableError
+from strata.schema.settings import Settings
+
+T = TypeVar("T")
+
+
+def make_driver(settings: Settings) -> Driver:
+    auth = None
+    if settings.neo4j_password is not None:
+        auth = (settings.neo4j_user, settings.neo4j_password.get_secret_value())
+    # Notifications (unknown label on an empty graph, ...) are noise for a service; errors still raise.
+    return GraphDatabase.driver(settings.neo4j_uri, auth=auth, max_connection_pool_size=50,
+                                notifications_min_severity="OFF")
+
+
+@contextmanager
+def mapped_errors() -> Iterator[None]:
+    """Turn driver errors into Strata errors: unreachable/transient -> retryable."""
+    try:
+        yield
+    except (ServiceUnavailable, SessionExpired, TransientError, DatabaseUnavailable) as exc:
+        raise UpstreamUnavailableError(f"neo4j unavailable: {exc}") from exc
+    except AuthError as exc:
+        raise ConfigError(f"neo4j rejected the credentials: {exc.message}") from exc
+    except ClientError as exc:
+        raise InputError(f"neo4j rejected the query: {exc.message}", {"code": exc.code}) from exc
+
+
+class Graph:
+    """A driver bound to one database; every read and write goes through here."""
+
+    def __init__(self, driver: Driver, database: str = "neo4j") -> None:
+        self.driver = driver
+        self.database = database
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> Graph:
+        return cls(make_driver(settings), settings.neo4j_database)
+
+    def close(self) -> None:
+        self.driver.close()
+
+    def __enter__(self) -> Graph:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def query(self, cypher: str, **params: Any) -> list[dict[str, Any]]:
+        """An auto-commit read-or-write query returning records as dicts."""
+        with mapped_errors():
+            records, _, _ = self.driver.execute_query(cypher, params, database_=self.database)
+        return [r.data() for r in records]
+
+    def write(self, work: Callable[[ManagedTransaction], T]) -> T:
+        """Run ``work`` in one managed write transaction (retried by the driver on transient errors)."""
+        with mapped_errors(), self.driver.session(database=self.database) as session:
+            return session.execute_write(work)
+
+    def read(self, work: Callable[[ManagedTransaction], T]) -> T:
+        with mapped_errors(), self.driver.session(database=self.database) as session:
+            return session.execute_read(work)
+
+    def ping(self) -> bool:
+        try:
+            with mapped_errors():
+                self.driver.verify_connectivity()
+            return True
+        except UpstreamUnavailableError:
+            return False

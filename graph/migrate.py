@@ -1,0 +1,111 @@
+"""Versioned, idempotent schema migrations.
+
+Each ``schema/migrations/NNNN_name.cypher`` file is a list of ``;``-terminated statements. A migration runs
+once; its version, name and checksum are recorded as ``(:SchemaMigration)`` nodes, so a second apply is a
+no-op. Every statement is also ``IF NOT EXISTS``, so a concurrent apply from another process is harmless.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from importlib import resources
+
+from neo4j.exceptions import ClientError
+from pydantic import BaseModel
+
+from strata.graph.driver import Graph, mapped_errors
+from strata.graph.queries import migrations as q
+from strata.schema.errors import SchemaMismatchError
+
+_FILE = re.compile(r"^(\d{4})_([a-z0-9_]+)\.cypher$")
+_ALREADY = ("EquivalentSchemaRuleAlreadyExists", "IndexAlreadyExists", "ConstraintAlreadyExists")
+
+
+class Migration(BaseModel):
+    version: int
+    name: str
+    statements: list[str]
+    checksum: str
+
+
+class MigrationReport(BaseModel):
+    applied: list[str]
+    already_applied: list[str]
+    indexes: int
+    constraints: int
+    embedding_dim: int
+
+    def summary(self) -> str:
+        return (
+            f"schema: {len(self.applied)} migration(s) applied, {len(self.already_applied)} already applied; "
+            f"{self.constraints} constraints, {self.indexes} indexes; vector dimension {self.embedding_dim}"
+        )
+
+
+def load_migrations() -> list[Migration]:
+    folder = resources.files("strata.schema").joinpath("migrations")
+    migrations = []
+    for entry in sorted(folder.iterdir(), key=lambda e: e.name):
+        match = _FILE.match(entry.name)
+        if not match:
+            continue
+        text = entry.read_text(encoding="utf-8")
+        migrations.append(
+            Migration(
+                version=int(match.group(1)),
+                name=match.group(2),
+                statements=split_statements(text),
+                checksum=hashlib.sha256(text.encode()).hexdigest()[:16],
+            )
+        )
+    return migrations
+
+
+def split_statements(text: str) -> list[str]:
+    lines = [ln for ln in text.splitlines() if not ln.strip().startswith("//")]
+    return [s.strip() for s in "\n".join(lines).split(";") if s.strip()]
+
+
+def apply_migrations(graph: Graph, embedding_dim: int, await_timeout_s: int = 300) -> MigrationReport:
+    applied_before = {row["version"] for row in graph.query(q.APPLIED_VERSIONS)}
+    applied, skipped = [], []
+    params = {"embedding_dim": embedding_dim}
+    for migration in load_migrations():
+        label = f"{migration.version:04d}_{migration.name}"
+        if migration.version in applied_before:
+            skipped.append(label)
+            continue
+        for statement in migration.statements:
+            _run_schema_statement(graph, statement, params)
+        graph.query(q.RECORD_MIGRATION, version=migration.version, name=migration.name,
+                    checksum=migration.checksum, params=[f"embedding_dim={embedding_dim}"])
+        applied.append(label)
+    graph.query(q.AWAIT_INDEXES, timeout_s=await_timeout_s)
+    check_vector_dimensions(graph, embedding_dim)
+    return MigrationReport(applied=applied, already_applied=skipped,
+                           indexes=graph.query(q.COUNT_INDEXES)[0]["n"],
+                           constraints=graph.query(q.COUNT_CONSTRAINTS)[0]["n"], embedding_dim=embedding_dim)
+
+
+def _run_schema_statement(graph: Graph, statement: str, params: dict[str, int]) -> None:
+    used = {k: v for k, v in params.items() if f"${k}" in statement}
+    try:
+        with mapped_errors():
+            graph.driver.execute_query(statement, used, database_=graph.database)
+    except Exception as exc:  # a concurrent apply may have created the same rule first
+        cause = exc.__cause__
+        if isinstance(cause, ClientError) and any(code in (cause.code or "") for code in _ALREADY):
+            return
+        raise
+
+
+def check_vector_dimensions(graph: Graph, embedding_dim: int) -> None:
+    """The configured embedder must produce vectors of the indexed dimension."""
+    for row in graph.query(q.SHOW_VECTOR_INDEXES):
+        if row["dimensions"] is not None and int(row["dimensions"]) != embedding_dim:
+            raise SchemaMismatchError(
+                f"vector index {row['name']} has dimension {row['dimensions']} but the embedder produces "
+                f"{embedding_dim}; drop the vector indexes or configure a matching embedder",
+                {"index": row["name"], "indexed": row["dimensions"], "configured": embedding_dim},
+            )

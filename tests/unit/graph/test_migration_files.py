@@ -1,0 +1,21 @@
+from strata.graph.migrate import load_migrations, split_statements
+
+
+def test_migrations_are_numbered_without_gaps_and_idempotent() -> None:
+    migrations = load_migrations()
+    assert [m.version for m in migrations] == list(range(1, len(migrations) + 1))
+    for m in migrations:
+        assert m.statements, m.name
+        for statement in m.statements:
+            assert "IF NOT EXISTS" in statement, statement
+
+
+def test_split_statements_drops_comments_and_blank_parts() -> None:
+    text = "// a comment; with a semicolon\nCREATE INDEX a IF NOT EXISTS FOR (n:A) ON (n.x);\n\n;CREATE X;"
+    assert split_statements(text) == ["CREATE INDEX a IF NOT EXISTS FOR (n:A) ON (n.x)", "CREATE X"]
+
+
+def test_vector_dimension_is_a_parameter_not_formatted() -> None:
+    vector = [s for m in load_migrations() for s in m.statements if "VECTOR INDEX" in s]
+    assert len(vector) == 3
+    assert all("$embedding_dim" in s for s in vector)

@@ -1,0 +1,22 @@
+import pytest
+from pydantic import ValidationError
+
+from strata.schema.settings import Settings
+
+
+def test_settings_read_prefixed_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("STRATA_NEO4J_URI", "bolt://db.example:7687")
+    monkeypatch.setenv("STRATA_AUTH_DISABLED", "false")
+    cfg = Settings(_env_file=None)
+    assert cfg.neo4j_uri == "bolt://db.example:7687"
+    assert cfg.auth_disabled is False
+
+
+def test_settings_reject_garbage_booleans_and_are_frozen(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("STRATA_AUTH_DISABLED", "maybe")
+    with pytest.raises(ValidationError):
+        Settings(_env_file=None)
+    monkeypatch.delenv("STRATA_AUTH_DISABLED")
+    cfg = Settings(_env_file=None)
+    with pytest.raises(ValidationError):
+        cfg.neo4j_uri = "x"  # type: ignore[misc]
