@@ -194,3 +194,6 @@ class Fact(Frozen):
     asserted_by: list[str] = Field(default_factory=list)
     agents: list[str] = Field(default_factory=list)
     extractor: str | None = None
+    negated: bool = False
+    # "episode_uuid:start:end" for each supporting text span.
+    evidence: list[str] = Field(default_factory=list)

@@ -1,0 +1,138 @@
+"""The per-episode commit: one write transaction writes a ``CommitPlan`` and re-runs the temporal rules.
+
+The temporal rules are pure functions owned by resolve/; the caller passes one in as ``timeline`` so
+this layer stays free of decision logic (dependencies point resolve -> graph, never back).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable, Mapping
+from datetime import datetime
+from typing import Any
+
+from neo4j import ManagedTransaction
+from pydantic import BaseModel
+
+from strata.graph.driver import Graph
+from strata.graph.queries import commit as q
+from strata.schema.models import Episode
+from strata.schema.plan import CommitPlan, FunctionalFlag, SlotFact, SlotUpdate
+
+TimelineFn = Callable[[list[SlotFact], Mapping[str, FunctionalFlag | None], datetime], list[SlotUpdate]]
+
+PREDICATE_FLAGS = """
+MATCH (x:Predicate {group_id: $group_id}) WHERE x.name IN $names RETURN x.name AS name, x.functional AS functional
+"""
+_MAX_SLOT_ROUNDS = 5
+
+
+class CommitResult(BaseModel):
+    episode_uuid: str
+    entities: int
+    facts: int
+    passages: int
+    slot_facts: int
+    slot_updates: int
+
+
+def episode_properties(episode: Episode) -> dict[str, Any]:
+    """Episode fields as Neo4j properties: nested values become JSON strings."""
+    props = episode.model_dump(exclude={"messages", "facts", "metadata", "status", "error", "created_at"})
+    props["metadata_json"] = json.dumps(episode.metadata, sort_keys=True, default=str)
+    props["messages_json"] = json.dumps([m.model_dump(mode="json") for m in episode.messages])
+    props["facts_json"] = json.dumps([f.model_dump(mode="json") for f in episode.facts])
+    return props
+
+
+def evidence_key(episode_uuid: str, start: int, end: int) -> str:
+    return f"{episode_uuid}:{start}:{end}"
+
+
+def commit_episode(graph: Graph, plan: CommitPlan, timeline: TimelineFn, now: datetime,
+                   agent: str | None = None) -> CommitResult:
+    extractor = "/".join(x for x in (plan.extractor.name, plan.extractor.model, plan.extractor.prompt_version) if x)
+    ep_uuid = plan.episode.uuid
+    agents = [agent or plan.episode.agent] if (agent or plan.episode.agent) else []
+
+    def work(tx: ManagedTransaction) -> CommitResult:
+        common = {"group_id": plan.group_id, "now": now}
+        if plan.source is not None:
+            src = plan.source.model_dump(exclude={"metadata"})
+            src["metadata_json"] = json.dumps(plan.source.metadata, sort_keys=True, default=str)
+            tx.run(q.UPSERT_SOURCE, source=src).consume()
+        tx.run(q.UPSERT_EPISODE, ep=episode_properties(plan.episode), extractor=extractor,
+               summary=plan.summary, now=now).consume()
+        tx.run(q.UPSERT_ENTITIES, rows=[e.model_dump() for e in plan.entities], **common).consume()
+        tx.run(q.UPSERT_MENTIONS, episode_uuid=ep_uuid, rows=[
+            {"entity_uuid": m.entity_uuid, "spans": [x for s in m.spans for x in (s.start, s.end)],
+             "surface_forms": m.surface_forms} for m in plan.mentions]).consume()
+        tx.run(q.UPSERT_PREDICATES, rows=[p.model_dump() for p in plan.predicates], **common).consume()
+        fact_rows = [
+            {**f.model_dump(exclude={"evidence", "asserted_by"}),
+             "evidence": [evidence_key(e.episode_uuid, e.start, e.end) for e in f.evidence],
+             "asserted_by": [f.asserted_by] if f.asserted_by else [], "agents": agents}
+            for f in plan.facts
+        ]
+        tx.run(q.UPSERT_FACTS, rows=fact_rows, episode_uuid=ep_uuid, extractor=extractor, **common).consume()
+        # Predicate counts include the facts just written.
+        tx.run(q.UPSERT_PREDICATES, rows=[p.model_dump() for p in plan.predicates], **common).consume()
+        tx.run(q.UPSERT_PASSAGES, rows=[p.model_dump() for p in plan.passages], episode_uuid=ep_uuid,
+               **common).consume()
+        if plan.suggestions:
+            tx.run(q.RECORD_SUGGESTIONS, rows=[s.model_dump() for s in plan.suggestions], **common).consume()
+        seeds = [(f.subject_uuid, f.predicate, f.object_uuid) for f in plan.facts]
+        slot_facts, updates = recompute_slots(tx, plan.group_id, seeds, timeline, now)
+        return CommitResult(episode_uuid=ep_uuid, entities=len(plan.entities), facts=len(plan.facts),
+                            passages=len(plan.passages), slot_facts=slot_facts, slot_updates=updates)
+
+    return graph.write(work)
+
+
+def recompute_slots(tx: ManagedTransaction, group_id: str, seeds: Iterable[tuple[str, str, str]],
+                    timeline: TimelineFn, now: datetime) -> tuple[int, int]:
+    """Gather every fact of the slots the seed triples touch, run the rules, write what changed."""
+    seeds = list(seeds)
+    if not seeds:
+        return 0, 0
+    names = sorted({p for _, p, _ in seeds})
+    flags: dict[str, FunctionalFlag | None] = {
+        r["name"]: r["functional"] for r in tx.run(PREDICATE_FLAGS, group_id=group_id, names=names)
+    }
+    facts: dict[str, SlotFact] = {}
+    pending = _slots_for(seeds, flags)
+    seen: set[tuple[str, str, str, str]] = set()
+    for _ in range(_MAX_SLOT_ROUNDS):
+        new = [s for s in pending if (s["kind"], s["predicate"], s["entity_uuid"], s.get("other_uuid", "")) not in seen]
+        if not new:
+            break
+        seen.update((s["kind"], s["predicate"], s["entity_uuid"], s.get("other_uuid", "")) for s in new)
+        rows = tx.run(q.SLOT_FACTS, slots=new, group_id=group_id).data()
+        for row in rows:
+            facts[row["uuid"]] = SlotFact(**{k: _native(v) for k, v in row.items()})
+        # A predicate functional on both sides links slots: follow them until nothing new appears.
+        pending = _slots_for([(f.subject_uuid, f.predicate, f.object_uuid) for f in facts.values()
+                              if flags.get(f.predicate) == "both"], flags)
+    current = {f.uuid: (f.invalid_at, f.invalidated_by) for f in facts.values()}
+    changed = [u for u in timeline(list(facts.values()), flags, now)
+               if current.get(u.uuid) != (u.invalid_at, u.invalidated_by)]
+    if changed:
+        tx.run(q.APPLY_SLOT_UPDATES, rows=[u.model_dump() for u in changed], now=now).consume()
+    return len(facts), len(changed)
+
+
+def _slots_for(triples: Iterable[tuple[str, str, str]], flags: Mapping[str, FunctionalFlag | None]) -> list[dict]:
+    slots = []
+    for subject, predicate, obj in triples:
+        flag = flags.get(predicate)
+        slots.append({"kind": "pair", "predicate": predicate, "entity_uuid": subject, "other_uuid": obj})
+        if flag in ("subject", "both"):
+            slots.append({"kind": "subject", "predicate": predicate, "entity_uuid": subject})
+        if flag in ("object", "both"):
+            slots.append({"kind": "object", "predicate": predicate, "entity_uuid": obj})
+    return slots
+
+
+def _native(value: Any) -> Any:
+    """Neo4j DateTime -> Python datetime; everything else as it is."""
+    return value.to_native() if hasattr(value, "to_native") else value

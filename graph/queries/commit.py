@@ -1,0 +1,130 @@
+"""Writes of the per-episode commit. Every value arrives as a parameter; labels through `$(...)`."""
+
+UPSERT_SOURCE = """
+MERGE (s:Source {uuid: $source.uuid})
+ON CREATE SET s.group_id = $source.group_id, s.name = $source.name, s.kind = $source.kind, s.uri = $source.uri,
+              s.content_hash = $source.content_hash, s.created_at = $source.created_at,
+              s.metadata_json = $source.metadata_json
+"""
+
+UPSERT_EPISODE = """
+MERGE (ep:Episode {uuid: $ep.uuid})
+ON CREATE SET ep += $ep, ep.created_at = $now
+SET ep.status = 'done', ep.error = null, ep.committed_at = coalesce(ep.committed_at, $now),
+    ep.extractor = $extractor, ep.summary = coalesce($summary, ep.summary)
+WITH ep
+OPTIONAL MATCH (s:Source {uuid: ep.source_uuid})
+FOREACH (_ IN CASE WHEN s IS NULL THEN [] ELSE [1] END | MERGE (s)-[:HAS_EPISODE]->(ep))
+WITH ep
+OPTIONAL MATCH (prev:Episode {source_uuid: ep.source_uuid, seq: ep.seq - 1}) WHERE ep.source_uuid IS NOT NULL
+FOREACH (_ IN CASE WHEN prev IS NULL THEN [] ELSE [1] END | MERGE (prev)-[:NEXT]->(ep))
+WITH ep
+OPTIONAL MATCH (next:Episode {source_uuid: ep.source_uuid, seq: ep.seq + 1}) WHERE ep.source_uuid IS NOT NULL
+FOREACH (_ IN CASE WHEN next IS NULL THEN [] ELSE [1] END | MERGE (ep)-[:NEXT]->(next))
+"""
+
+UPSERT_ENTITIES = """
+UNWIND $rows AS row
+MERGE (e:Entity {uuid: row.uuid})
+ON CREATE SET e.group_id = $group_id, e.key = row.key, e.name = row.name, e.type = row.type,
+              e.aliases = row.aliases, e.summary = row.summary, e.created_at = $now, e.updated_at = $now
+WITH e, row, [a IN row.aliases WHERE NOT a IN e.aliases] AS new_aliases
+SET e.aliases = e.aliases + new_aliases,
+    e.summary = CASE WHEN coalesce(e.summary, '') = '' THEN row.summary ELSE e.summary END,
+    e.updated_at = CASE WHEN size(new_aliases) > 0 THEN $now ELSE e.updated_at END,
+    e.expired_at = null
+SET e:$(row.type)
+WITH e, row WHERE row.embedding IS NOT NULL AND e.name_embedding IS NULL
+CALL db.create.setNodeVectorProperty(e, 'name_embedding', row.embedding)
+"""
+
+UPSERT_MENTIONS = """
+MATCH (ep:Episode {uuid: $episode_uuid})
+UNWIND $rows AS row
+MATCH (e:Entity {uuid: row.entity_uuid})
+MERGE (ep)-[m:MENTIONS]->(e)
+SET m.spans = row.spans, m.surface_forms = row.surface_forms
+"""
+
+UPSERT_FACTS = """
+UNWIND $rows AS f
+MATCH (s:Entity {uuid: f.subject_uuid}), (o:Entity {uuid: f.object_uuid})
+MERGE (s)-[r:RELATES_TO {uuid: f.uuid}]->(o)
+ON CREATE SET r.group_id = $group_id, r.predicate = f.predicate, r.fact = f.fact, r.valid_at = f.valid_at,
+              r.stated_invalid_at = f.invalid_at, r.invalid_at = f.invalid_at, r.negated = f.negated,
+              r.confidence = f.confidence, r.created_at = $now, r.extractor = $extractor,
+              r.episodes = [], r.evidence = [], r.asserted_by = [], r.agents = []
+SET r.episodes = CASE WHEN $episode_uuid IN r.episodes THEN r.episodes ELSE r.episodes + $episode_uuid END,
+    r.evidence = r.evidence + [x IN f.evidence WHERE NOT x IN r.evidence],
+    r.asserted_by = r.asserted_by + [x IN f.asserted_by WHERE NOT x IN r.asserted_by],
+    r.agents = r.agents + [x IN f.agents WHERE NOT x IN r.agents],
+    r.expired_at = null
+WITH r, f WHERE f.embedding IS NOT NULL AND r.fact_embedding IS NULL
+CALL db.create.setRelationshipVectorProperty(r, 'fact_embedding', f.embedding)
+"""
+
+UPSERT_PASSAGES = """
+MATCH (ep:Episode {uuid: $episode_uuid})
+UNWIND $rows AS p
+MERGE (x:Passage {uuid: p.uuid})
+ON CREATE SET x.group_id = $group_id, x.episode_uuid = $episode_uuid, x.start = p.start, x.end = p.end,
+              x.text = p.text, x.speaker = p.speaker
+MERGE (ep)-[:HAS_PASSAGE]->(x)
+WITH x, p WHERE p.embedding IS NOT NULL AND x.embedding IS NULL
+CALL db.create.setNodeVectorProperty(x, 'embedding', p.embedding)
+"""
+
+UPSERT_PREDICATES = """
+UNWIND $rows AS p
+MERGE (x:Predicate {group_id: $group_id, name: p.name})
+ON CREATE SET x.description = p.description, x.functional = p.functional, x.created_at = $now
+SET x.functional = coalesce(x.functional, p.functional),
+    x.description = CASE WHEN coalesce(x.description, '') = '' THEN p.description ELSE x.description END
+WITH x
+CALL (x) {
+  MATCH ()-[r:RELATES_TO {predicate: x.name}]->() WHERE r.group_id = x.group_id AND r.expired_at IS NULL
+  RETURN count(r) AS n
+}
+SET x.count = n
+"""
+
+RECORD_SUGGESTIONS = """
+UNWIND $rows AS row
+MATCH (a:Entity {uuid: row.entity_uuid}), (b:Entity {uuid: row.candidate_uuid})
+MERGE (a)-[s:POSSIBLY_SAME_AS]->(b)
+ON CREATE SET s.score = row.score, s.created_at = $now, s.group_id = $group_id
+"""
+
+# Facts of functional slots and of (subject, predicate, object) pairs, for the temporal rules.
+SLOT_FACTS = """
+UNWIND $slots AS slot
+CALL (slot) {
+  WITH slot WHERE slot.kind = 'subject'
+  MATCH (s:Entity {uuid: slot.entity_uuid})-[r:RELATES_TO {predicate: slot.predicate}]->(o:Entity)
+  RETURN r, s, o
+  UNION
+  WITH slot WHERE slot.kind = 'object'
+  MATCH (s:Entity)-[r:RELATES_TO {predicate: slot.predicate}]->(o:Entity {uuid: slot.entity_uuid})
+  RETURN r, s, o
+  UNION
+  WITH slot WHERE slot.kind = 'pair'
+  MATCH (s:Entity {uuid: slot.entity_uuid})-[r:RELATES_TO {predicate: slot.predicate}]->(o:Entity {uuid: slot.other_uuid})
+  RETURN r, s, o
+}
+WITH DISTINCT r, s, o WHERE r.group_id = $group_id AND r.expired_at IS NULL
+RETURN r.uuid AS uuid, s.uuid AS subject_uuid, r.predicate AS predicate, o.uuid AS object_uuid,
+       r.valid_at AS valid_at, r.stated_invalid_at AS stated_invalid_at, r.invalid_at AS invalid_at,
+       r.invalidated_by AS invalidated_by, r.created_at AS created_at, coalesce(r.negated, false) AS negated
+"""
+
+APPLY_SLOT_UPDATES = """
+UNWIND $rows AS u
+MATCH ()-[r:RELATES_TO {uuid: u.uuid}]->()
+// One step of history, so "what did we believe at known_at" survives a later change of the end.
+SET r.prev_invalid_at = r.invalid_at, r.prev_invalidated_at = r.invalidated_at,
+    r.invalid_at = u.invalid_at, r.invalidated_by = u.invalidated_by, r.invalidated_at = $now
+"""
+
+EPISODE_IS_COMMITTED = """
+MATCH (ep:Episode {uuid: $uuid}) RETURN ep.status = 'done' AS done
+"""

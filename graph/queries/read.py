@@ -1,0 +1,107 @@
+"""Read queries: temporal fact listings, entity lookups for resolution, timelines, the predicate registry."""
+
+# A fact holds at ($as_of, $known_at) when it was believed at known_at (created, not yet expired) and true
+# at as_of under the end we believed at known_at. `invalidated_at` is when `invalid_at` last changed; one
+# earlier state is kept in `prev_invalid_at`/`prev_invalidated_at`, and before that the stated end applied.
+BELIEVED_END = """
+  CASE WHEN r.invalidated_at IS NULL OR r.invalidated_at <= $known_at THEN r.invalid_at
+       WHEN r.prev_invalidated_at IS NOT NULL AND r.prev_invalidated_at <= $known_at THEN r.prev_invalid_at
+       ELSE r.stated_invalid_at END
+"""
+
+TEMPORAL_FILTER = """
+  ($include_history OR (
+    NOT coalesce(r.negated, false)
+    AND r.created_at <= $known_at AND (r.expired_at IS NULL OR r.expired_at > $known_at)
+    AND r.valid_at <= $as_of
+    AND coalesce(""" + BELIEVED_END + """, $as_of + duration('P1D')) > $as_of
+  ))
+"""
+
+FACT_FILTER = """
+MATCH (s:Entity)-[r:RELATES_TO]->(o:Entity)
+WHERE r.group_id = $group_id
+  AND ($predicate IS NULL OR r.predicate = $predicate)
+  AND ($subject IS NULL OR s.uuid = $subject OR s.key = $subject_key)
+  AND ($object IS NULL OR o.uuid = $object OR o.key = $object_key)
+  AND ($subject_type IS NULL OR s.type = $subject_type)
+  AND ($object_type IS NULL OR o.type = $object_type)
+  AND ($after IS NULL OR r.uuid > $after)
+  AND """ + TEMPORAL_FILTER
+
+FACT_FIELDS = """
+r.uuid AS uuid, r.group_id AS group_id, s.uuid AS subject_uuid, s.name AS subject_name, r.predicate AS predicate,
+o.uuid AS object_uuid, o.name AS object_name, r.fact AS fact, r.valid_at AS valid_at, r.invalid_at AS invalid_at,
+r.created_at AS created_at, r.invalidated_at AS invalidated_at, r.invalidated_by AS invalidated_by,
+r.expired_at AS expired_at, r.confidence AS confidence, r.episodes AS episodes, r.asserted_by AS asserted_by,
+r.agents AS agents, r.extractor AS extractor, coalesce(r.negated, false) AS negated, r.evidence AS evidence
+"""
+
+LIST_FACTS = FACT_FILTER + " RETURN " + FACT_FIELDS + " ORDER BY r.uuid LIMIT $limit"
+
+COUNT_FACTS = FACT_FILTER.replace("AND ($after IS NULL OR r.uuid > $after)", "") + " RETURN count(r) AS n"
+
+ENTITY_BY_KEY = """
+UNWIND $keys AS key
+MATCH (e:Entity {group_id: $group_id, key: key}) WHERE e.expired_at IS NULL
+RETURN key AS query, e.uuid AS uuid, e.name AS name, e.type AS type, e.aliases AS aliases, 1.0 AS score,
+       e.name_embedding AS embedding
+"""
+
+ENTITY_FULLTEXT = """
+UNWIND $queries AS query
+CALL db.index.fulltext.queryNodes('entity_fulltext', query.lucene, {limit: $limit * 4}) YIELD node, score
+WITH query, node AS e, score WHERE e.group_id = $group_id AND e.expired_at IS NULL
+WITH query, e, score ORDER BY score DESC
+WITH query, collect({e: e, score: score})[..$limit] AS hits
+UNWIND hits AS hit
+WITH query, hit.e AS e, hit.score AS score
+RETURN query.name AS query, e.uuid AS uuid, e.name AS name, e.type AS type, e.aliases AS aliases, score,
+       e.name_embedding AS embedding
+"""
+
+ENTITY_VECTOR = """
+UNWIND $queries AS query
+CALL db.index.vector.queryNodes('entity_name_embedding', $limit * 4, query.embedding) YIELD node, score
+WITH query, node AS e, score WHERE e.group_id = $group_id AND e.expired_at IS NULL
+WITH query, e, score ORDER BY score DESC
+WITH query, collect({e: e, score: score})[..$limit] AS hits
+UNWIND hits AS hit
+WITH query, hit.e AS e, hit.score AS score
+RETURN query.name AS query, e.uuid AS uuid, e.name AS name, e.type AS type, e.aliases AS aliases, score,
+       e.name_embedding AS embedding
+"""
+
+GET_ENTITY = """
+MATCH (e:Entity {uuid: $uuid}) WHERE $group_id IS NULL OR e.group_id = $group_id
+RETURN e.uuid AS uuid, e.group_id AS group_id, e.name AS name, e.key AS key, e.type AS type,
+       e.aliases AS aliases, e.summary AS summary, e.created_at AS created_at, e.updated_at AS updated_at,
+       e.expired_at AS expired_at
+"""
+
+ENTITY_TIMELINE = """
+MATCH (e:Entity {uuid: $uuid})-[r:RELATES_TO]-(other:Entity)
+WHERE r.group_id = $group_id AND ($include_expired OR r.expired_at IS NULL)
+WITH r, startNode(r) AS s, endNode(r) AS o
+RETURN """ + FACT_FIELDS + """
+ORDER BY r.valid_at, r.uuid
+"""
+
+PREDICATES = """
+MATCH (p:Predicate {group_id: $group_id})
+RETURN p.name AS name, p.description AS description, p.functional AS functional, coalesce(p.count, 0) AS count
+ORDER BY p.name
+"""
+
+ENTITY_TYPES = """
+MATCH (e:Entity {group_id: $group_id}) WHERE e.expired_at IS NULL
+RETURN e.type AS type, count(*) AS count ORDER BY count DESC
+"""
+
+GROUP_COUNTS = """
+CALL () { MATCH (e:Entity {group_id: $group_id}) WHERE e.expired_at IS NULL RETURN count(e) AS entities }
+CALL () { MATCH ()-[r:RELATES_TO]->() WHERE r.group_id = $group_id RETURN count(r) AS facts,
+          sum(CASE WHEN r.expired_at IS NULL AND r.invalid_at IS NULL THEN 1 ELSE 0 END) AS open_facts }
+CALL () { MATCH (ep:Episode {group_id: $group_id}) RETURN count(ep) AS episodes }
+RETURN entities, facts, open_facts, episodes
+"""

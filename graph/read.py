@@ -1,0 +1,105 @@
+"""Typed reads: temporal fact listings, resolution candidates, entity timelines, the registry."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from strata.graph.driver import Graph
+from strata.graph.queries import read as q
+from strata.schema.models import Entity, Fact, utcnow
+
+MAX_PAGE = 1000
+
+
+class FactPage(BaseModel):
+    count: int
+    items: list[Fact]
+    next_cursor: str | None = None
+
+
+class Candidate(BaseModel):
+    query: str
+    uuid: str
+    name: str
+    type: str = "Entity"
+    aliases: list[str] = Field(default_factory=list)
+    score: float
+    channel: str
+    embedding: list[float] | None = None
+
+
+class PredicateInfo(BaseModel):
+    name: str
+    description: str | None = ""
+    functional: str | None = None
+    count: int = 0
+
+
+def native(row: dict[str, Any]) -> dict[str, Any]:
+    return {k: (v.to_native() if hasattr(v, "to_native") else v) for k, v in row.items()}
+
+
+def list_facts(graph: Graph, group_id: str, *, subject: str | None = None, subject_key: str | None = None,
+               predicate: str | None = None, object: str | None = None, object_key: str | None = None,
+               subject_type: str | None = None, object_type: str | None = None,
+               as_of: datetime | None = None, known_at: datetime | None = None, include_history: bool = False,
+               cursor: str | None = None, limit: int = 100) -> FactPage:
+    """A complete, countable listing (keyset pagination on uuid), current facts unless told otherwise."""
+    now = utcnow()
+    params = {
+        "group_id": group_id, "subject": subject, "subject_key": subject_key, "predicate": predicate,
+        "object": object, "object_key": object_key, "subject_type": subject_type, "object_type": object_type,
+        "as_of": as_of or now, "known_at": known_at or now, "include_history": include_history,
+        "after": cursor, "limit": max(1, min(limit, MAX_PAGE)),
+    }
+    rows = graph.query(q.LIST_FACTS, **params)
+    count = graph.query(q.COUNT_FACTS, **params)[0]["n"]
+    items = [Fact(**native(r)) for r in rows]
+    next_cursor = items[-1].uuid if len(items) == params["limit"] else None
+    return FactPage(count=count, items=items, next_cursor=next_cursor)
+
+
+def entity_candidates(graph: Graph, group_id: str, *, keys: Sequence[str] = (),
+                      lucene: Sequence[tuple[str, str]] = (),
+                      vectors: Sequence[tuple[str, list[float]]] = (), limit: int = 10) -> list[Candidate]:
+    """Candidates from three channels, each one batched query: exact key, full-text, name vectors."""
+    found: list[Candidate] = []
+    if keys:
+        found += [Candidate(**r, channel="key") for r in graph.query(q.ENTITY_BY_KEY, group_id=group_id,
+                                                                      keys=list(keys))]
+    if lucene:
+        queries = [{"name": name, "lucene": text} for name, text in lucene if text.strip()]
+        if queries:
+            found += [Candidate(**r, channel="fulltext") for r in graph.query(
+                q.ENTITY_FULLTEXT, group_id=group_id, queries=queries, limit=limit)]
+    if vectors:
+        queries = [{"name": name, "embedding": vec} for name, vec in vectors]
+        found += [Candidate(**r, channel="vector") for r in graph.query(
+            q.ENTITY_VECTOR, group_id=group_id, queries=queries, limit=limit)]
+    return found
+
+
+def get_entity(graph: Graph, uuid: str, group_id: str | None = None) -> Entity | None:
+    rows = graph.query(q.GET_ENTITY, uuid=uuid, group_id=group_id)
+    if not rows:
+        return None
+    row = native(rows[0])
+    row.pop("expired_at", None)
+    return Entity(**row)
+
+
+def entity_timeline(graph: Graph, group_id: str, uuid: str, include_expired: bool = False) -> list[Fact]:
+    rows = graph.query(q.ENTITY_TIMELINE, uuid=uuid, group_id=group_id, include_expired=include_expired)
+    return [Fact(**native(r)) for r in rows]
+
+
+def predicates(graph: Graph, group_id: str) -> list[PredicateInfo]:
+    return [PredicateInfo(**r) for r in graph.query(q.PREDICATES, group_id=group_id)]
+
+
+def group_counts(graph: Graph, group_id: str) -> dict[str, int]:
+    return graph.query(q.GROUP_COUNTS, group_id=group_id)[0]

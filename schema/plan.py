@@ -1,0 +1,142 @@
+"""The commit plan: everything one episode writes, decided before the write transaction starts.
+
+resolve/ builds it (entity ids, predicate names, fact ids); graph/ writes it in one transaction.
+Slot types carry a functional slot's facts to the pure temporal rules and their verdicts back.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+from typing import Literal
+
+from pydantic import Field, field_validator
+
+from strata.schema.models import Episode, ExtractorInfo, Frozen, Source, Span, UtcDatetime
+
+LABEL = re.compile(r"^[A-Z][A-Za-z0-9]{0,39}$")
+PREDICATE = re.compile(r"^[a-z][a-z0-9_]{0,63}$")
+FunctionalFlag = Literal["subject", "object", "both"]
+
+
+class EntityWrite(Frozen):
+    uuid: str
+    key: str = Field(min_length=1)
+    name: str = Field(min_length=1)
+    type: str = "Entity"
+    aliases: list[str] = Field(default_factory=list)
+    summary: str = ""
+    embedding: list[float] | None = None
+
+    @field_validator("type")
+    @classmethod
+    def _label(cls, value: str) -> str:
+        # Entity types become labels through `SET n:$(type)`: only safe identifiers get that far.
+        if not LABEL.match(value):
+            raise ValueError(f"entity type {value!r} is not a valid label (letters and digits, capitalized)")
+        return value
+
+
+class MentionWrite(Frozen):
+    entity_uuid: str
+    spans: list[Span] = Field(default_factory=list)
+    surface_forms: list[str] = Field(default_factory=list)
+
+
+class Evidence(Frozen):
+    episode_uuid: str
+    start: int = Field(ge=0)
+    end: int = Field(ge=0)
+
+
+class FactWrite(Frozen):
+    uuid: str
+    subject_uuid: str
+    predicate: str
+    object_uuid: str
+    fact: str
+    valid_at: UtcDatetime
+    invalid_at: UtcDatetime | None = None  # stated by the source
+    negated: bool = False
+    confidence: float = Field(default=1.0, ge=0.0, le=1.0)
+    asserted_by: str | None = None
+    evidence: list[Evidence] = Field(default_factory=list)
+    embedding: list[float] | None = None
+
+    @field_validator("predicate")
+    @classmethod
+    def _predicate(cls, value: str) -> str:
+        if not PREDICATE.match(value):
+            raise ValueError(f"predicate {value!r} is not normalized (lowercase snake_case)")
+        return value
+
+
+class PredicateWrite(Frozen):
+    name: str
+    description: str = ""
+    functional: FunctionalFlag | None = None
+
+    @field_validator("name")
+    @classmethod
+    def _name(cls, value: str) -> str:
+        return FactWrite._predicate(value)
+
+
+class PassageWrite(Frozen):
+    """A searchable piece of an episode (a chat message, a few sentences) with its own embedding."""
+
+    uuid: str
+    start: int = Field(ge=0)
+    end: int = Field(ge=0)
+    text: str
+    speaker: str | None = None
+    embedding: list[float] | None = None
+
+
+class SameAsSuggestion(Frozen):
+    """Offline resolution found a plausible but unproven match: recorded for review, not merged."""
+
+    entity_uuid: str
+    candidate_uuid: str
+    score: float
+
+
+class CommitPlan(Frozen):
+    group_id: str
+    episode: Episode
+    source: Source | None = None
+    entities: list[EntityWrite] = Field(default_factory=list)
+    mentions: list[MentionWrite] = Field(default_factory=list)
+    facts: list[FactWrite] = Field(default_factory=list)
+    predicates: list[PredicateWrite] = Field(default_factory=list)
+    passages: list[PassageWrite] = Field(default_factory=list)
+    suggestions: list[SameAsSuggestion] = Field(default_factory=list)
+    extractor: ExtractorInfo
+    summary: str | None = None
+
+
+class SlotKey(Frozen):
+    """A functional slot: (subject, predicate) or (predicate, object)."""
+
+    predicate: str
+    functional: Literal["subject", "object"]
+    entity_uuid: str  # the subject for "subject" slots, the object for "object" slots
+
+
+class SlotFact(Frozen):
+    uuid: str
+    subject_uuid: str
+    predicate: str
+    object_uuid: str
+    valid_at: UtcDatetime | None
+    stated_invalid_at: UtcDatetime | None = None
+    invalid_at: UtcDatetime | None = None
+    invalidated_by: str | None = None
+    created_at: UtcDatetime | None = None
+    negated: bool = False
+
+
+class SlotUpdate(Frozen):
+    uuid: str
+    invalid_at: datetime | None
+    invalidated_by: str | None

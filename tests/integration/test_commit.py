@@ -1,0 +1,131 @@
+"""The per-episode commit on a real Neo4j: idempotence, provenance, order-independent timelines, retraction."""
+
+from __future__ import annotations
+
+import random
+from datetime import UTC, datetime
+
+import pytest
+
+from strata.graph import Graph
+from strata.graph.commit import commit_episode
+from strata.graph.read import list_facts
+from strata.graph.retract import retract_episode
+from strata.resolve.timeline import recompute_timeline
+from strata.schema import ids
+from strata.schema.models import Episode, ExtractorInfo
+from strata.schema.plan import CommitPlan, EntityWrite, Evidence, FactWrite, MentionWrite, PredicateWrite
+
+pytestmark = pytest.mark.integration
+NOW = datetime(2026, 1, 1, tzinfo=UTC)
+LATER = datetime(2026, 3, 1, tzinfo=UTC)
+
+
+def _dt(year: int) -> datetime:
+    return datetime(year, 1, 1, tzinfo=UTC)
+
+
+def _entity(group: str, name: str, type_: str = "Person") -> EntityWrite:
+    key = name.lower()
+    return EntityWrite(uuid=ids.entity_uuid(group, key), key=key, name=name, type=type_, aliases=[name])
+
+
+def _plan(group: str, seq: int, holder: str, office: str, year: int, predicate: str = "holds_office",
+          functional: str | None = "object") -> CommitPlan:
+    content = f"{holder} holds {office} from {year}."
+    ep = Episode(uuid=ids.episode_uuid(group, "src", seq), group_id=group, seq=seq, kind="facts",
+                 content=content, reference_time=_dt(year), content_hash=ids.content_hash(content))
+    person, post = _entity(group, holder), _entity(group, office, "Office")
+    fact = FactWrite(
+        uuid=ids.fact_uuid(group, person.uuid, predicate, post.uuid, _dt(year)), subject_uuid=person.uuid,
+        predicate=predicate, object_uuid=post.uuid, fact=content, valid_at=_dt(year),
+        evidence=[Evidence(episode_uuid=ep.uuid, start=0, end=len(content))], asserted_by="registry")
+    return CommitPlan(
+        group_id=group, episode=ep, entities=[person, post],
+        mentions=[MentionWrite(entity_uuid=person.uuid, surface_forms=[holder]),
+                  MentionWrite(entity_uuid=post.uuid, surface_forms=[office])],
+        facts=[fact], predicates=[PredicateWrite(name=predicate, functional=functional)],
+        extractor=ExtractorInfo(name="facts"))
+
+
+def _snapshot(graph: Graph, group: str) -> list[dict]:
+    nodes = graph.query("MATCH (n {group_id: $g}) RETURN labels(n) AS l, properties(n) AS p ORDER BY n.uuid, n.name",
+                        g=group)
+    rels = graph.query("MATCH ()-[r:RELATES_TO {group_id: $g}]->() RETURN properties(r) AS p ORDER BY r.uuid", g=group)
+    mentions = graph.query("MATCH (e:Episode {group_id: $g})-[m:MENTIONS]->(x) "
+                           "RETURN e.uuid AS e, x.uuid AS x, properties(m) AS p ORDER BY e, x", g=group)
+    return [*nodes, *rels, *mentions]
+
+
+def _intervals(graph: Graph, group: str) -> dict[str, tuple]:
+    page = list_facts(graph, group, include_history=True, limit=1000)
+    return {f.subject_name: (f.valid_at, f.invalid_at, f.expired_at is not None) for f in page.items}
+
+
+HOLDERS = [("Ann Archer", 1990), ("Ben Baker", 1995), ("Cleo Cole", 2001), ("Dan Dorn", 2008)]
+
+
+def test_commit_twice_changes_nothing(graph: Graph, group_id: str) -> None:
+    plan = _plan(group_id, 0, "Ann Archer", "Mayor of Avalon", 1990)
+    commit_episode(graph, plan, recompute_timeline, NOW)
+    before = _snapshot(graph, group_id)
+    commit_episode(graph, plan, recompute_timeline, datetime(2026, 6, 1, tzinfo=UTC))
+    assert _snapshot(graph, group_id) == before
+
+
+def test_same_fact_from_two_episodes_appends_provenance(graph: Graph, group_id: str) -> None:
+    first = _plan(group_id, 0, "Ann Archer", "Mayor of Avalon", 1990)
+    second_ep = first.episode.model_copy(update={"uuid": ids.episode_uuid(group_id, "src", 1), "seq": 1})
+    fact = first.facts[0].model_copy(update={"evidence": [Evidence(episode_uuid=second_ep.uuid, start=0, end=5)]})
+    second = first.model_copy(update={"episode": second_ep, "facts": [fact]})
+    commit_episode(graph, first, recompute_timeline, NOW)
+    commit_episode(graph, second, recompute_timeline, NOW)
+    page = list_facts(graph, group_id, include_history=True)
+    assert page.count == 1
+    assert sorted(page.items[0].episodes) == sorted([first.episode.uuid, second_ep.uuid])
+    assert len(page.items[0].evidence) == 2
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_timeline_is_independent_of_commit_order(graph: Graph, group_id: str, seed: int) -> None:
+    plans = [_plan(group_id, i, name, "Mayor of Avalon", year) for i, (name, year) in enumerate(HOLDERS)]
+    random.Random(seed).shuffle(plans)
+    for plan in plans:
+        commit_episode(graph, plan, recompute_timeline, NOW)
+    got = _intervals(graph, group_id)
+    assert got == {
+        "Ann Archer": (_dt(1990), _dt(1995), False),
+        "Ben Baker": (_dt(1995), _dt(2001), False),
+        "Cleo Cole": (_dt(2001), _dt(2008), False),
+        "Dan Dorn": (_dt(2008), None, False),
+    }
+    as_of = list_facts(graph, group_id, as_of=_dt(1999))
+    assert [f.subject_name for f in as_of.items] == ["Ben Baker"]
+    assert [f.subject_name for f in list_facts(graph, group_id).items] == ["Dan Dorn"]
+
+
+def test_retraction_reopens_what_it_closed_and_recommit_restores(graph: Graph, group_id: str) -> None:
+    plans = [_plan(group_id, i, name, "Mayor of Avalon", year) for i, (name, year) in enumerate(HOLDERS)]
+    for plan in plans:
+        commit_episode(graph, plan, recompute_timeline, NOW)
+    original = _intervals(graph, group_id)
+    result = retract_episode(graph, group_id, plans[1].episode.uuid, recompute_timeline, LATER)
+    assert result.facts_expired == 1
+    got = _intervals(graph, group_id)
+    assert got["Ann Archer"] == (_dt(1990), _dt(2001), False)  # Ben's term is gone: Ann served until Cleo
+    assert got["Ben Baker"][2] is True  # expired, kept as history
+    assert [f.subject_name for f in list_facts(graph, group_id, as_of=_dt(1999)).items] == ["Ann Archer"]
+    # believed at a time before the retraction: Ben was mayor in 1999
+    before = list_facts(graph, group_id, as_of=_dt(1999), known_at=datetime(2026, 2, 1, tzinfo=UTC))
+    assert [f.subject_name for f in before.items] == ["Ben Baker"]
+    assert list_facts(graph, group_id, known_at=datetime(2025, 12, 31, tzinfo=UTC)).count == 0  # nothing known yet
+    commit_episode(graph, plans[1], recompute_timeline, LATER)
+    assert _intervals(graph, group_id) == original
+
+
+def test_unrelated_slots_are_never_closed(graph: Graph, group_id: str) -> None:
+    commit_episode(graph, _plan(group_id, 0, "Ann Archer", "Mayor of Avalon", 1990), recompute_timeline, NOW)
+    commit_episode(graph, _plan(group_id, 1, "Ben Baker", "Mayor of Brill", 1995), recompute_timeline, NOW)
+    commit_episode(graph, _plan(group_id, 2, "Ann Archer", "Friend of Brill", 1996, predicate="likes",
+                                functional=None), recompute_timeline, NOW)
+    assert all(f.invalid_at is None for f in list_facts(graph, group_id, include_history=True).items)
