@@ -108,7 +108,8 @@ CALL (slot) {
   RETURN r, s, o
   UNION
   WITH slot WHERE slot.kind = 'pair'
-  MATCH (s:Entity {uuid: slot.entity_uuid})-[r:RELATES_TO {predicate: slot.predicate}]->(o:Entity {uuid: slot.other_uuid})
+  MATCH (s:Entity {uuid: slot.entity_uuid})-[r:RELATES_TO {predicate: slot.predicate}]
+        ->(o:Entity {uuid: slot.other_uuid})
   RETURN r, s, o
 }
 WITH DISTINCT r, s, o WHERE r.group_id = $group_id AND r.expired_at IS NULL

@@ -2,7 +2,8 @@ from strata.graph.lucene import any_terms, escape, phrase, terms
 
 
 def test_escape_neutralizes_every_operator() -> None:
-    assert escape('a+b-c!(d){e}[f]^"g~h*i?j:k\\l/m') == 'a\\+b\\-c\\!\\(d\\)\\{e\\}\\[f\\]\\^\\"g\\~h\\*i\\?j\\:k\\\\l\\/m'
+    raw = 'a+b-c!(d){e}[f]^"g~h*i?j:k\\l/m'
+    assert escape(raw) == 'a\\+b\\-c\\!\\(d\\)\\{e\\}\\[f\\]\\^\\"g\\~h\\*i\\?j\\:k\\\\l\\/m'
     assert escape("x && y || z") == "x \\&& y \\|| z"
     assert escape("bell\x07 tab\t") == "bell  tab "
 
