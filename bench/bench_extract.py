@@ -1,0 +1,189 @@
+"""Extraction and embedding throughput, and LLM cost per episode against the wire-format server.
+
+    .venv/bin/python bench/bench_extract.py [--quick]
+
+Prints a JSON summary and writes bench/results/extract.json. Data is read from ../shared/data (never copied).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import os
+import platform
+import re
+import sys
+import time
+from datetime import UTC, datetime, timedelta
+from itertools import islice
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+from strata.ingest.embedders import HashEmbedder, OnnxMiniLMEmbedder
+from strata.ingest.extractors import LLMExtractor, SpacyExtractor
+from strata.ingest.llm_client import OpenAIChatLLM
+from strata.ingest.prompts import INSTRUCTIONS, PROMPT_VERSION
+from strata.ingest.protocols import MAX_ROSTER, ExtractionContext, RosterEntry
+from strata.schema.ids import content_hash
+from strata.schema.models import Episode, Message
+
+REPO = Path(__file__).resolve().parent.parent
+DATA = REPO.parent / "shared" / "data"
+BOOK = DATA / "books" / "pride_and_prejudice_pg1342.txt"
+MSC = DATA / "chatlogs" / "msc" / "msc_session3_test.jsonl"
+REF = datetime(2024, 1, 1, tzinfo=UTC)
+
+
+def load_wire() -> ModuleType:
+    path = REPO / "tests" / "support" / "openai_server.py"
+    spec = importlib.util.spec_from_file_location("bench_openai_server", path)
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def book_episodes(window_tokens: int, count_tokens: Any) -> tuple[list[Episode], str]:
+    """Prefer the sources module; else ~window_tokens windows at paragraph boundaries."""
+    try:
+        from strata.ingest.sources import load_source  # type: ignore[attr-defined]
+
+        return list(load_source(BOOK).episodes), "strata.ingest.sources"  # pragma: no cover
+    except Exception:  # noqa: BLE001 (any failure: the module is being written in parallel)
+        pass
+    text = BOOK.read_text(encoding="utf-8-sig")
+    start = text.index("\n", text.index("*** START OF")) + 1
+    end = text.index("*** END OF")
+    episodes, cur_start, cur_tokens = [], start, 0
+    for m in re.finditer(r"\r?\n\s*\r?\n", text[start:end]):
+        para_end = start + m.start()
+        cur_tokens = count_tokens(text[cur_start:para_end])
+        if cur_tokens >= window_tokens:
+            episodes.append(_episode(text[cur_start:para_end], len(episodes), "text"))
+            cur_start = start + m.end()
+    if cur_start < end:
+        episodes.append(_episode(text[cur_start:end], len(episodes), "text"))
+    return episodes, "fallback paragraph windows"
+
+
+def _episode(content: str, seq: int, kind: str, messages: list[Message] | None = None) -> Episode:
+    return Episode(uuid=f"ep-{kind}-{seq}", group_id="bench", seq=seq, kind=kind, content=content,  # type: ignore[arg-type]
+                   reference_time=REF + timedelta(days=seq), content_hash=content_hash(content),
+                   messages=messages or [])
+
+
+def chat_episodes(n: int) -> list[Episode]:
+    out = []
+    with MSC.open(encoding="utf-8") as f:
+        for seq, line in enumerate(islice(f, n)):
+            content, messages = "", []
+            for turn in json.loads(line)["dialog"]:
+                speaker, text = turn["id"], turn["text"].strip()
+                content += f"{speaker}: "
+                messages.append(Message(speaker=speaker, text=text, start=len(content), end=len(content) + len(text)))
+                content += text + "\n"
+            out.append(_episode(content, seq, "chat", messages))
+    return out
+
+
+def bench_spacy(episodes: list[Episode]) -> dict[str, Any]:
+    extractor = SpacyExtractor()
+    t0 = time.perf_counter()
+    extractor.nlp  # noqa: B018 (load time measured separately)
+    load_s = time.perf_counter() - t0
+    words = sum(len(e.content.split()) for e in episodes)
+    t0 = time.perf_counter()
+    results = list(extractor.extract_many(episodes))
+    elapsed = time.perf_counter() - t0
+    return {
+        "episodes": len(episodes), "words": words, "seconds": round(elapsed, 2), "load_s": round(load_s, 2),
+        "words_per_s": round(words / elapsed), "entities": sum(len(r.entities) for r in results),
+        "facts": sum(len(r.facts) for r in results),
+    }
+
+
+def bench_embed(episodes: list[Episode], n: int) -> dict[str, Any]:
+    sentences = [s.strip() for e in episodes for s in re.split(r"(?<=[.!?])\s+", e.content) if len(s.split()) > 3]
+    texts = [" ".join(s.split()) for s in sentences[:n]]
+    out: dict[str, Any] = {"texts": len(texts), "mean_words": round(sum(len(t.split()) for t in texts) / len(texts), 1)}
+    for name, embedder in (("onnx_minilm", OnnxMiniLMEmbedder()), ("hash", HashEmbedder())):
+        embedder.embed(texts[:8])  # load outside the timing
+        t0 = time.perf_counter()
+        embedder.embed(texts)
+        elapsed = time.perf_counter() - t0
+        out[name] = {"seconds": round(elapsed, 2), "texts_per_s": round(len(texts) / elapsed)}
+    return out
+
+
+def _responder(wire: ModuleType) -> Any:
+    """A plausible model: names capitalised words as entities, returns a 55-word summary."""
+    def reply(body: dict[str, Any]) -> Any:
+        text = body["messages"][-1]["content"].split("Episode (", 1)[-1]
+        names = list(dict.fromkeys(re.findall(r"\b[A-Z][a-z]{3,}\b", text)))[:12]
+        entities = [{"name": n, "type": "Person", "aliases": [], "description": ""} for n in names]
+        summary = " ".join(["Summary"] + names[:5] + ["word"] * 49)
+        return wire.Reply.json({"entities": entities, "facts": [], "summary": summary})
+    return reply
+
+
+def bench_llm(wire: ModuleType, episodes: list[Episode]) -> dict[str, Any]:
+    """Calls and prompt tokens per episode, carrying roster and summary forward as the pipeline will."""
+    instruction_tokens = wire.count_tokens(INSTRUCTIONS)
+    rows = []
+    with wire.OpenAIServer(chat_default=_responder(wire)) as server:
+        llm = OpenAIChatLLM(model="bench", base_url=server.base_url, api_key="k", timeout_s=30)
+        extractor = LLMExtractor(llm)
+        roster: dict[str, RosterEntry] = {}
+        summary = ""
+        for episode in episodes:
+            context = ExtractionContext(roster=tuple(list(roster.values())[-MAX_ROSTER:]), summary=summary)
+            before = len(server.requests)
+            result = extractor.extract(episode, context)
+            logged = server.requests[before:]
+            episode_tokens = wire.count_tokens(episode.content)
+            prompt_tokens = sum(r.prompt_tokens for r in logged)
+            rows.append({"calls": len(logged), "prompt_tokens": prompt_tokens, "episode_tokens": episode_tokens,
+                         "budget": 2 * episode_tokens + instruction_tokens})
+            roster.update({e.name: RosterEntry(name=e.name, type=e.type) for e in result.entities})
+            summary = result.summary or summary
+    n = len(rows)
+    return {
+        "episodes": n,
+        "calls_per_episode": sum(r["calls"] for r in rows) / n,
+        "mean_prompt_tokens": round(sum(r["prompt_tokens"] for r in rows) / n),
+        "mean_episode_tokens": round(sum(r["episode_tokens"] for r in rows) / n),
+        "instruction_tokens": instruction_tokens,
+        "mean_prompt_over_budget": round(sum(r["prompt_tokens"] / r["budget"] for r in rows) / n, 3),
+        "max_prompt_over_budget": round(max(r["prompt_tokens"] / r["budget"] for r in rows), 3),
+        "mean_overhead_tokens": round(sum(r["prompt_tokens"] - r["episode_tokens"] for r in rows) / n),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--quick", action="store_true", help="a tenth of the book, 500 embedding texts")
+    args = parser.parse_args()
+    wire = load_wire()
+    episodes, segmenter = book_episodes(1500, wire.count_tokens)
+    spacy_eps = episodes[: max(1, len(episodes) // 10)] if args.quick else episodes
+    summary = {
+        "when": datetime.now(UTC).isoformat(timespec="seconds"), "cpus": os.cpu_count(),
+        "python": platform.python_version(), "prompt_version": PROMPT_VERSION, "segmenter": segmenter,
+        "token_count": "regex words+punctuation (tests/support/openai_server.count_tokens)",
+        "spacy": bench_spacy(spacy_eps),
+        "embedding": bench_embed(episodes, 500 if args.quick else 2000),
+        "llm_book": bench_llm(wire, episodes[:20]),
+        "llm_chat": bench_llm(wire, chat_episodes(20)),
+    }
+    text = json.dumps(summary, indent=2)
+    print(text)
+    out = REPO / "bench" / "results" / "extract.json"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(text + "\n", encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,38 @@
+"""Build the configured embedder and check its dimension against the configured index dimension."""
+
+from __future__ import annotations
+
+from strata.ingest.embedders.hash_embedder import HashEmbedder
+from strata.ingest.embedders.onnx_minilm import OnnxMiniLMEmbedder
+from strata.ingest.embedders.openai_embedder import OpenAIEmbedder
+from strata.ingest.protocols import Embedder
+from strata.schema.errors import SchemaMismatchError
+from strata.schema.settings import Settings
+
+
+def make_embedder(settings: Settings) -> Embedder:
+    embedder: Embedder
+    if settings.embedder == "hash":
+        embedder = HashEmbedder(dimension=settings.embedding_dim)
+    elif settings.embedder == "onnx-minilm":
+        embedder = OnnxMiniLMEmbedder()
+    else:
+        from strata.ingest.llm_client import OpenAIEmbeddingsAPI  # openai only where it is used
+
+        key = settings.embedding_api_key or settings.llm_api_key
+        api = OpenAIEmbeddingsAPI(
+            model=settings.embedding_model,
+            base_url=settings.embedding_base_url or settings.llm_base_url,
+            api_key=key.get_secret_value() if key else None,
+            timeout_s=settings.llm_timeout_s,
+            max_retries=settings.llm_max_retries,
+        )
+        embedder = OpenAIEmbedder(api, settings.embedding_dim,
+                                  send_dimensions=settings.embedding_model.startswith("text-embedding-3"))
+    if embedder.dimension != settings.embedding_dim:
+        raise SchemaMismatchError(
+            f"embedder {settings.embedder!r} gives {embedder.dimension} dimensions, "
+            f"settings.embedding_dim is {settings.embedding_dim}",
+            {"embedder": settings.embedder, "dimension": embedder.dimension, "configured": settings.embedding_dim},
+        )
+    return embedder

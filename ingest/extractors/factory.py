@@ -1,0 +1,19 @@
+"""Build the configured extractor from Settings (one place that chooses spaCy or LLM)."""
+
+from __future__ import annotations
+
+from strata.ingest.extractors.llm import LLMExtractor
+from strata.ingest.extractors.spacy_extractor import SpacyExtractor
+from strata.ingest.protocols import LLM, Cache, Extractor
+from strata.schema.settings import Settings
+
+
+def make_extractor(settings: Settings, llm: LLM | None = None, cache: Cache | None = None) -> Extractor:
+    """``spacy`` needs nothing; ``llm`` uses the given LLM or the openai adapter built from settings."""
+    if settings.extractor == "spacy":
+        return SpacyExtractor()
+    if llm is None:
+        from strata.ingest.llm_client import OpenAIChatLLM  # keeps openai out of spaCy-only workers
+
+        llm = OpenAIChatLLM.from_settings(settings)
+    return LLMExtractor(llm, cache=cache)

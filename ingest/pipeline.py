@@ -1,0 +1,97 @@
+"""One episode through the stages: context -> extract -> resolve (plan) -> commit.
+
+``Pipeline`` holds the long-lived parts (graph, extractor, embedder) built once per process; each stage
+is a method with typed input and output, so a Celery task can run extraction outside the per-group lock
+and the commit inside it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+
+from pydantic import BaseModel
+
+from strata.graph import Graph, lucene
+from strata.graph.commit import CommitResult, commit_episode
+from strata.graph.read import entity_candidates, predicates, previous_summary, roster
+from strata.ingest.protocols import Embedder, ExtractionContext, Extractor, RosterEntry
+from strata.resolve.planner import Adjudicator, MentionQuery, PlanReport, build_plan
+from strata.resolve.timeline import recompute_timeline
+from strata.resolve.types import CandidateEntity, PredicateInfo
+from strata.schema.models import Episode, Extraction, Source, utcnow
+
+CANDIDATES_PER_MENTION = 8
+
+
+class EpisodeOutcome(BaseModel):
+    episode_uuid: str
+    commit: CommitResult
+    merged: int
+    created: int
+    ambiguous: int
+    adjudication_calls: int
+    rejected_facts: list[str]
+    llm_calls: int
+    prompt_tokens: int
+    completion_tokens: int
+
+
+class Pipeline:
+    def __init__(self, graph: Graph, extractor: Extractor, embedder: Embedder | None,
+                 adjudicator: Adjudicator | None = None) -> None:
+        self.graph = graph
+        self.extractor = extractor
+        self.embedder = embedder
+        self.adjudicator = adjudicator
+
+    def context_for(self, episode: Episode) -> ExtractionContext:
+        rows = roster(self.graph, episode.group_id, episode.source_uuid, episode.seq)
+        entries = tuple(RosterEntry(name=r.name, type=r.type or "Entity", aliases=tuple(a for a in r.aliases
+                                                                                       if a != r.name)[:5])
+                        for r in rows)
+        return ExtractionContext(roster=entries, summary=previous_summary(self.graph, episode.source_uuid,
+                                                                          episode.seq))
+
+    def extract(self, episode: Episode) -> Extraction:
+        return self.extractor.extract(episode, self.context_for(episode))
+
+    def commit(self, episode: Episode, extraction: Extraction, source: Source | None = None,
+               now: datetime | None = None) -> EpisodeOutcome:
+        registry = [PredicateInfo(name=p.name, description=p.description or "", functional=p.functional,
+                                  count=p.count) for p in predicates(self.graph, episode.group_id)]
+        embed = self.embedder.embed if self.embedder is not None else None
+        plan, report = build_plan(episode, extraction, lookup=self._lookup, predicates=registry, embed=embed,
+                                  adjudicator=self.adjudicator, source=source)
+        result = commit_episode(self.graph, plan, recompute_timeline, now or utcnow(), agent=episode.agent)
+        return _outcome(episode, result, report, extraction)
+
+    def process(self, episode: Episode, source: Source | None = None, now: datetime | None = None) -> EpisodeOutcome:
+        return self.commit(episode, self.extract(episode), source, now)
+
+    def _lookup(self, group_id: str, queries: Sequence[MentionQuery]) -> dict[int, list[CandidateEntity]]:
+        """Candidates from exact keys, fuzzy full-text and name vectors, each one batched query."""
+        by_key: dict[str, list[int]] = {}
+        for q in queries:
+            for key in q.keys:
+                by_key.setdefault(key, []).append(q.index)
+        text = [(str(q.index), lucene.any_terms(" ".join([q.name, *q.aliases]), fuzzy=True)) for q in queries]
+        vectors = [(str(q.index), q.embedding) for q in queries if q.embedding is not None]
+        hits = entity_candidates(self.graph, group_id, keys=sorted(by_key), lucene=text, vectors=vectors,
+                                 limit=CANDIDATES_PER_MENTION)
+        out: dict[int, dict[str, CandidateEntity]] = {}
+        for hit in hits:
+            targets = by_key.get(hit.query, []) if hit.channel == "key" else [int(hit.query)]
+            for index in targets:
+                out.setdefault(index, {})[hit.uuid] = CandidateEntity(
+                    uuid=hit.uuid, name=hit.name, type=hit.type or "Entity", aliases=hit.aliases,
+                    embedding=hit.embedding)
+        return {i: list(c.values()) for i, c in out.items()}
+
+
+def _outcome(episode: Episode, result: CommitResult, report: PlanReport, extraction: Extraction) -> EpisodeOutcome:
+    return EpisodeOutcome(
+        episode_uuid=episode.uuid, commit=result, merged=report.merged, created=report.created,
+        ambiguous=report.ambiguous, adjudication_calls=report.adjudication_calls,
+        rejected_facts=report.rejected_facts, llm_calls=extraction.usage.calls,
+        prompt_tokens=extraction.usage.prompt_tokens, completion_tokens=extraction.usage.completion_tokens)
