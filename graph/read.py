@@ -103,3 +103,24 @@ def predicates(graph: Graph, group_id: str) -> list[PredicateInfo]:
 
 def group_counts(graph: Graph, group_id: str) -> dict[str, int]:
     return graph.query(q.GROUP_COUNTS, group_id=group_id)[0]
+
+
+class RosterRow(BaseModel):
+    name: str
+    type: str | None = "Entity"
+    aliases: list[str] = Field(default_factory=list)
+
+
+def roster(graph: Graph, group_id: str, source_uuid: str | None, seq: int, limit: int = 200) -> list[RosterRow]:
+    """Known entities to hand the extractor: those of the same source so far, else the group's most mentioned."""
+    rows = graph.query(q.ROSTER, source_uuid=source_uuid, seq=seq, limit=limit) if source_uuid else []
+    if not rows:
+        rows = graph.query(q.GROUP_ROSTER, group_id=group_id, limit=limit)
+    return [RosterRow(**r) for r in rows]
+
+
+def previous_summary(graph: Graph, source_uuid: str | None, seq: int) -> str:
+    if not source_uuid:
+        return ""
+    rows = graph.query(q.PREVIOUS_SUMMARY, source_uuid=source_uuid, seq=seq)
+    return rows[0]["summary"] if rows else ""

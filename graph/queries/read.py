@@ -105,3 +105,23 @@ CALL () { MATCH ()-[r:RELATES_TO]->() WHERE r.group_id = $group_id RETURN count(
 CALL () { MATCH (ep:Episode {group_id: $group_id}) RETURN count(ep) AS episodes }
 RETURN entities, facts, open_facts, episodes
 """
+
+# Entities the earlier episodes of the same source mention most: the extractor's roster.
+ROSTER = """
+MATCH (prev:Episode {source_uuid: $source_uuid}) WHERE prev.seq < $seq AND prev.status = 'done'
+MATCH (prev)-[:MENTIONS]->(e:Entity) WHERE e.expired_at IS NULL
+WITH e, count(*) AS mentions ORDER BY mentions DESC, e.name LIMIT $limit
+RETURN e.name AS name, e.type AS type, e.aliases AS aliases
+"""
+
+GROUP_ROSTER = """
+MATCH (e:Entity {group_id: $group_id}) WHERE e.expired_at IS NULL
+OPTIONAL MATCH (:Episode)-[m:MENTIONS]->(e)
+WITH e, count(m) AS mentions ORDER BY mentions DESC, e.name LIMIT $limit
+RETURN e.name AS name, e.type AS type, e.aliases AS aliases
+"""
+
+PREVIOUS_SUMMARY = """
+MATCH (prev:Episode {source_uuid: $source_uuid}) WHERE prev.seq < $seq AND prev.summary IS NOT NULL
+RETURN prev.summary AS summary ORDER BY prev.seq DESC LIMIT 1
+"""

@@ -1,0 +1,217 @@
+"""Person-name analysis: honorifics, given names, surname, qualifiers, and pairwise compatibility.
+
+A name is split into address prefixes (dropped: "my dear"), qualifiers that make it a different person
+("the late", "... 's father"), honorifics, given names and a surname (with particles: "de Bourgh") and an
+optional territorial designation ("of Pemberley", ignored when matching).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+from enum import Enum
+
+from strata.resolve.lexicon import (
+    ADDRESS_PREFIXES,
+    COMMON_GIVEN_NAMES,
+    DISTINCT_QUALIFIERS,
+    FEMALE_GIVEN_NAMES,
+    GIVEN_NAME_CANONICAL,
+    GIVEN_NAME_TITLES,
+    HONORIFICS,
+    MALE_GIVEN_NAMES,
+    RELATION_NOUNS,
+    SURNAME_PARTICLES,
+    Gender,
+)
+from strata.resolve.normalize import canonical_honorific, fold_text
+
+_RELATION_TAIL = re.compile(r"['\u2019\u02bc]s?\s+([^\W\d_]+)\s*$")
+
+
+@dataclass(frozen=True)
+class ParsedName:
+    folded: str
+    honorifics: tuple[str, ...] = ()
+    given: tuple[str, ...] = ()
+    surname: str | None = None
+    # a single name token whose role (given or surname) cannot be told ("Darcy", "Jane")
+    bare: str | None = None
+    qualifiers: frozenset[str] = frozenset()
+
+    @property
+    def name_tokens(self) -> tuple[str, ...]:
+        if self.bare:
+            return (self.bare,)
+        return self.given + ((self.surname,) if self.surname else ())
+
+    @property
+    def genders(self) -> frozenset[Gender]:
+        """From honorifics, else from a first given name of clear gender (every form must agree)."""
+        from_titles = frozenset(g for h in self.honorifics if (g := HONORIFICS[h][0]) is not None)
+        if from_titles:
+            return from_titles
+        first = self.given[0] if self.given else self.bare
+        return given_name_genders(first) if first else frozenset()
+
+    @property
+    def marital(self) -> frozenset[str]:
+        return frozenset(m for h in self.honorifics if (m := HONORIFICS[h][1]) is not None)
+
+
+def given_name_genders(token: str) -> frozenset[Gender]:
+    genders: set[Gender] = set()
+    for canonical in given_forms(token):
+        if canonical in FEMALE_GIVEN_NAMES:
+            genders.add("f")
+        if canonical in MALE_GIVEN_NAMES:
+            genders.add("m")
+    return frozenset(genders) if len(genders) == 1 else frozenset()
+
+
+def given_forms(token: str) -> frozenset[str]:
+    """The canonical given names a token may stand for, including itself ("lizzy" -> {elizabeth, lizzy})."""
+    return GIVEN_NAME_CANONICAL.get(token, frozenset()) | {token}
+
+
+def given_compatible(a: str, b: str) -> bool:
+    """Same given name up to diminutives/spelling variants or an initial ("e" ~ "elizabeth")."""
+    if a == b:
+        return True
+    if len(a) == 1 or len(b) == 1:
+        return a[0] == b[0]
+    return bool(given_forms(a) & given_forms(b))
+
+
+def _strip_prefixes(tokens: list[str]) -> list[str]:
+    changed = True
+    while changed and tokens:
+        changed = False
+        for prefix in ADDRESS_PREFIXES:
+            if len(tokens) > len(prefix) and tuple(tokens[: len(prefix)]) == prefix:
+                tokens = tokens[len(prefix):]
+                changed = True
+                break
+    return tokens
+
+
+def parse_name(name: str) -> ParsedName:
+    raw = unicodedata.normalize("NFKC", name).casefold().strip()
+    qualifiers: set[str] = set()
+    tokens = fold_text(raw).split()
+    relation = _RELATION_TAIL.search(raw)
+    if relation and relation.group(1) in RELATION_NOUNS and len(tokens) > 1:
+        # "Mr. Collins' father" names the father, not Mr. Collins
+        qualifiers.add(f"rel:{relation.group(1)}")
+        tokens = tokens[:-1]
+    folded = " ".join(tokens)
+    honorifics: list[str] = []
+    while True:
+        tokens = _strip_prefixes(tokens)
+        if len(tokens) > 1 and tokens[0] in DISTINCT_QUALIFIERS:
+            qualifiers.add(tokens.pop(0))
+        elif len(tokens) > 1 and (h := canonical_honorific(tokens[0])):
+            honorifics.append(h)
+            tokens.pop(0)
+        else:
+            break
+    if len(tokens) == 1 and (h := canonical_honorific(tokens[0])) and not honorifics:
+        return ParsedName(folded=folded, honorifics=(h,), qualifiers=frozenset(qualifiers))
+    while tokens and tokens[-1] in DISTINCT_QUALIFIERS and len(tokens) > 1:  # "John Smith junior"
+        qualifiers.add(tokens.pop())
+    if "of" in tokens[1:]:
+        tokens = tokens[: tokens.index("of", 1)]  # territorial designation: "Mr. Darcy of Pemberley"
+    base = ParsedName(folded=folded, honorifics=tuple(honorifics), qualifiers=frozenset(qualifiers))
+    if len(tokens) == 1:
+        token = tokens[0]
+        if not honorifics:
+            return _replace(base, bare=token)
+        if honorifics[-1] in GIVEN_NAME_TITLES or token in COMMON_GIVEN_NAMES:
+            return _replace(base, given=(token,))
+        return _replace(base, surname=token)
+    split = len(tokens) - 1
+    while split > 1 and tokens[split - 1] in SURNAME_PARTICLES:
+        split -= 1
+    return _replace(base, given=tuple(tokens[:split]), surname=" ".join(tokens[split:]) or None)
+
+
+def _replace(p: ParsedName, **changes: object) -> ParsedName:
+    return ParsedName(**{**p.__dict__, **changes})
+
+
+class NameRelation(Enum):
+    """How two parsed names relate, strongest first. CONFLICT forces "different"."""
+
+    SAME = "bare_name"  # same name tokens, compatible honorifics
+    DIMINUTIVE = "diminutive"  # same tokens up to diminutives
+    PARTIAL = "partial"  # one is a part of the other ("Darcy" / "Fitzwilliam Darcy")
+    PARTIAL_DIMINUTIVE = "partial_diminutive"  # part of the other through a diminutive ("Kitty" / "Catherine X")
+    # title + surname vs a full name: the title form is shared by a family (Mrs. Bennet / Jane Bennet)
+    SURNAME_ONLY = "surname_only"
+    NONE = "none"  # nothing in common
+    CONFLICT = "conflict"
+
+
+@dataclass(frozen=True)
+class NameComparison:
+    relation: NameRelation
+    conflict: str | None = None
+
+
+def honorific_conflict(a: ParsedName, b: ParsedName) -> str | None:
+    if a.genders and b.genders and not (a.genders & b.genders):
+        return "honorific_gender"
+    if a.marital and b.marital and not (a.marital & b.marital):
+        return "honorific_marital"
+    return None
+
+
+def _single_vs_full(token: str, full: ParsedName) -> NameRelation:
+    if token == full.surname or token in (full.surname or "").split():
+        return NameRelation.PARTIAL
+    if full.given and token == full.given[0]:
+        return NameRelation.PARTIAL
+    if full.given and given_compatible(token, full.given[0]) and len(token) > 1:
+        return NameRelation.PARTIAL_DIMINUTIVE
+    return NameRelation.NONE
+
+
+def compare_names(a: ParsedName, b: ParsedName) -> NameComparison:
+    """Relation between two person names, with the conflict rules that force "different"."""
+    ta, tb = a.name_tokens, b.name_tokens
+    if not ta or not tb:  # honorific-only ("Sir", "Madam"): only an exact match can relate them
+        return NameComparison(NameRelation.SAME if a.folded == b.folded else NameRelation.NONE)
+    relation = _relation(a, b)
+    if relation is NameRelation.CONFLICT:
+        return NameComparison(relation, "given_name" if a.surname == b.surname else "surname")
+    if relation is NameRelation.NONE:
+        return NameComparison(relation)
+    if a.qualifiers != b.qualifiers:
+        return NameComparison(NameRelation.CONFLICT, "qualifier")
+    if conflict := honorific_conflict(a, b):
+        return NameComparison(NameRelation.CONFLICT, conflict)
+    return NameComparison(relation)
+
+
+def _relation(a: ParsedName, b: ParsedName) -> NameRelation:
+    ta, tb = a.name_tokens, b.name_tokens
+    if ta == tb:
+        return NameRelation.SAME
+    if len(ta) == 1 and len(tb) == 1:
+        return NameRelation.DIMINUTIVE if given_compatible(ta[0], tb[0]) and len(ta[0]) > 1 else NameRelation.NONE
+    if len(ta) == 1 or len(tb) == 1:
+        single, full = (a, b) if len(ta) == 1 else (b, a)
+        if single.surname and full.surname:  # "Mrs. Bennet" vs "Jane Bennet": roles known
+            return NameRelation.SURNAME_ONLY if single.surname == full.surname else NameRelation.NONE
+        return _single_vs_full(single.name_tokens[0], full)
+    # both have given names and a surname
+    if a.surname != b.surname:
+        same_given = bool(a.given and b.given and given_compatible(a.given[0], b.given[0]))
+        return NameRelation.CONFLICT if same_given else NameRelation.NONE
+    ga, gb = a.given, b.given
+    if not all(given_compatible(x, y) for x, y in zip(ga, gb, strict=False)):
+        return NameRelation.CONFLICT
+    if len(ga) != len(gb):
+        return NameRelation.PARTIAL  # "Anne de Bourgh" vs "Anne Catherine de Bourgh"
+    return NameRelation.DIMINUTIVE

@@ -1,0 +1,60 @@
+"""Text folding and the entity key used for the (group_id, key) uniqueness constraint.
+
+Key = "<class>:<folded name>" when the type maps to a coarse ontology class (person, place, ...), and the
+bare folded name for generic/unknown types ("Entity"). So a Person "Paris" and a Place "Paris" can coexist,
+while "City" and "Place" share one key. Honorifics stay in the key ("mr bennet" != "mrs bennet"); spelled
+out or dotted forms fold to one spelling ("Mr." == "Mr" == "Mister").
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from strata.resolve.lexicon import HONORIFIC_VARIANTS, HONORIFICS
+from strata.resolve.ontology import Ontology, load_ontology
+from strata.schema.errors import InputError
+
+_APOSTROPHES = "'\u2019\u2018\u02bc`\u00b4"
+_POSSESSIVE = re.compile(r"(?<=\w)['\u2019\u02bc]s\b")  # "Darcy's" -> "Darcy"
+_TRAILING_APOSTROPHE = re.compile(r"(?<=s)['\u2019\u02bc](?=\s|$)")  # "Collins'" -> "Collins"
+_DROP = re.compile(rf"[{_APOSTROPHES}.]")  # joined, not split: "O'Brien" -> "obrien", "Mr." -> "mr"
+_NON_WORD = re.compile(r"[\W_]+")
+
+
+def fold_text(text: str) -> str:
+    """NFKC, casefold, accents removed, possessives and punctuation stripped, whitespace collapsed."""
+    text = unicodedata.normalize("NFKC", text).casefold()
+    text = _POSSESSIVE.sub("", text)
+    text = _TRAILING_APOSTROPHE.sub("", text)
+    # accents: "Zoë" and "Zoe" are one key
+    text = "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
+    text = _DROP.sub("", text)
+    return " ".join(_NON_WORD.sub(" ", text).split())
+
+
+def canonical_honorific(token: str) -> str | None:
+    """Canonical honorific for a folded token ("mister" -> "mr"), None if it is not one."""
+    token = HONORIFIC_VARIANTS.get(token, token)
+    return token if token in HONORIFICS else None
+
+
+def fold_name(name: str) -> str:
+    """fold_text plus canonical spelling of a leading honorific."""
+    tokens = fold_text(name).split()
+    if tokens:
+        tokens[0] = canonical_honorific(tokens[0]) or tokens[0]
+    return " ".join(tokens)
+
+
+def type_class(type_name: str | None, ontology: Ontology | None = None) -> str | None:
+    return (ontology or load_ontology()).type_class(type_name)
+
+
+def entity_key(name: str, type: str | None = "Entity", ontology: Ontology | None = None) -> str:
+    """The normalized key of an entity: "<class>:<folded name>" or the folded name for generic types."""
+    folded = fold_name(name)
+    if not folded:
+        raise InputError(f"entity name {name!r} has no letters or digits", {"name": name})
+    cls = type_class(type, ontology)
+    return f"{cls}:{folded}" if cls else folded

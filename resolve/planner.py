@@ -1,0 +1,247 @@
+"""Build the commit plan for one episode: resolve its mentions to entities and its facts to ids.
+
+The planner does no I/O itself: candidate lookup, predicate registry and embeddings come in through
+narrow callables, so it is tested without a database. It makes at most one adjudication call per episode
+(all ambiguous mentions together); offline it creates the entity and records a "possibly same as".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Protocol
+
+from pydantic import BaseModel
+
+from strata.resolve.clusters import collapse_mentions
+from strata.resolve.decide import decide
+from strata.resolve.normalize import entity_key, fold_name
+from strata.resolve.ontology import Ontology, load_ontology
+from strata.resolve.passages import passages_for
+from strata.resolve.predicates import fold_predicate, parse_predicate
+from strata.resolve.types import CandidateEntity, Decision, MentionCandidate, MentionGroup, PredicateInfo
+from strata.schema import ids
+from strata.schema.errors import InputError
+from strata.schema.models import Episode, ExtractedEntity, ExtractedFact, Extraction, Source
+from strata.schema.plan import (
+    LABEL,
+    PREDICATE,
+    CommitPlan,
+    EntityWrite,
+    Evidence,
+    FactWrite,
+    MentionWrite,
+    PredicateWrite,
+    SameAsSuggestion,
+)
+
+# Dates Neo4j and every client handle without surprises.
+MIN_DATE = datetime(1, 1, 2, tzinfo=UTC)
+MAX_DATE = datetime(9999, 12, 30, tzinfo=UTC)
+SUGGESTIONS_PER_ENTITY = 3
+
+
+class MentionQuery(BaseModel):
+    index: int
+    name: str
+    type: str
+    aliases: list[str]
+    keys: list[str]
+    embedding: list[float] | None = None
+
+
+class CandidateLookup(Protocol):
+    def __call__(self, group_id: str, queries: Sequence[MentionQuery]) -> dict[int, list[CandidateEntity]]: ...
+
+
+class Adjudicator(Protocol):
+    """Chooses among candidates for ambiguous mentions; returns candidate uuid or None (new) per index."""
+
+    def __call__(self, episode: Episode, cases: Sequence[tuple[MentionGroup, Decision]]) -> dict[int, str | None]: ...
+
+
+Embed = Callable[[Sequence[str]], list[list[float]]]
+
+
+@dataclass
+class PlanReport:
+    merged: int = 0
+    created: int = 0
+    ambiguous: int = 0
+    adjudication_calls: int = 0
+    rejected_facts: list[str] = field(default_factory=list)
+
+
+def build_plan(episode: Episode, extraction: Extraction, *, lookup: CandidateLookup,
+               predicates: Sequence[PredicateInfo], embed: Embed | None = None,
+               adjudicator: Adjudicator | None = None, source: Source | None = None,
+               ontology: Ontology | None = None) -> tuple[CommitPlan, PlanReport]:
+    onto = ontology or load_ontology()
+    report = PlanReport()
+    mentions = _all_mentions(extraction, onto)
+    groups = [g for g in collapse_mentions(mentions, onto) if _usable(g)]
+    facts = list(extraction.facts)
+    fact_texts = [f.fact or f"{f.subject} {f.predicate} {f.object}" for f in facts]
+    passages = passages_for(episode)
+    vectors = _embed_all(embed, [g.name for g in groups], fact_texts, [p.text for p in passages])
+    name_vecs, fact_vecs, passage_vecs = vectors
+
+    queries = [MentionQuery(index=i, name=g.name, type=g.type, aliases=g.aliases,
+                            keys=sorted({entity_key(f, g.type, onto) for f in (g.name, *g.aliases) if fold_name(f)}),
+                            embedding=name_vecs[i] if name_vecs else None)
+               for i, g in enumerate(groups)]
+    found = lookup(episode.group_id, queries) if queries else {}
+    decisions = [decide(MentionCandidate(name=g.name, type=g.type, aliases=g.aliases,
+                                         embedding=queries[i].embedding), found.get(i, []), onto)
+                 for i, g in enumerate(groups)]
+    chosen = _choose(episode, groups, decisions, adjudicator, report)
+
+    entities: dict[str, EntityWrite] = {}
+    uuid_of_group: list[str] = []
+    suggestions: list[SameAsSuggestion] = []
+    for i, g in enumerate(groups):
+        label = _label(onto.canonical_type(g.type))
+        key = entity_key(g.name, g.type, onto)
+        uuid = chosen[i] or ids.entity_uuid(episode.group_id, key)
+        uuid_of_group.append(uuid)
+        prior = entities.get(uuid)
+        aliases = sorted({g.name, *g.aliases, *(prior.aliases if prior else [])})
+        entities[uuid] = EntityWrite(uuid=uuid, key=key, name=prior.name if prior else g.name, type=label,
+                                     aliases=aliases, summary=g.description[:500],
+                                     embedding=name_vecs[i] if name_vecs else None)
+        if chosen[i] is None and decisions[i].action == "ambiguous":
+            suggestions += [SameAsSuggestion(entity_uuid=uuid, candidate_uuid=c.candidate_uuid, score=c.score)
+                            for c in decisions[i].candidates[:SUGGESTIONS_PER_ENTITY] if c.candidate_uuid != uuid]
+
+    by_form = _form_index(groups, mentions)
+    registry = list(predicates)
+    predicate_writes: dict[str, PredicateWrite] = {}
+    fact_writes: dict[str, FactWrite] = {}
+    for f, text, vec in zip(facts, fact_texts, fact_vecs or [None] * len(facts), strict=True):
+        try:
+            write, pred = _fact(episode, f, text, vec, by_form, uuid_of_group, registry, onto)
+        except InputError as exc:
+            report.rejected_facts.append(f"{f.subject} / {f.predicate} / {f.object}: {exc.message}")
+            continue
+        fact_writes.setdefault(write.uuid, write)
+        if pred.name not in {p.name for p in registry}:
+            registry.append(pred)
+        predicate_writes[pred.name] = PredicateWrite(name=pred.name, description=pred.description,
+                                                     functional=pred.functional)
+
+    mention_writes = [MentionWrite(entity_uuid=uuid_of_group[i], spans=g.spans,
+                                   surface_forms=sorted({g.name, *g.aliases})) for i, g in enumerate(groups)]
+    plan = CommitPlan(
+        group_id=episode.group_id, episode=episode, source=source, entities=list(entities.values()),
+        mentions=_merge_mentions(mention_writes), facts=list(fact_writes.values()),
+        predicates=list(predicate_writes.values()),
+        passages=[p.model_copy(update={"embedding": passage_vecs[k] if passage_vecs else None})
+                  for k, p in enumerate(passages)],
+        suggestions=suggestions, extractor=extraction.extractor, summary=extraction.summary)
+    return plan, report
+
+
+def _all_mentions(extraction: Extraction, onto: Ontology) -> list[ExtractedEntity]:
+    """Extracted entities plus fact endpoints the extractor did not list as entities."""
+    mentions = list(extraction.entities)
+    known = {fold_name(n) for e in mentions for n in (e.name, *e.aliases)}
+    for f in extraction.facts:
+        for name, type_ in ((f.subject, f.subject_type), (f.object, f.object_type)):
+            if fold_name(name) and fold_name(name) not in known:
+                mentions.append(ExtractedEntity(name=name, type=type_ or "Entity"))
+                known.add(fold_name(name))
+    return mentions
+
+
+def _usable(group: MentionGroup) -> bool:
+    return bool(fold_name(group.name))
+
+
+def _label(type_name: str) -> str:
+    candidate = "".join(part[:1].upper() + part[1:] for part in type_name.replace("-", "_").split("_") if part)
+    return candidate if LABEL.match(candidate) else "Entity"
+
+
+def _embed_all(embed: Embed | None, *batches: list[str]) -> list[list[list[float]] | None]:
+    """One embedder call for every text of the episode (names, facts, passages)."""
+    if embed is None:
+        return [None for _ in batches]
+    flat = [t for batch in batches for t in batch]
+    vectors = embed(flat) if flat else []
+    out, start = [], 0
+    for batch in batches:
+        out.append(vectors[start:start + len(batch)])
+        start += len(batch)
+    return out
+
+
+def _choose(episode: Episode, groups: list[MentionGroup], decisions: list[Decision],
+            adjudicator: Adjudicator | None, report: PlanReport) -> list[str | None]:
+    chosen: list[str | None] = [d.uuid if d.action == "merge" else None for d in decisions]
+    ambiguous = [(i, groups[i], d) for i, d in enumerate(decisions) if d.action == "ambiguous"]
+    report.merged = sum(1 for d in decisions if d.action == "merge")
+    report.ambiguous = len(ambiguous)
+    if ambiguous and adjudicator is not None:
+        report.adjudication_calls += 1
+        verdicts = adjudicator(episode, [(g, d) for _, g, d in ambiguous])
+        for k, (i, _, d) in enumerate(ambiguous):
+            pick = verdicts.get(k)
+            if pick in {c.candidate_uuid for c in d.candidates}:
+                chosen[i] = pick
+    report.created = sum(1 for c in chosen if c is None)
+    return chosen
+
+
+def _form_index(groups: list[MentionGroup], mentions: list[ExtractedEntity]) -> dict[str, int]:
+    index: dict[str, int] = {}
+    for gi, g in enumerate(groups):
+        forms = [g.name, *g.aliases]
+        for m in g.members:
+            forms += [mentions[m].name, *mentions[m].aliases]
+        for form in forms:
+            index.setdefault(fold_name(form), gi)
+    return index
+
+
+def _fact(episode: Episode, f: ExtractedFact, text: str, vec: list[float] | None, by_form: dict[str, int],
+          uuid_of_group: list[str], registry: list[PredicateInfo], onto: Ontology) -> tuple[FactWrite, PredicateInfo]:
+    s_idx, o_idx = by_form.get(fold_name(f.subject)), by_form.get(fold_name(f.object))
+    if s_idx is None or o_idx is None:
+        raise InputError("subject or object has no usable name")
+    subject, obj = uuid_of_group[s_idx], uuid_of_group[o_idx]
+    if subject == obj:
+        raise InputError("subject and object are the same entity (self-loop)")
+    name, negated_word = parse_predicate(f.predicate)
+    name = fold_predicate(name, registry, ontology=onto)
+    if not PREDICATE.match(name):
+        raise InputError(f"predicate {f.predicate!r} does not normalize to a usable name")
+    negated = f.negated or negated_word
+    valid_at = f.valid_at or episode.reference_time
+    for when in (valid_at, f.invalid_at):
+        if when is not None and not (MIN_DATE <= when <= MAX_DATE):
+            raise InputError(f"date {when.isoformat()} is out of range")
+    if f.invalid_at is not None and f.invalid_at <= valid_at:
+        raise InputError(f"end {f.invalid_at.isoformat()} is not after start {valid_at.isoformat()}")
+    known = next((p for p in registry if p.name == name), None)
+    functional = (known.functional if known and known.functional else None) or onto.functional(name) or f.functional
+    pdef = onto.predicates.get(onto.canonical_predicate(name) or "")
+    info = PredicateInfo(name=name, functional=functional,
+                         description=(known.description if known else "") or (pdef.description if pdef else ""))
+    uuid = ids.fact_uuid(episode.group_id, subject, ("not:" if negated else "") + name, obj, valid_at)
+    evidence = [Evidence(episode_uuid=episode.uuid, start=s.start, end=s.end) for s in f.spans]
+    return FactWrite(uuid=uuid, subject_uuid=subject, predicate=name, object_uuid=obj, fact=text,
+                     valid_at=valid_at, invalid_at=f.invalid_at, negated=negated, confidence=f.confidence,
+                     asserted_by=f.asserted_by, evidence=evidence, embedding=vec), info
+
+
+def _merge_mentions(mentions: list[MentionWrite]) -> list[MentionWrite]:
+    """Two groups resolved to one entity give one MENTIONS edge."""
+    merged: dict[str, MentionWrite] = {}
+    for m in mentions:
+        if m.entity_uuid in merged:
+            prior = merged[m.entity_uuid]
+            m = MentionWrite(entity_uuid=m.entity_uuid, spans=[*prior.spans, *m.spans],
+                             surface_forms=sorted({*prior.surface_forms, *m.surface_forms}))
+        merged[m.entity_uuid] = m
+    return list(merged.values())

@@ -1,0 +1,189 @@
+"""Temporal rules: each fact's end (valid time) computed from all live facts of its slot. Pure.
+
+A fact's effective ``invalid_at`` is the earliest of
+  1. ``stated_invalid_at`` (the source said when it ended),
+  2. the earliest ``valid_at`` of a negation of the same (subject, predicate, object) at or after its start,
+  3. for a functional slot, the earliest ``valid_at`` STRICTLY after its own of a fact in the same slot with a
+     different value (object for "subject" slots, subject for "object" slots; both for "both").
+Ties between the three: stated, then negation, then successor. Facts with the same value restated later do
+not close each other (a run). Facts starting at the same instant with different values overlap (neither
+closes the other) until the next strictly later value: same-day handovers must carry distinct times.
+Facts without ``valid_at`` sort before every dated fact: they are closed by the first dated different value
+and close nothing. Expired facts are ignored (they neither close nor get updated), so expiring a fact and
+recomputing reopens what it closed. The result depends only on the set of facts, never on their order.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from datetime import datetime
+
+from strata.resolve.types import SlotFunctionality, TemporalFact, TimelineUpdate
+
+_Close = tuple[datetime, int, str | None]  # (time, precedence, closing fact uuid); smaller wins
+_STATED, _NEGATION, _SUCCESSOR = 0, 1, 2
+
+
+def _live(facts: Iterable[TemporalFact]) -> list[TemporalFact]:
+    return [f for f in facts if f.expired_at is None]
+
+
+def _successor_closes(facts: Sequence[TemporalFact], key: str, value: str) -> dict[str, _Close]:
+    """Per slot: earliest strictly-later start of a different value. O(n log n) per slot."""
+    slots: dict[str, list[TemporalFact]] = defaultdict(list)
+    for f in facts:
+        slots[getattr(f, key)].append(f)
+    out: dict[str, _Close] = {}
+    for members in slots.values():
+        # groups of facts sharing one valid_at, in time order
+        groups: list[list[TemporalFact]] = []
+        for f in sorted((f for f in members if f.valid_at is not None), key=lambda f: (f.valid_at, f.uuid)):
+            if not groups or f.valid_at != groups[-1][0].valid_at:
+                groups.append([])
+            groups[-1].append(f)
+        values = [frozenset(getattr(f, value) for f in g) for g in groups]
+        # next_other[k]: first group after k whose set of values differs from group k's
+        n = len(groups)
+        next_other = [n] * n
+        for k in range(n - 2, -1, -1):
+            next_other[k] = k + 1 if values[k + 1] != values[k] else next_other[k + 1]
+
+        starts = [(f, 0) for f in members if f.valid_at is None]  # undated: before every dated group
+        starts += [(f, j + 1) for j, g in enumerate(groups) for f in g]
+        for f, k0 in starts:
+            v = getattr(f, value)
+            # first group at or after k0 holding a value other than v
+            k = k0 if k0 >= n or values[k0] != {v} else next_other[k0]
+            if k < n:
+                closer = min(g.uuid for g in groups[k] if getattr(g, value) != v)
+                out[f.uuid] = (groups[k][0].valid_at, _SUCCESSOR, closer)  # type: ignore[assignment]
+    return out
+
+
+def _negation_closes(facts: Sequence[TemporalFact]) -> dict[str, _Close]:
+    negations: dict[tuple[str, str, str], list[TemporalFact]] = defaultdict(list)
+    for n in facts:
+        if n.negated and n.valid_at is not None:
+            negations[(n.subject_uuid, n.predicate, n.object_uuid)].append(n)
+    out: dict[str, _Close] = {}
+    for f in facts:
+        if f.negated:
+            continue
+        for n in negations.get((f.subject_uuid, f.predicate, f.object_uuid), ()):
+            if f.valid_at is None or f.valid_at <= n.valid_at:  # type: ignore[operator]
+                close = (n.valid_at, _NEGATION, n.uuid)
+                if f.uuid not in out or close < out[f.uuid]:  # type: ignore[operator]
+                    out[f.uuid] = close  # type: ignore[assignment]
+    return out
+
+
+def compute_slot_timeline(
+    facts: Sequence[TemporalFact], functional: SlotFunctionality | None, now: datetime
+) -> list[TimelineUpdate]:
+    """New (invalid_at, invalidated_by) for every live, non-negated fact, sorted by fact uuid.
+
+    Facts may span several slots and predicates: slots are computed independently (no collateral).
+    ``functional`` None applies only stated ends and negations. ``invalidated_at`` is ``now`` for facts whose
+    ``invalid_at`` changed (None when reopened) and the fact's previous value otherwise.
+    """
+    live = _live(facts)
+    positive = [f for f in live if not f.negated]
+    closes: dict[str, list[_Close]] = defaultdict(list)
+    for f in positive:
+        if f.stated_invalid_at is not None:
+            closes[f.uuid].append((f.stated_invalid_at, _STATED, None))
+    for uuid, close in _negation_closes(live).items():
+        closes[uuid].append(close)
+    by_predicate: dict[str, list[TemporalFact]] = defaultdict(list)
+    for f in positive:
+        by_predicate[f.predicate].append(f)
+    for members in by_predicate.values():
+        if functional in ("subject", "both"):
+            for uuid, close in _successor_closes(members, "subject_uuid", "object_uuid").items():
+                closes[uuid].append(close)
+        if functional in ("object", "both"):
+            for uuid, close in _successor_closes(members, "object_uuid", "subject_uuid").items():
+                closes[uuid].append(close)
+    updates = []
+    for f in sorted(positive, key=lambda f: f.uuid):
+        invalid_at, _, by = min(closes[f.uuid]) if closes[f.uuid] else (None, 0, None)
+        changed = (invalid_at, by) != (f.invalid_at, f.invalidated_by)
+        if invalid_at != f.invalid_at:
+            invalidated_at = now if invalid_at is not None else None
+        else:
+            invalidated_at = f.invalidated_at
+        updates.append(TimelineUpdate(fact_uuid=f.uuid, invalid_at=invalid_at, invalidated_by=by,
+                                      invalidated_at=invalidated_at, changed=changed))
+    return updates
+
+
+def apply_negations(
+    facts: Sequence[TemporalFact], negation: TemporalFact, now: datetime
+) -> list[TimelineUpdate]:
+    """Close the open facts with the negation's subject, predicate and object that started at or before it.
+
+    Touches nothing else. Equivalent to the negation's effect in ``compute_slot_timeline`` (which callers
+    should prefer, so retracting the negation reopens the fact).
+    """
+    if negation.valid_at is None:
+        return []
+    t = negation.valid_at
+    updates = []
+    for f in sorted(_live(facts), key=lambda f: f.uuid):
+        same = (f.subject_uuid, f.predicate, f.object_uuid) == (
+            negation.subject_uuid, negation.predicate, negation.object_uuid)
+        if not same or f.negated or f.uuid == negation.uuid:
+            continue
+        started = f.valid_at is None or f.valid_at <= t
+        if started and (f.invalid_at is None or f.invalid_at > t):
+            updates.append(TimelineUpdate(fact_uuid=f.uuid, invalid_at=t, invalidated_by=negation.uuid,
+                                          invalidated_at=now, changed=True))
+    return updates
+
+
+def apply_updates(facts: Sequence[TemporalFact], updates: Sequence[TimelineUpdate]) -> list[TemporalFact]:
+    """New fact values with the updates applied (inputs are not mutated)."""
+    by_uuid = {u.fact_uuid: u for u in updates}
+    out = []
+    for f in facts:
+        u = by_uuid.get(f.uuid)
+        if u is None:
+            out.append(f)
+        else:
+            out.append(f.model_copy(update={"invalid_at": u.invalid_at, "invalidated_by": u.invalidated_by,
+                                            "invalidated_at": u.invalidated_at}))
+    return out
+
+
+def is_valid_at(fact: TemporalFact, as_of: datetime) -> bool:
+    """True in the world at ``as_of`` by the current interval (valid time only). Negations never hold."""
+    if fact.negated:
+        return False
+    started = fact.valid_at is None or fact.valid_at <= as_of
+    return started and (fact.invalid_at is None or as_of < fact.invalid_at)
+
+
+def is_believed_at(fact: TemporalFact, known_at: datetime) -> bool:
+    """True if the system held the fact at ``known_at``: learned by then and not yet expired."""
+    learned = fact.created_at is None or fact.created_at <= known_at
+    return learned and (fact.expired_at is None or fact.expired_at > known_at)
+
+
+def believed_invalid_at(fact: TemporalFact, known_at: datetime) -> datetime | None:
+    """The end we believed at ``known_at``. Simplification: only the latest change is remembered, so before
+    ``invalidated_at`` the fact counts as open (an earlier, since-revised end is not reconstructed)."""
+    if fact.invalid_at is None:
+        return None
+    if fact.invalidated_at is not None and fact.invalidated_at > known_at:
+        return fact.stated_invalid_at if fact.stated_invalid_at == fact.invalid_at else None
+    return fact.invalid_at
+
+
+def holds(fact: TemporalFact, as_of: datetime, known_at: datetime) -> bool:
+    """True at valid time ``as_of`` as believed at transaction time ``known_at``."""
+    if fact.negated or not is_believed_at(fact, known_at):
+        return False
+    end = believed_invalid_at(fact, known_at)
+    started = fact.valid_at is None or fact.valid_at <= as_of
+    return started and (end is None or as_of < end)
