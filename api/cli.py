@@ -96,6 +96,20 @@ def demo() -> None:
     console.print(f"Neo4j Browser: {browser} (connect URL bolt://127.0.0.1:{cfg.neo4j_bolt_port}, no auth)")
 
 
+def _register_command_modules() -> None:
+    """Command groups live in their own modules; each exposes a Typer ``app`` whose commands join the root."""
+    from strata.api import cli_extract, cli_ingest, cli_query
+
+    for module in (cli_extract, cli_ingest, cli_query):
+        for command in module.app.registered_commands:
+            app.registered_commands.append(command)
+        for group in module.app.registered_groups:
+            app.registered_groups.append(group)
+
+
+_register_command_modules()
+
+
 def main() -> None:
     try:
         app()
