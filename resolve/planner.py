@@ -95,6 +95,9 @@ def build_plan(episode: Episode, extraction: Extraction, *, lookup: CandidateLoo
     decisions = [decide(MentionCandidate(name=g.name, type=g.type, aliases=g.aliases,
                                          embedding=queries[i].embedding), found.get(i, []), onto)
                  for i, g in enumerate(groups)]
+    if episode.kind == "facts":
+        # Structured statements name their entities exactly: "Abdullah" (a king) is not "Abdullah Gül".
+        decisions = [_exact_only(d) for d in decisions]
     chosen = _choose(episode, groups, decisions, adjudicator, report)
 
     entities: dict[str, EntityWrite] = {}
@@ -140,6 +143,14 @@ def build_plan(episode: Episode, extraction: Extraction, *, lookup: CandidateLoo
                   for k, p in enumerate(passages)],
         suggestions=suggestions, extractor=extraction.extractor, summary=extraction.summary)
     return plan, report
+
+
+def _exact_only(decision: Decision) -> Decision:
+    if decision.action == "merge" and any(c.exact and c.candidate_uuid == decision.uuid for c in decision.candidates):
+        return decision
+    if decision.action == "create":
+        return decision
+    return Decision(action="create", candidates=decision.candidates, reason="facts: only exact names merge")
 
 
 def _all_mentions(extraction: Extraction, onto: Ontology) -> list[ExtractedEntity]:

@@ -22,8 +22,8 @@ FACT_FILTER = """
 MATCH (s:Entity)-[r:RELATES_TO]->(o:Entity)
 WHERE r.group_id = $group_id
   AND ($predicate IS NULL OR r.predicate = $predicate)
-  AND ($subject IS NULL OR s.uuid = $subject OR s.key = $subject_key)
-  AND ($object IS NULL OR o.uuid = $object OR o.key = $object_key)
+  AND (($subject IS NULL AND $subject_key IS NULL) OR s.uuid = $subject OR s.key = $subject_key)
+  AND (($object IS NULL AND $object_key IS NULL) OR o.uuid = $object OR o.key = $object_key)
   AND ($subject_type IS NULL OR s.type = $subject_type)
   AND ($object_type IS NULL OR o.type = $object_type)
   AND ($after IS NULL OR r.uuid > $after)

@@ -6,6 +6,7 @@ everything else is left to strata.resolve.
 
 from __future__ import annotations
 
+import re
 from collections import Counter, defaultdict
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -30,6 +31,9 @@ LABEL_TYPES = {
     "LANGUAGE": "Language",
 }
 FIRST_PERSON = {"i", "me", "myself"}
+# Structural headings the small model tags as laws or works ("Chapter XVI", "BOOK ONE", "Part 2").
+_HEADING = re.compile(r"^(chapter|book|part|volume|section|act|scene|epilogue)\b[\s.:]*([ivxlcdm]+|\d+|[a-z]+)?\.?$",
+                      re.IGNORECASE)
 _SUBJECT_DEPS = {"nsubj", "nsubjpass"}
 _AUX_DEPS = ("aux", "auxpass", "neg")
 _NON_NAME_POS = {"ADV", "ADP", "AUX", "CCONJ", "SCONJ", "INTJ", "PART", "PRON", "VERB", "PUNCT", "SPACE"}
@@ -140,7 +144,7 @@ class SpacyExtractor:
                 drop_article=ent.label_ != "PERSON",
             )
             # the small model tags lowercase words and stray initials; proper names have a capital letter
-            if len(name) < 2 or not any(c.isupper() for c in name):
+            if len(name) < 2 or not any(c.isupper() for c in name) or _HEADING.match(name):
                 continue
             col.add_mention(name, type_, Span(start=start, end=end))
             for i in range(first, ent.end):

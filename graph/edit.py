@@ -1,0 +1,109 @@
+"""Manual edits: merge two entities, correct a fact. Each is one write transaction that re-runs the temporal
+rules of the slots it touched (``timeline`` is passed in by the caller, as for commits and retractions)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from neo4j import ManagedTransaction
+from pydantic import BaseModel, Field, field_validator
+
+from strata.graph.commit import TimelineFn, recompute_slots
+from strata.graph.driver import Graph
+from strata.graph.queries import edit as q
+from strata.schema import ids
+from strata.schema.errors import InputError, NotFoundError
+from strata.schema.models import UtcDatetime
+from strata.schema.plan import PREDICATE
+
+
+class MergeResult(BaseModel):
+    merged: str
+    into: str
+    facts_moved: int
+    mentions_moved: int
+    slot_updates: int
+
+
+def merge_entities(graph: Graph, group_id: str, from_uuid: str, into_uuid: str, timeline: TimelineFn,
+                   now: datetime) -> MergeResult:
+    if from_uuid == into_uuid:
+        raise InputError("an entity cannot be merged into itself", {"uuid": from_uuid})
+    p = {"group_id": group_id, "from_uuid": from_uuid, "into_uuid": into_uuid}
+
+    def work(tx: ManagedTransaction) -> MergeResult:
+        if tx.run(q.BOTH_ENTITIES, **p).single()["n"] != 2:
+            raise NotFoundError("both entities must exist, be current and belong to the group", p)
+        moved = tx.run(q.MOVE_OUTGOING, **p).data() + tx.run(q.MOVE_INCOMING, **p).data()
+        mentions = tx.run(q.MOVE_MENTIONS, **p).single()["moved"]
+        tx.run(q.RETIRE_MERGED, now=now, **p).consume()
+        seeds = sorted({(r["subject_uuid"], r["predicate"], r["object_uuid"]) for r in moved})
+        _, updates = recompute_slots(tx, group_id, seeds, timeline, now)
+        return MergeResult(merged=from_uuid, into=into_uuid, facts_moved=len(moved), mentions_moved=mentions,
+                           slot_updates=updates)
+
+    return graph.write(work)
+
+
+class Correction(BaseModel):
+    """What to change; omitted fields keep their value."""
+
+    fact: str | None = Field(None, min_length=1, max_length=2000)
+    predicate: str | None = Field(None, max_length=64)
+    object_uuid: str | None = Field(None, max_length=64)
+    valid_at: UtcDatetime | None = None
+    invalid_at: UtcDatetime | None = None
+    reason: str | None = Field(None, max_length=500)
+
+    @field_validator("predicate")
+    @classmethod
+    def _predicate(cls, value: str | None) -> str | None:
+        if value is not None and not PREDICATE.match(value):
+            raise ValueError("predicate must be lowercase snake_case")
+        return value
+
+
+class CorrectionResult(BaseModel):
+    uuid: str
+    replaced: str | None = None
+    slot_updates: int
+
+
+def correct_fact(graph: Graph, group_id: str, uuid: str, fix: Correction, timeline: TimelineFn, now: datetime,
+                 embed: object = None) -> CorrectionResult:
+    """Text-only or end-only fixes change the fact in place; a new predicate, object or start makes a new
+    version (deterministic uuid) and expires the old one, keeping it as history."""
+
+    def work(tx: ManagedTransaction) -> CorrectionResult:
+        row = tx.run(q.GET_FACT, uuid=uuid, group_id=group_id).single()
+        if row is None:
+            raise NotFoundError(f"fact {uuid} not found or no longer current")
+        props = row["props"]
+        predicate = fix.predicate or props["predicate"]
+        object_uuid = fix.object_uuid or row["object_uuid"]
+        valid_at = fix.valid_at or props["valid_at"]
+        text = fix.fact or props.get("fact") or ""
+        invalid_at = fix.invalid_at if fix.invalid_at is not None else props.get("stated_invalid_at")
+        embedding = embed([text])[0] if (embed is not None and fix.fact) else None  # type: ignore[operator]
+        new_uuid = ids.fact_uuid(group_id, row["subject_uuid"], predicate, object_uuid,
+                                 valid_at.to_native() if hasattr(valid_at, "to_native") else valid_at)
+        common = {"group_id": group_id, "now": now, "reason": fix.reason, "embedding": embedding,
+                  "fact": text, "invalid_at": invalid_at}
+        seeds = {(row["subject_uuid"], props["predicate"], row["object_uuid"])}
+        if new_uuid == uuid or (predicate, object_uuid, fix.valid_at) == (props["predicate"], row["object_uuid"], None):
+            tx.run(q.UPDATE_FACT_TEXT, uuid=uuid, **common).consume()
+            replaced, result_uuid = None, uuid
+        else:
+            ends = {"group_id": group_id, "from_uuid": row["subject_uuid"], "into_uuid": object_uuid}
+            if object_uuid != row["subject_uuid"] and tx.run(q.BOTH_ENTITIES, **ends).single()["n"] != 2:
+                raise NotFoundError(f"entity {object_uuid} not found in the group")
+            tx.run(q.ENSURE_PREDICATE, group_id=group_id, predicate=predicate, now=now).consume()
+            tx.run(q.REPLACE_FACT, uuid=uuid, new_uuid=new_uuid, subject_uuid=row["subject_uuid"],
+                   object_uuid=object_uuid, predicate=predicate, valid_at=valid_at, **common,
+                   props={k: v for k, v in props.items() if k not in ("uuid", "fact_embedding")}).consume()
+            seeds.add((row["subject_uuid"], predicate, object_uuid))
+            replaced, result_uuid = uuid, new_uuid
+        _, updates = recompute_slots(tx, group_id, sorted(seeds), timeline, now)
+        return CorrectionResult(uuid=result_uuid, replaced=replaced, slot_updates=updates)
+
+    return graph.write(work)

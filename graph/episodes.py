@@ -1,0 +1,166 @@
+"""Queued work in the graph: Source, Episodes (status ``queued``) and a Job, then status transitions.
+
+Neo4j is the record of truth for progress, so a job's counts survive broker restarts and are the same for
+the CLI and the API.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from neo4j import ManagedTransaction
+from pydantic import BaseModel
+
+from strata.graph.commit import episode_properties
+from strata.graph.driver import Graph
+from strata.graph.queries import episodes as q
+from strata.graph.read import native
+from strata.schema.models import Episode, Source
+
+_EPISODE_FIELDS = set(Episode.model_fields)
+
+
+class StoredJob(BaseModel):
+    job_uuid: str
+    created: bool
+    # Episodes that wait for a task (new ones, and failed ones submitted again).
+    to_enqueue: list[str]
+
+
+class JobCounts(BaseModel):
+    uuid: str
+    group_id: str
+    source_uuid: str | None
+    created_at: datetime
+    total: int
+    by_status: dict[str, int]
+    facts: int
+
+
+def store_job(graph: Graph, job: dict[str, Any], source: Source | None, episodes: Sequence[Episode],
+              now: datetime) -> StoredJob:
+    """One transaction: the Job (MERGE on its uuid), the Source, its Episodes as ``queued``."""
+    rows = [episode_properties(e) for e in episodes]
+
+    def work(tx: ManagedTransaction) -> StoredJob:
+        head = tx.run(q.CREATE_JOB, job=job, now=now).single()
+        assert head is not None
+        if not head["created"]:
+            return StoredJob(job_uuid=head["uuid"], created=False, to_enqueue=[])
+        if source is not None:
+            src = source.model_dump(exclude={"metadata"})
+            src["metadata_json"] = json.dumps(source.metadata, sort_keys=True, default=str)
+            tx.run(q.STORE_SOURCE, source=src).consume()
+        stored = tx.run(q.STORE_EPISODES, job_uuid=job["uuid"], episodes=rows, now=now).data()
+        return StoredJob(job_uuid=job["uuid"], created=True,
+                         to_enqueue=[r["uuid"] for r in stored if r["status"] == "queued"])
+
+    return graph.write(work)
+
+
+def job_of_source(graph: Graph, source_uuid: str) -> str | None:
+    rows = graph.query(q.JOB_OF_SOURCE, source_uuid=source_uuid)
+    return rows[0]["uuid"] if rows else None
+
+
+def unenqueued(graph: Graph, job_uuid: str) -> list[str]:
+    return [r["uuid"] for r in graph.query(q.UNENQUEUED, job_uuid=job_uuid)]
+
+
+def mark_enqueued(graph: Graph, uuids: Sequence[str], now: datetime) -> None:
+    if uuids:
+        graph.query(q.MARK_ENQUEUED, uuids=list(uuids), now=now)
+
+
+def load_episode(graph: Graph, uuid: str) -> Episode | None:
+    rows = graph.query(q.EPISODE_PROPERTIES, uuid=uuid)
+    if not rows:
+        return None
+    props = native(rows[0]["props"])
+    data = {k: v for k, v in props.items() if k in _EPISODE_FIELDS}
+    data["metadata"] = json.loads(props.get("metadata_json") or "{}")
+    data["messages"] = json.loads(props.get("messages_json") or "[]")
+    data["facts"] = json.loads(props.get("facts_json") or "[]")
+    data.setdefault("status", "queued")
+    if data["status"] not in ("queued", "processing", "done", "failed", "retracted"):
+        data["status"] = "queued"
+    return Episode.model_validate(data)
+
+
+def load_source(graph: Graph, uuid: str | None) -> Source | None:
+    if not uuid:
+        return None
+    rows = graph.query(q.SOURCE_PROPERTIES, uuid=uuid)
+    if not rows:
+        return None
+    props = native(rows[0]["props"])
+    data = {k: v for k, v in props.items() if k in Source.model_fields}
+    data["metadata"] = json.loads(props.get("metadata_json") or "{}")
+    return Source.model_validate(data)
+
+
+def claim_episode(graph: Graph, uuid: str, worker: str, now: datetime) -> tuple[str | None, bool]:
+    """(status before, claimed). Not claimed when done, failed, retracted or missing."""
+    rows = graph.query(q.CLAIM_EPISODE, uuid=uuid, worker=worker, now=now)
+    if not rows:
+        return None, False
+    return rows[0]["before"], bool(rows[0]["claim"])
+
+
+def mark_committed(graph: Graph, uuid: str, *, facts: int, entities: int, now: datetime, extract_ms: float,
+                   commit_ms: float, llm_calls: int) -> None:
+    graph.query(q.MARK_COMMITTED, uuid=uuid, facts=facts, entities=entities, now=now, extract_ms=extract_ms,
+                commit_ms=commit_ms, llm_calls=llm_calls)
+
+
+def mark_retrying(graph: Graph, uuid: str, error: str) -> None:
+    graph.query(q.MARK_RETRYING, uuid=uuid, error=error)
+
+
+def mark_failed(graph: Graph, uuid: str, error: str, now: datetime) -> bool:
+    return bool(graph.query(q.MARK_FAILED, uuid=uuid, error=error, now=now))
+
+
+def job_counts(graph: Graph, job_uuid: str) -> JobCounts | None:
+    rows = graph.query(q.JOB_COUNTS, uuid=job_uuid)
+    if not rows:
+        return None
+    row = native(rows[0])
+    by_status: dict[str, int] = {}
+    facts = 0
+    for c in row["counts"]:
+        if c["status"] is None:
+            continue
+        by_status[c["status"]] = by_status.get(c["status"], 0) + c["n"]
+        facts += c["facts"]
+    return JobCounts(uuid=row["uuid"], group_id=row["group_id"], source_uuid=row["source_uuid"],
+                     created_at=row["created_at"], total=sum(by_status.values()), by_status=by_status, facts=facts)
+
+
+def retry_failed(graph: Graph, now: datetime, *, group_id: str | None = None, job_uuid: str | None = None) -> list[str]:
+    rows = graph.query(q.RETRY_FAILED, group_id=group_id, job_uuid=job_uuid, now=now)
+    return [r["uuid"] for r in rows]
+
+
+def sweep_stuck(graph: Graph, cutoff: datetime, now: datetime, limit: int = 10_000) -> list[str]:
+    rows = graph.query(q.SWEEP_STUCK, cutoff=cutoff, now=now, limit=limit)
+    return [r["uuid"] for r in rows]
+
+
+def status_counts(graph: Graph) -> dict[str, int]:
+    return {r["status"]: r["n"] for r in graph.query(q.STATUS_COUNTS)}
+
+
+def episode_details(graph: Graph, uuid: str) -> dict[str, Any] | None:
+    rows = graph.query(q.EPISODE_INFO, uuid=uuid)
+    if not rows:
+        return None
+    row = native(rows[0])
+    for fact in row["facts"]:
+        for key in ("valid_at", "invalid_at"):
+            if hasattr(fact.get(key), "to_native"):
+                fact[key] = fact[key].to_native()
+    return row

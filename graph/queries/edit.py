@@ -1,0 +1,82 @@
+"""Manual edits: merging two entities and correcting a fact. Values are parameters; no labels are formatted."""
+
+# Relationships cannot be re-pointed: each fact is re-created on the surviving entity with the same properties
+# (uuid included) and the old one deleted, in one statement.
+MOVE_OUTGOING = """
+MATCH (a:Entity {uuid: $from_uuid, group_id: $group_id})-[r:RELATES_TO]->(o:Entity)
+WITH r, o, properties(r) AS props
+DELETE r
+WITH o, props
+MATCH (b:Entity {uuid: $into_uuid, group_id: $group_id})
+CREATE (b)-[n:RELATES_TO]->(o)
+SET n = props
+RETURN b.uuid AS subject_uuid, props.predicate AS predicate, o.uuid AS object_uuid
+"""
+
+MOVE_INCOMING = """
+MATCH (s:Entity)-[r:RELATES_TO]->(a:Entity {uuid: $from_uuid, group_id: $group_id})
+WITH r, s, properties(r) AS props
+DELETE r
+WITH s, props
+MATCH (b:Entity {uuid: $into_uuid, group_id: $group_id})
+CREATE (s)-[n:RELATES_TO]->(b)
+SET n = props
+RETURN s.uuid AS subject_uuid, props.predicate AS predicate, b.uuid AS object_uuid
+"""
+
+MOVE_MENTIONS = """
+MATCH (ep:Episode)-[m:MENTIONS]->(a:Entity {uuid: $from_uuid, group_id: $group_id})
+MATCH (b:Entity {uuid: $into_uuid, group_id: $group_id})
+MERGE (ep)-[n:MENTIONS]->(b)
+ON CREATE SET n.spans = m.spans, n.surface_forms = m.surface_forms
+DELETE m
+RETURN count(*) AS moved
+"""
+
+RETIRE_MERGED = """
+MATCH (a:Entity {uuid: $from_uuid, group_id: $group_id}), (b:Entity {uuid: $into_uuid, group_id: $group_id})
+SET b.aliases = b.aliases + [x IN coalesce(a.aliases, []) + [a.name] WHERE NOT x IN b.aliases AND x <> b.name],
+    b.updated_at = $now,
+    a.expired_at = $now, a.merged_into = b.uuid
+RETURN b.uuid AS uuid
+"""
+
+BOTH_ENTITIES = """
+MATCH (e:Entity) WHERE e.uuid IN [$from_uuid, $into_uuid] AND e.group_id = $group_id AND e.expired_at IS NULL
+RETURN count(e) AS n
+"""
+
+GET_FACT = """
+MATCH (s:Entity)-[r:RELATES_TO {uuid: $uuid}]->(o:Entity) WHERE r.group_id = $group_id AND r.expired_at IS NULL
+RETURN s.uuid AS subject_uuid, o.uuid AS object_uuid, properties(r) AS props
+"""
+
+UPDATE_FACT_TEXT = """
+MATCH ()-[r:RELATES_TO {uuid: $uuid}]->() WHERE r.group_id = $group_id
+SET r.fact = $fact, r.corrected_at = $now, r.correction_reason = $reason,
+    r.stated_invalid_at = $invalid_at, r.invalid_at = CASE WHEN $invalid_at IS NULL THEN r.invalid_at
+                                                       ELSE $invalid_at END
+WITH r WHERE $embedding IS NOT NULL
+CALL db.create.setRelationshipVectorProperty(r, 'fact_embedding', $embedding)
+"""
+
+# The corrected version replaces the old one: the old is expired (kept as history) and points at the new.
+REPLACE_FACT = """
+MATCH (s0:Entity)-[old:RELATES_TO {uuid: $uuid}]->(:Entity) WHERE old.group_id = $group_id
+MATCH (s:Entity {uuid: $subject_uuid, group_id: $group_id}), (o:Entity {uuid: $object_uuid, group_id: $group_id})
+WITH old, s, o
+SET old.expired_at = $now, old.corrected_by = $new_uuid
+MERGE (s)-[n:RELATES_TO {uuid: $new_uuid}]->(o)
+SET n += $props, n.predicate = $predicate, n.fact = $fact, n.valid_at = $valid_at,
+    n.stated_invalid_at = $invalid_at, n.invalid_at = $invalid_at, n.invalidated_by = null,
+    n.invalidated_at = null, n.prev_invalid_at = null, n.prev_invalidated_at = null,
+    n.expired_at = null, n.corrected_by = null, n.created_at = $now, n.corrects = $uuid,
+    n.correction_reason = $reason, n.fact_embedding = null
+WITH n WHERE $embedding IS NOT NULL
+CALL db.create.setRelationshipVectorProperty(n, 'fact_embedding', $embedding)
+"""
+
+ENSURE_PREDICATE = """
+MERGE (x:Predicate {group_id: $group_id, name: $predicate})
+ON CREATE SET x.description = '', x.created_at = $now, x.count = 0
+"""

@@ -1,0 +1,140 @@
+"""Episode lifecycle and batch jobs: store queued work, status transitions, job counts, the stuck sweep.
+
+Statuses: queued -> processing -> done | failed (and back to queued on a retry or a re-drive). The commit
+itself sets `done` (graph/queries/commit.py UPSERT_EPISODE), so `done` and the written graph are one
+transaction.
+"""
+
+# A source job's uuid is derived from (group, source hash): a second submission MERGEs onto the first.
+CREATE_JOB = """
+MERGE (j:Job {uuid: $job.uuid})
+ON CREATE SET j += $job, j.created_at = $now, j.new = true
+WITH j, coalesce(j.new, false) AS created
+REMOVE j.new
+RETURN created, j.uuid AS uuid
+"""
+
+STORE_SOURCE = """
+MERGE (s:Source {uuid: $source.uuid})
+ON CREATE SET s.group_id = $source.group_id, s.name = $source.name, s.kind = $source.kind, s.uri = $source.uri,
+              s.content_hash = $source.content_hash, s.created_at = $source.created_at,
+              s.metadata_json = $source.metadata_json
+"""
+
+# New episodes start queued; a failed one submitted again is queued again; done ones stay done.
+STORE_EPISODES = """
+MATCH (j:Job {uuid: $job_uuid})
+UNWIND $episodes AS row
+MERGE (e:Episode {uuid: row.uuid})
+ON CREATE SET e += row, e.status = 'queued', e.created_at = $now, e.job_uuid = $job_uuid
+SET e.status = CASE WHEN e.status = 'failed' THEN 'queued' ELSE e.status END
+MERGE (j)-[:INCLUDES]->(e)
+WITH e
+OPTIONAL MATCH (s:Source {uuid: e.source_uuid})
+FOREACH (_ IN CASE WHEN s IS NULL THEN [] ELSE [1] END | MERGE (s)-[:HAS_EPISODE]->(e))
+RETURN e.uuid AS uuid, e.status AS status, e.seq AS seq
+ORDER BY seq
+"""
+
+MARK_ENQUEUED = """
+UNWIND $uuids AS uuid
+MATCH (e:Episode {uuid: uuid}) WHERE e.status = 'queued'
+SET e.enqueued_at = $now
+"""
+
+EPISODE_PROPERTIES = """
+MATCH (e:Episode {uuid: $uuid}) RETURN properties(e) AS props
+"""
+
+SOURCE_PROPERTIES = """
+MATCH (s:Source {uuid: $uuid}) RETURN properties(s) AS props
+"""
+
+# Claim for processing. `processing` is claimable too: that is a redelivered task of a dead worker (and
+# processing twice is harmless: every write is a MERGE on a deterministic id).
+CLAIM_EPISODE = """
+MATCH (e:Episode {uuid: $uuid})
+WITH e, e.status AS before, e.status IN ['queued', 'processing'] AS claim
+FOREACH (_ IN CASE WHEN claim THEN [1] ELSE [] END |
+  SET e.status = 'processing', e.started_at = $now, e.attempts = coalesce(e.attempts, 0) + 1, e.worker = $worker)
+RETURN before, claim
+"""
+
+MARK_COMMITTED = """
+MATCH (e:Episode {uuid: $uuid})
+SET e.fact_count = $facts, e.entity_count = $entities, e.finished_at = $now, e.error = null,
+    e.extract_ms = $extract_ms, e.commit_ms = $commit_ms, e.llm_calls = $llm_calls
+"""
+
+# Between Celery retries the episode waits as `queued`, keeping the last error for the curious.
+MARK_RETRYING = """
+MATCH (e:Episode {uuid: $uuid}) WHERE e.status = 'processing'
+SET e.status = 'queued', e.last_error = $error
+"""
+
+MARK_FAILED = """
+MATCH (e:Episode {uuid: $uuid}) WHERE NOT e.status IN ['done', 'retracted']
+SET e.status = 'failed', e.error = $error, e.last_error = $error, e.failed_at = $now
+RETURN e.uuid AS uuid
+"""
+
+JOB_COUNTS = """
+MATCH (j:Job {uuid: $uuid})
+OPTIONAL MATCH (j)-[:INCLUDES]->(e:Episode)
+WITH j, e.status AS status, count(e) AS n, sum(coalesce(e.fact_count, 0)) AS facts
+RETURN j.uuid AS uuid, j.group_id AS group_id, j.source_uuid AS source_uuid, j.created_at AS created_at,
+       collect({status: status, n: n, facts: facts}) AS counts
+"""
+
+JOB_OF_SOURCE = """
+MATCH (j:Job {source_uuid: $source_uuid}) RETURN j.uuid AS uuid ORDER BY j.created_at LIMIT 1
+"""
+
+RETRY_FAILED = """
+MATCH (e:Episode {status: 'failed'})
+WHERE ($group_id IS NULL OR e.group_id = $group_id)
+  AND ($job_uuid IS NULL OR EXISTS { (:Job {uuid: $job_uuid})-[:INCLUDES]->(e) })
+SET e.status = 'queued', e.error = null, e.redriven_at = $now, e.enqueued_at = null
+RETURN e.uuid AS uuid
+"""
+
+# Stuck: `processing` since before the cutoff (its worker died and the broker did not redeliver), or
+# `queued` but never handed to the broker (the submitter died between store and enqueue).
+SWEEP_STUCK = """
+MATCH (e:Episode) WHERE e.status IN ['processing', 'queued']
+WITH e WHERE (e.status = 'processing' AND e.started_at < $cutoff)
+          OR (e.status = 'queued' AND e.enqueued_at IS NULL AND e.created_at < $cutoff)
+WITH e LIMIT $limit
+SET e.status = 'queued', e.enqueued_at = null, e.swept_at = $now
+RETURN e.uuid AS uuid
+"""
+
+STATUS_COUNTS = """
+MATCH (e:Episode) WHERE e.status IS NOT NULL
+RETURN e.status AS status, count(e) AS n
+"""
+
+EPISODE_INFO = """
+MATCH (e:Episode {uuid: $uuid})
+CALL (e) {
+  OPTIONAL MATCH (e)-[m:MENTIONS]->(x:Entity)
+  RETURN collect(CASE WHEN x IS NULL THEN null ELSE {uuid: x.uuid, name: x.name, type: x.type,
+                 surface_forms: m.surface_forms} END) AS entities
+}
+CALL (e) {
+  OPTIONAL MATCH (e)-[:MENTIONS]->(:Entity)-[r:RELATES_TO]->(o:Entity)
+  WHERE e.uuid IN r.episodes
+  WITH DISTINCT r, startNode(r) AS s, o
+  RETURN collect(CASE WHEN r IS NULL THEN null ELSE {uuid: r.uuid, subject: s.name, predicate: r.predicate,
+                 object: o.name, fact: r.fact, valid_at: r.valid_at, invalid_at: r.invalid_at} END) AS facts
+}
+RETURN e.uuid AS uuid, e.group_id AS group_id, e.source_uuid AS source_uuid, e.job_uuid AS job_uuid,
+       e.seq AS seq, e.kind AS kind, e.status AS status, e.error AS error, e.last_error AS last_error,
+       coalesce(e.attempts, 0) AS attempts, e.created_at AS created_at, e.started_at AS started_at,
+       e.finished_at AS finished_at, e.extractor AS extractor, entities, facts
+"""
+
+UNENQUEUED = """
+MATCH (:Job {uuid: $job_uuid})-[:INCLUDES]->(e:Episode) WHERE e.status = 'queued' AND e.enqueued_at IS NULL
+RETURN e.uuid AS uuid ORDER BY e.seq
+"""

@@ -1,0 +1,274 @@
+"""Hybrid search over facts, entities and episode passages, with precise provenance.
+
+Channels: full-text (BM25) and vector indexes for facts, entities and passages, and graph expansion from the
+best matched entities and from entities the caller names (``center``). Ranked lists are fused with reciprocal
+rank fusion (k=60); maximal marginal relevance optionally diversifies the fused list. Facts are current ones
+unless ``as_of``/``known_at``/``include_history`` say otherwise.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from datetime import datetime
+from typing import Any, Literal
+
+import numpy as np
+from neo4j import ManagedTransaction
+from pydantic import BaseModel, Field
+
+from strata.graph import lucene
+from strata.graph.driver import Graph
+from strata.graph.queries import search as q
+from strata.graph.read import native
+from strata.schema.models import Entity, Fact, utcnow
+
+RRF_K = 60
+EXPANSION_SEEDS = 3
+MAX_PROVENANCE = 5
+HitKind = Literal["fact", "entity", "episode"]
+EmbedFn = Callable[[Sequence[str]], list[list[float]]]
+
+
+class SearchQuery(BaseModel):
+    q: str = ""
+    limit: int = Field(default=10, ge=1, le=100)
+    as_of: datetime | None = None
+    known_at: datetime | None = None
+    include_history: bool = False
+    types: list[str] | None = None
+    predicates: list[str] | None = None
+    kinds: list[HitKind] | None = None
+    center: list[str] = Field(default_factory=list)
+    mmr: bool = False
+    mmr_lambda: float = Field(default=0.7, ge=0.0, le=1.0)
+
+
+class MessageRef(BaseModel):
+    index: int
+    speaker: str | None = None
+    text: str
+    timestamp: datetime | None = None
+    start: int
+    end: int
+    metadata: dict[str, Any] = Field(default_factory=dict)
+
+
+class Provenance(BaseModel):
+    episode_uuid: str
+    source_uuid: str | None = None
+    source_name: str | None = None
+    seq: int | None = None
+    kind: str | None = None
+    reference_time: datetime | None = None
+    start: int | None = None
+    end: int | None = None
+    text: str | None = None
+    speaker: str | None = None
+    metadata: dict[str, Any] = Field(default_factory=dict)
+    messages: list[MessageRef] = Field(default_factory=list)
+
+
+class PassageHit(BaseModel):
+    uuid: str
+    episode_uuid: str
+    start: int
+    end: int
+    text: str
+    speaker: str | None = None
+
+
+class SearchHit(BaseModel):
+    kind: HitKind
+    score: float
+    channels: list[str]
+    fact: Fact | None = None
+    entity: Entity | None = None
+    episode: PassageHit | None = None
+    provenance: list[Provenance] = Field(default_factory=list)
+
+
+class SearchResult(BaseModel):
+    query: str
+    hits: list[SearchHit]
+
+
+class _Item:
+    __slots__ = ("kind", "uuid", "row", "score", "channels", "embedding")
+
+    def __init__(self, kind: HitKind, uuid: str, row: dict[str, Any]) -> None:
+        self.kind, self.uuid, self.row = kind, uuid, row
+        self.score = 0.0
+        self.channels: list[str] = []
+        self.embedding = row.pop("embedding", None)
+
+
+def search(graph: Graph, group_id: str, query: SearchQuery, embed: EmbedFn | None = None) -> SearchResult:
+    text = query.q.strip()
+    embedding = embed([text])[0] if (embed is not None and text) else None
+    terms = lucene.any_terms(text) if text else ""
+    now = utcnow()
+    params: dict[str, Any] = {
+        "group_id": group_id, "as_of": query.as_of or now, "known_at": query.known_at or now,
+        "user_as_of": query.as_of, "user_known_at": query.known_at, "include_history": query.include_history,
+        "types": query.types or None, "predicates": query.predicates or None, "with_embedding": query.mmr,
+        "limit": query.limit * 3, "k": min(max(query.limit * 20, 100), 1000),
+    }
+    kinds = set(query.kinds or ("fact", "entity", "episode"))
+    ranked = graph.read(lambda tx: _channels(tx, params, terms, embedding, kinds, query.center))
+    items = _fuse(ranked)
+    if query.mmr and embedding is not None:
+        items = _mmr(items, np.asarray(embedding, dtype=np.float32), query.limit, query.mmr_lambda)
+    items = [i for i in items if i.kind in kinds][: query.limit]
+    provenance = _provenance(graph, group_id, items)
+    return SearchResult(query=query.q, hits=[_hit(i, provenance) for i in items])
+
+
+def _channels(tx: ManagedTransaction, params: dict[str, Any], terms: str, embedding: list[float] | None,
+              kinds: set[str], center: list[str]) -> dict[str, list[_Item]]:
+    def run(cypher: str, kind: HitKind, **extra: Any) -> list[_Item]:
+        return [_Item(kind, r["uuid"], native(r)) for r in tx.run(cypher, **params, **extra).data()]
+
+    out: dict[str, list[_Item]] = {}
+    if terms:
+        out["fact_fulltext"] = run(q.FACT_FULLTEXT, "fact", lucene=terms)
+        out["entity_fulltext"] = run(q.ENTITY_FULLTEXT, "entity", lucene=terms)
+        if "episode" in kinds:
+            out["passage_fulltext"] = run(q.PASSAGE_FULLTEXT, "episode", lucene=terms)
+    if embedding is not None:
+        out["fact_vector"] = run(q.FACT_VECTOR, "fact", embedding=embedding)
+        out["entity_vector"] = run(q.ENTITY_VECTOR, "entity", embedding=embedding)
+        if "episode" in kinds:
+            out["passage_vector"] = run(q.PASSAGE_VECTOR, "episode", embedding=embedding)
+    seeds = list(dict.fromkeys([*center, *_rrf_order([v for k, v in out.items()
+                                                       if k.startswith("entity")])[:EXPANSION_SEEDS]]))
+    if seeds and "fact" in kinds:
+        out["fact_expansion"] = run(q.FACT_EXPANSION, "fact", entities=seeds)
+    return out
+
+
+def _rrf_order(lists: list[list[_Item]]) -> list[str]:
+    """Uuids in fused order, without touching the items (used to pick expansion seeds)."""
+    scores: dict[str, float] = {}
+    for items in lists:
+        for rank, item in enumerate(items, start=1):
+            scores[item.uuid] = scores.get(item.uuid, 0.0) + 1.0 / (RRF_K + rank)
+    return sorted(scores, key=lambda u: (-scores[u], u))
+
+
+def _fuse(ranked: dict[str, list[_Item]]) -> list[_Item]:
+    """Reciprocal rank fusion: each list adds 1/(k + rank) to every item it contains."""
+    fused: dict[tuple[str, str], _Item] = {}
+    for channel, items in ranked.items():
+        for rank, item in enumerate(items, start=1):
+            key = (item.kind, item.uuid)
+            kept = fused.setdefault(key, item)
+            if kept.embedding is None and item.embedding is not None:
+                kept.embedding = item.embedding
+            kept.score += 1.0 / (RRF_K + rank)
+            kept.channels.append(channel)
+    return sorted(fused.values(), key=lambda i: (-i.score, i.kind, i.uuid))
+
+
+def _mmr(items: list[_Item], query: np.ndarray, limit: int, lam: float) -> list[_Item]:
+    """Greedy MMR on the fused list: relevance is the fused score, redundancy the cosine to picked items."""
+    if not items:
+        return items
+    top = max(i.score for i in items)
+    vecs = [None if i.embedding is None else _unit(np.asarray(i.embedding, dtype=np.float32)) for i in items]
+    picked: list[int] = []
+    remaining = list(range(len(items)))
+    while remaining and len(picked) < limit:
+        def value(idx: int) -> float:
+            v = vecs[idx]
+            redundancy = max((float(v @ vecs[j]) for j in picked if v is not None and vecs[j] is not None),
+                             default=0.0)
+            return lam * items[idx].score / top - (1 - lam) * redundancy
+        best = max(remaining, key=value)
+        picked.append(best)
+        remaining.remove(best)
+    return [items[i] for i in picked] + [items[i] for i in remaining]
+
+
+def _unit(v: np.ndarray) -> np.ndarray:
+    n = float(np.linalg.norm(v))
+    return v / n if n else v
+
+
+def _spans(item: _Item) -> list[tuple[str, int | None, int | None]]:
+    if item.kind == "episode":
+        return [(item.row["episode_uuid"], item.row["start"], item.row["end"])]
+    if item.kind == "fact":
+        spans: list[tuple[str, int | None, int | None]] = []
+        for ev in item.row.get("evidence") or []:
+            ep, _, rest = ev.partition(":")
+            start, _, end = rest.partition(":")
+            if start.isdigit() and end.isdigit():
+                spans.append((ep, int(start), int(end)))
+        covered = {s[0] for s in spans}
+        spans += [(ep, None, None) for ep in item.row.get("episodes") or [] if ep not in covered]
+        return spans[:MAX_PROVENANCE]
+    return [(m["episode_uuid"], *_first_span(m.get("spans"))) for m in item.row.get("mentions", [])]
+
+
+def _first_span(flat: list[int] | None) -> tuple[int | None, int | None]:
+    return (flat[0], flat[1]) if flat and len(flat) >= 2 else (None, None)
+
+
+def _provenance(graph: Graph, group_id: str, items: list[_Item]) -> dict[str, dict[str, Any]]:
+    entity_ids = [i.uuid for i in items if i.kind == "entity"]
+    if entity_ids:
+        mentions = {r["uuid"]: r["mentions"] for r in graph.query(
+            q.ENTITY_MENTIONS, uuids=entity_ids, group_id=group_id, per_entity=MAX_PROVENANCE)}
+        for i in items:
+            if i.kind == "entity":
+                i.row["mentions"] = mentions.get(i.uuid, [])
+    episode_ids = sorted({ep for i in items for ep, _, _ in _spans(i)})
+    if not episode_ids:
+        return {}
+    return {r["uuid"]: native(r) for r in graph.query(q.EPISODES_FOR_PROVENANCE, uuids=episode_ids,
+                                                       group_id=group_id)}
+
+
+def provenance_for(episode: dict[str, Any], start: int | None, end: int | None,
+                   speaker: str | None = None) -> Provenance:
+    """Locate a span inside an episode: the quoted text and, for chat, the messages it covers."""
+    messages = []
+    if start is not None and end is not None:
+        for index, m in enumerate(json.loads(episode.get("messages_json") or "[]")):
+            m_start, m_end = m.get("start", 0), m.get("end", 0)
+            if (m_start < end and m_end > start) or (start == end and m_start <= start <= m_end):
+                messages.append(MessageRef(index=index, speaker=m.get("speaker"), text=m.get("text") or "",
+                                           timestamp=m.get("timestamp"), start=m_start, end=m_end,
+                                           metadata=m.get("metadata") or {}))
+    content = episode.get("content") or ""
+    speakers = episode.get("speakers") or []
+    if speaker is None:
+        speaker = messages[0].speaker if messages else (speakers[0] if len(speakers) == 1 else None)
+    return Provenance(
+        episode_uuid=episode["uuid"], source_uuid=episode.get("source_uuid"), source_name=episode.get("source_name"),
+        seq=episode.get("seq"), kind=episode.get("kind"), reference_time=episode.get("reference_time"),
+        start=start, end=end, text=content[start:end] if start is not None else None, speaker=speaker,
+        metadata=json.loads(episode.get("metadata_json") or "{}"), messages=messages)
+
+
+def _hit(item: _Item, episodes: dict[str, dict[str, Any]]) -> SearchHit:
+    prov = []
+    for ep, start, end in _spans(item):
+        if ep in episodes:
+            speaker = item.row.get("speaker") if item.kind == "episode" else None
+            prov.append(provenance_for(episodes[ep], start, end, speaker))
+    row = {k: v for k, v in item.row.items() if k not in ("score", "mentions")}
+    hit = SearchHit(kind=item.kind, score=round(item.score, 6), channels=item.channels, provenance=prov)
+    if item.kind == "fact":
+        hit.fact = Fact(**row)
+    elif item.kind == "entity":
+        hit.entity = Entity(**{k: v for k, v in row.items() if k in Entity.model_fields})
+    else:
+        hit.episode = PassageHit(**{k: v for k, v in row.items() if k in PassageHit.model_fields})
+    return hit
+
+
+def brute_force_fact_scan(graph: Graph, group_id: str, embedding: list[float], limit: int = 10) -> list[dict]:
+    """The same ranking as the fact vector channel, by scanning every fact (for benchmarks only)."""
+    return graph.query(q.BRUTE_FORCE_FACTS, group_id=group_id, embedding=embedding, limit=limit)
