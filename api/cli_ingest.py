@@ -1,7 +1,184 @@
-"""`strata` commands for ingest."""
+"""`strata ingest`, `strata jobs show`, `strata episodes retry --failed`, `strata worker`."""
 
 from __future__ import annotations
 
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
 import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
+from strata.schema.errors import InputError
+from strata.schema.settings import Settings
 
 app = typer.Typer(no_args_is_help=True)
+jobs_app = typer.Typer(help="Batch ingestion jobs.", no_args_is_help=True)
+episodes_app = typer.Typer(help="Episodes: re-drive failed ones.", no_args_is_help=True)
+app.add_typer(jobs_app, name="jobs")
+app.add_typer(episodes_app, name="episodes")
+console = Console(soft_wrap=True)
+
+
+def _files(path: Path) -> list[Path]:
+    """A file, or every file of a folder (one format: all files must share one extension)."""
+    if not path.exists():
+        raise InputError(f"{path}: no such file or folder", {"path": str(path)})
+    if path.is_file():
+        return [path]
+    files = sorted(p for p in path.iterdir() if p.is_file() and not p.name.startswith("."))
+    if not files:
+        raise InputError(f"{path}: the folder has no files", {"path": str(path)})
+    suffixes = sorted({p.suffix.lower() or "(none)" for p in files})
+    if len(suffixes) > 1:
+        raise InputError(f"{path}: the folder mixes file types ({', '.join(suffixes)}); ingest one format at a time",
+                         {"path": str(path), "suffixes": suffixes})
+    return files
+
+
+@app.command("ingest")
+def ingest(
+    path: Path = typer.Argument(..., help="A file, or a folder of files in one format."),
+    group: str = typer.Option(..., "--group", help="Group id to write into."),
+    fmt: str = typer.Option(..., "--format", help="book | chat-jsonl | transcript | sessions-json | facts-jsonl"),
+    wait: bool = typer.Option(False, "--wait", help="Show progress until the job ends."),
+    inline: bool = typer.Option(False, "--inline", help="Run in this process, without a broker (small runs)."),
+    agent: str = typer.Option(None, "--agent", help="Who ingests (recorded on facts)."),
+) -> None:
+    """Segment PATH, store it and its episodes, enqueue them and print the job id."""
+    from strata.graph import Graph
+    from strata.ingest.sources import load_source
+    from strata.ingest.submit import submit_document
+
+    cfg = Settings()
+    # Parse everything first: a bad file stops the run before anything is stored.
+    docs = [load_source(f, fmt, group_id=group, agent=agent, book_window_tokens=cfg.book_window_tokens,
+                        chat_window_messages=cfg.chat_window_messages, max_episode_chars=cfg.max_episode_chars)
+            for f in _files(path)]
+    with Graph.from_settings(cfg) as graph:
+        celery, pipeline = None, None
+        if inline:
+            from strata.ingest.tasks import build_pipeline
+
+            pipeline = build_pipeline(cfg, graph)
+        else:
+            from strata.ingest.celery_app import make_celery
+
+            celery = make_celery(cfg)
+        jobs = []
+        for doc in docs:
+            for warning in doc.warnings:
+                typer.echo(f"warning: {doc.source.name}: {warning}", err=True)
+            if inline:
+                console.print(f"{doc.source.name}: {len(doc.episodes)} episodes, running inline")
+            info = submit_document(graph, celery, doc, agent=agent, inline_pipeline=pipeline)
+            note = f" (already submitted: job {info.duplicate_of})" if info.duplicate_of else ""
+            console.print(f"job {info.uuid}: {doc.source.name}, {info.total} episodes{note}")
+            jobs.append(info.uuid)
+        if wait and not inline:
+            _follow(graph, jobs)
+        _summary(graph, jobs)
+
+
+def _follow(graph: object, jobs: list[str], poll_s: float = 0.5) -> None:
+    from strata.ingest.submit import job_info
+
+    infos = [job_info(graph, j) for j in jobs]  # type: ignore[arg-type]
+    total = sum(i.total for i in infos)
+    columns = (TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+               TextColumn("failed {task.fields[failed]} · facts {task.fields[facts]} · {task.fields[rate]}/s"),
+               TimeElapsedColumn(), TimeRemainingColumn())
+    started, first_done = time.monotonic(), sum(i.done + i.failed for i in infos)
+    with Progress(*columns, console=console, transient=False) as progress:
+        task = progress.add_task("episodes", total=total, failed=0, facts=0, rate="0.0")
+        while True:
+            infos = [job_info(graph, j) for j in jobs]  # type: ignore[arg-type]
+            finished = sum(i.done + i.failed for i in infos)
+            rate = (finished - first_done) / max(1e-6, time.monotonic() - started)
+            progress.update(task, completed=finished, failed=sum(i.failed for i in infos),
+                            facts=sum(i.facts for i in infos), rate=f"{rate:.1f}")
+            if all(i.status != "running" for i in infos):
+                break
+            time.sleep(poll_s)
+
+
+def _summary(graph: object, jobs: list[str]) -> None:
+    from strata.ingest.submit import job_info
+
+    failed = False
+    for j in jobs:
+        i = job_info(graph, j)  # type: ignore[arg-type]
+        failed = failed or i.status == "failed"
+        console.print(f"job {i.uuid}: {i.status}; {i.done} done, {i.failed} failed, {i.queued + i.processing} "
+                      f"pending of {i.total}; {i.facts} facts")
+    if failed:
+        raise typer.Exit(2)
+
+
+@jobs_app.command("show")
+def jobs_show(job_id: str = typer.Argument(...), as_json: bool = typer.Option(False, "--json")) -> None:
+    """A job's counts (the same numbers as GET /v1/jobs/{id})."""
+    from strata.graph import Graph
+    from strata.ingest.submit import job_info
+
+    with Graph.from_settings(Settings()) as graph:
+        info = job_info(graph, job_id)
+    if as_json:
+        sys.stdout.write(info.model_dump_json() + "\n")
+        return
+    console.print(f"job {info.uuid} ({info.group_id}): [bold]{info.status}[/]\n"
+                  f"  episodes: {info.total} total, {info.done} done, {info.failed} failed, {info.queued} queued, "
+                  f"{info.processing} processing\n  facts written: {info.facts}\n  created: {info.created_at}")
+
+
+@episodes_app.command("retry")
+def episodes_retry(
+    failed: bool = typer.Option(False, "--failed", help="Re-drive failed episodes (required)."),
+    group: str = typer.Option(None, "--group", help="Only this group."),
+    job: str = typer.Option(None, "--job", help="Only this job."),
+    inline: bool = typer.Option(False, "--inline", help="Run them in this process."),
+) -> None:
+    """Queue failed episodes again (their error is cleared when they succeed)."""
+    from strata.graph import Graph
+    from strata.ingest.submit import retry_failed
+
+    if not failed:
+        raise InputError("say which episodes: --failed")
+    cfg = Settings()
+    with Graph.from_settings(cfg) as graph:
+        if inline:
+            from strata.ingest.tasks import build_pipeline
+
+            uuids = retry_failed(graph, None, group_id=group, job_uuid=job, inline_pipeline=build_pipeline(cfg, graph))
+        else:
+            from strata.ingest.celery_app import make_celery
+
+            uuids = retry_failed(graph, make_celery(cfg), group_id=group, job_uuid=job)
+    console.print(f"re-queued {len(uuids)} failed episode(s)")
+
+
+@app.command("worker")
+def worker(
+    concurrency: int = typer.Option(0, "--concurrency", "-c", min=0, help="Processes (default: CPU count)."),
+    queue: str = typer.Option(None, "--queue", "-Q", help="Queue(s) to consume (default: STRATA_CELERY_QUEUE)."),
+    pool: str = typer.Option("prefork", "--pool", help="prefork (CPU-bound spaCy) or threads (LLM-bound)."),
+    beat: bool = typer.Option(False, "--beat", help="Also run the periodic stuck sweep (one worker per cluster)."),
+    metrics_port: int = typer.Option(0, "--metrics-port", help="Serve Prometheus /metrics on this port."),
+    loglevel: str = typer.Option("INFO", "--loglevel"),
+) -> None:
+    """Start a Celery worker for ingestion tasks (acks late, one task prefetched per process)."""
+    cfg = Settings()
+    env = dict(os.environ)
+    if metrics_port:
+        folder = tempfile.mkdtemp(prefix="strata-metrics-")
+        env.update(PROMETHEUS_MULTIPROC_DIR=folder, STRATA_METRICS_MULTIPROC_DIR=folder,
+                   STRATA_WORKER_METRICS_PORT=str(metrics_port))
+    argv = [sys.executable, "-m", "celery", "-A", "strata.ingest.celery_app", "worker", f"--pool={pool}",
+            "-Q", queue or cfg.celery_queue, f"--loglevel={loglevel}", "--without-gossip", "--without-mingle"]
+    argv.append(f"--concurrency={concurrency or os.cpu_count() or 1}")
+    if beat:
+        argv += ["--beat", "--schedule", str(Path(tempfile.gettempdir()) / "strata-beat-schedule")]
+    os.execve(sys.executable, argv, env)

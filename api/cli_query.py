@@ -1,7 +1,111 @@
-"""`strata` commands for query."""
+"""`strata` commands for query: search, facts, serve, keys."""
 
 from __future__ import annotations
 
+import json
+import sys
+from datetime import datetime
+
 import typer
+from rich.console import Console
+
+from strata.schema.settings import Settings
 
 app = typer.Typer(no_args_is_help=True)
+keys_app = typer.Typer(help="API keys scoped to groups.", no_args_is_help=True)
+app.add_typer(keys_app, name="keys")
+console = Console(soft_wrap=True)
+
+
+def _when(value: str | None) -> datetime | None:
+    return datetime.fromisoformat(value) if value else None
+
+
+@app.command("search")
+def search_cmd(query: str = typer.Argument(...), group: str = typer.Option(..., "--group"),
+               as_of: str = typer.Option(None, "--as-of", help="Valid time (ISO date)."),
+               limit: int = typer.Option(10, "--limit", min=1, max=100),
+               as_json: bool = typer.Option(False, "--json")) -> None:
+    """Hybrid search in a group; prints hits with their provenance."""
+    from strata.graph import Graph
+    from strata.graph.search import SearchQuery, search
+    from strata.ingest.embedders import make_embedder
+
+    cfg = Settings()
+    with Graph.from_settings(cfg) as graph:
+        result = search(graph, group, SearchQuery(q=query, limit=limit, as_of=_when(as_of)),
+                        embed=make_embedder(cfg).embed)
+    if as_json:
+        sys.stdout.write(result.model_dump_json() + "\n")
+        return
+    for hit in result.hits:
+        what = (f"{hit.fact.subject_name} -[{hit.fact.predicate}]-> {hit.fact.object_name}" if hit.fact else
+                f"{hit.entity.name} ({hit.entity.type})" if hit.entity else hit.episode.text if hit.episode else "")
+        where = hit.provenance[0] if hit.provenance else None
+        src = f"  [{where.source_name or where.episode_uuid} #{where.seq}]" if where else ""
+        console.print(f"{hit.score:.4f} {hit.kind:7} {what}{src}", highlight=False)
+
+
+@app.command("facts")
+def facts_cmd(group: str = typer.Option(..., "--group"), predicate: str = typer.Option(None, "--predicate"),
+              as_of: str = typer.Option(None, "--as-of"), as_json: bool = typer.Option(False, "--json")) -> None:
+    """Every fact of a group (optionally one predicate), as of a date; pages through the complete listing."""
+    from strata.graph import Graph
+    from strata.graph.read import list_facts
+
+    cursor, total = None, 0
+    with Graph.from_settings(Settings()) as graph:
+        while True:
+            page = list_facts(graph, group, predicate=predicate, as_of=_when(as_of), cursor=cursor, limit=1000)
+            for f in page.items:
+                if as_json:
+                    sys.stdout.write(f.model_dump_json() + "\n")
+                else:
+                    console.print(f"{f.subject_name} -[{f.predicate}]-> {f.object_name}  "
+                                  f"{f.valid_at:%Y-%m-%d}..{f.invalid_at or ''}", highlight=False)
+            total += len(page.items)
+            cursor = page.next_cursor
+            if not cursor:
+                break
+    if not as_json:
+        console.print(f"{total} facts")
+
+
+@app.command("serve")
+def serve(host: str = typer.Option(None, "--host"), port: int = typer.Option(None, "--port"),
+          inline: bool = typer.Option(False, "--inline", help="Commit episodes in the API process (no worker).")
+          ) -> None:
+    """Run the HTTP API (REST under /v1, MCP at /mcp)."""
+    import uvicorn
+
+    from strata.api.app import create_app
+
+    cfg = Settings()
+    uvicorn.run(create_app(cfg, inline=inline), host=host or cfg.api_host, port=port or cfg.api_port)
+
+
+@keys_app.command("create")
+def keys_create(group: list[str] = typer.Option(..., "--group", help="Repeat for several groups."),
+                rights: str = typer.Option("r", "--rights", help="r, w or rw"),
+                name: str = typer.Option(None, "--name")) -> None:
+    """Create an API key; the secret is printed once and stored only as a hash."""
+    from strata.graph import Graph, apply_migrations
+    from strata.graph.keys import create_key
+
+    cfg = Settings()
+    with Graph.from_settings(cfg) as graph:
+        apply_migrations(graph, cfg.embedding_dim)
+        created = create_key(graph, group, rights, name)
+    sys.stdout.write(json.dumps({"id": created.key.id, "groups": created.key.groups, "rights": created.key.rights,
+                                 "token": created.token}) + "\n")
+
+
+@keys_app.command("revoke")
+def keys_revoke(key_id: str = typer.Argument(...)) -> None:
+    """Revoke an API key by id."""
+    from strata.graph import Graph
+    from strata.graph.keys import revoke_key
+
+    with Graph.from_settings(Settings()) as graph:
+        revoke_key(graph, key_id)
+    console.print(f"revoked {key_id}")

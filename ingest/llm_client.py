@@ -138,10 +138,13 @@ class OpenAIChatLLM:
         temperature: float | None = 0.0,
         backoff_base_s: float = 1.0,
         backoff_max_s: float = 30.0,
+        limiter: Any | None = None,
     ) -> None:
         self.model = model
         self.json_schema = json_schema
         self.temperature = temperature
+        # Optional shared rate limit (strata.ingest.ratelimit.CallLimiter): acquire/settle/throttle per attempt.
+        self.limiter = limiter
         self._client = _make_client(base_url, api_key, timeout_s)
         self._policy = _RetryPolicy(max_retries, backoff_base_s, backoff_max_s)
 
@@ -165,13 +168,23 @@ class OpenAIChatLLM:
 
     def _create(self, messages: Sequence[ChatMessage], schema: JsonSchema | None) -> Any:
         extra: dict[str, Any] = {} if self.temperature is None else {"temperature": self.temperature}
-        with _mapped(ExtractionError):
-            return self._client.chat.completions.create(
-                model=self.model,
-                messages=list(messages),  # type: ignore[arg-type]
-                response_format=self._response_format(schema),  # type: ignore[arg-type]
-                **extra,
-            )
+        estimated = self.limiter.acquire(messages) if self.limiter is not None else 0
+        try:
+            with _mapped(ExtractionError):
+                response = self._client.chat.completions.create(
+                    model=self.model,
+                    messages=list(messages),  # type: ignore[arg-type]
+                    response_format=self._response_format(schema),  # type: ignore[arg-type]
+                    **extra,
+                )
+        except RateLimitedError as exc:
+            if self.limiter is not None:
+                self.limiter.throttle(exc.retry_after)
+            raise
+        if self.limiter is not None:
+            used = getattr(response.usage, "total_tokens", None) or 0
+            self.limiter.settle(estimated, used or estimated)
+        return response
 
     def complete(
         self, messages: Sequence[ChatMessage], schema: JsonSchema | None

@@ -164,6 +164,11 @@ def honorific_conflict(a: ParsedName, b: ParsedName) -> str | None:
         return "honorific_gender"
     if a.marital and b.marital and not (a.marital & b.marital):
         return "honorific_marital"
+    # "Mrs. Forster" / "Colonel Forster", "Lady Darcy" / "Miss Darcy": title + surname alone is how a family's
+    # members are told apart, so two different titles on one bare surname name two people.
+    if (a.honorifics and b.honorifics and not a.given and not b.given and a.surname and a.surname == b.surname
+            and not set(a.honorifics) & set(b.honorifics)):
+        return "honorific_title"
     return None
 
 

@@ -26,6 +26,26 @@ class Settings(BaseSettings):
 
     # Redis / Celery
     redis_url: str = "redis://127.0.0.1:6379/0"
+    celery_queue: str = "strata"
+    # An unacked task of a dead worker is redelivered after this long (Redis transport); keep it above the
+    # longest episode task.
+    broker_visibility_timeout_s: float = Field(default=3600.0, gt=0)
+    task_max_retries: int = Field(default=5, ge=0)
+    task_retry_backoff_s: float = Field(default=2.0, ge=0)
+    task_retry_backoff_max_s: float = Field(default=120.0, ge=0)
+    group_lock_ttl_s: float = Field(default=120.0, gt=0)  # expires if its holder dies
+    group_lock_wait_s: float = Field(default=60.0, gt=0)  # then the task retries
+    stuck_after_s: float = Field(default=1800.0, gt=0)  # `processing` longer than this is re-driven by the sweep
+    sweep_interval_s: float = Field(default=300.0, gt=0)
+    # "module:callable" taking Settings and returning an Extractor; overrides `extractor` (tests, plugins).
+    extractor_factory: str | None = None
+    # Shared LLM limits across all workers (0 = unlimited).
+    llm_requests_per_minute: int = Field(default=0, ge=0)
+    llm_tokens_per_minute: int = Field(default=0, ge=0)
+    # Workers: Prometheus endpoint (0 = none); prefork children share counters through this folder, which
+    # `strata worker` also exports as PROMETHEUS_MULTIPROC_DIR.
+    worker_metrics_port: int = Field(default=0, ge=0)
+    metrics_multiproc_dir: Path | None = None
 
     # Embeddings
     embedder: Literal["onnx-minilm", "openai", "hash"] = "onnx-minilm"

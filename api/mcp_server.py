@@ -1,0 +1,149 @@
+"""The MCP endpoint (official ``mcp`` SDK, streamable HTTP at ``/mcp``), authenticated with the same API keys.
+
+Tools: add_episode, search, get_entity, entity_timeline, list_facts, retract_episode. Each tool checks the key
+against the group exactly as the REST routers do, and runs the synchronous driver in a worker thread.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from contextlib import asynccontextmanager
+from typing import Any, TypeVar
+
+import anyio
+from fastapi import FastAPI
+from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+from mcp.server.transport_security import TransportSecuritySettings
+
+from strata.api.auth import authenticate, check_group, owned_group
+from strata.api.deps import Runtime
+from strata.api.routers.bodies import EpisodeIn, to_episode
+from strata.graph.keys import ApiKey
+from strata.graph.read import entity_timeline as read_timeline
+from strata.graph.read import get_entity as read_entity
+from strata.graph.read import list_facts as read_facts
+from strata.graph.retract import retract_episode as do_retract
+from strata.graph.search import SearchQuery
+from strata.graph.search import search as do_search
+from strata.resolve.timeline import recompute_timeline
+from strata.schema.errors import NotFoundError, StrataError
+from strata.schema.models import utcnow
+from strata.schema.settings import Settings
+
+T = TypeVar("T")
+
+
+def build_mcp(app: FastAPI) -> MCPServer:
+    mcp = MCPServer("strata", instructions="Temporal knowledge-graph memory. Every call is scoped to a group "
+                                           "your API key may use.")
+
+    def rt() -> Runtime:
+        return app.state.runtime
+
+    def key_of(ctx: Context) -> ApiKey:
+        headers = {k.lower(): v for k, v in (ctx.headers or {}).items()}
+        auth = headers.get("authorization", "")
+        token = auth[7:] if auth.lower().startswith("bearer ") else headers.get("x-api-key")
+        return authenticate(rt(), token)
+
+    async def call(fn: Callable[[], T]) -> T:
+        try:
+            return await anyio.to_thread.run_sync(fn)
+        except StrataError as exc:  # the client gets the code and message, never a stack trace
+            raise ToolError(f"{exc.code}: {exc.message}") from None
+
+    @mcp.tool()
+    async def add_episode(group: str, content: str, ctx: Context, reference_time: str | None = None,
+                          source: str | None = None, speaker: str | None = None) -> dict[str, Any]:
+        """Add one text episode to a group; returns its uuid and job."""
+        from strata.ingest.submit import submit_episodes
+
+        def run() -> dict[str, Any]:
+            key = key_of(ctx)
+            check_group(key, group, "w")
+            body = EpisodeIn(content=content, reference_time=reference_time, source=source, speaker=speaker)
+            episode = to_episode(group, body, rt().settings.max_episode_chars, agent=f"key:{key.id}")
+            job = submit_episodes(rt().graph, rt().celery, group, [episode], agent=f"key:{key.id}",
+                                  inline_pipeline=rt().inline_pipeline)
+            return {"episode_uuid": episode.uuid, "job_id": job.uuid, "status": job.status}
+
+        return await call(run)
+
+    @mcp.tool()
+    async def search(group: str, query: str, ctx: Context, limit: int = 10, as_of: str | None = None,
+                     include_history: bool = False) -> dict[str, Any]:
+        """Hybrid search over facts, entities and episode passages, with provenance."""
+
+        def run() -> dict[str, Any]:
+            check_group(key_of(ctx), group, "r")
+            q = SearchQuery(q=query, limit=max(1, min(limit, 100)), as_of=as_of, include_history=include_history)
+            return do_search(rt().graph, group, q, embed=rt().embed if rt().embedder else None).model_dump(mode="json")
+
+        return await call(run)
+
+    @mcp.tool()
+    async def get_entity(uuid: str, ctx: Context) -> dict[str, Any]:
+        """One entity by uuid."""
+
+        def run() -> dict[str, Any]:
+            group = owned_group(rt(), key_of(ctx), "entity", uuid, "r")
+            entity = read_entity(rt().graph, uuid, group)
+            if entity is None:
+                raise NotFoundError(f"entity {uuid} not found")
+            return entity.model_dump(mode="json")
+
+        return await call(run)
+
+    @mcp.tool()
+    async def entity_timeline(uuid: str, ctx: Context) -> dict[str, Any]:
+        """Every fact about an entity in valid-time order, with invalidations."""
+
+        def run() -> dict[str, Any]:
+            group = owned_group(rt(), key_of(ctx), "entity", uuid, "r")
+            return {"facts": [f.model_dump(mode="json") for f in read_timeline(rt().graph, group, uuid)]}
+
+        return await call(run)
+
+    @mcp.tool()
+    async def list_facts(group: str, ctx: Context, predicate: str | None = None, subject: str | None = None,
+                         as_of: str | None = None, cursor: str | None = None, limit: int = 100) -> dict[str, Any]:
+        """A complete, paginated listing of facts (``count``, ``items``, ``next_cursor``)."""
+
+        def run() -> dict[str, Any]:
+            from datetime import datetime
+
+            check_group(key_of(ctx), group, "r")
+            when = datetime.fromisoformat(as_of) if as_of else None
+            return read_facts(rt().graph, group, predicate=predicate, subject=subject, as_of=when, cursor=cursor,
+                              limit=max(1, min(limit, 1000))).model_dump(mode="json")
+
+        return await call(run)
+
+    @mcp.tool()
+    async def retract_episode(uuid: str, ctx: Context) -> dict[str, Any]:
+        """Retract an episode; facts it alone supported expire and facts it had closed reopen."""
+
+        def run() -> dict[str, Any]:
+            group = owned_group(rt(), key_of(ctx), "episode", uuid, "w")
+            return do_retract(rt().graph, group, uuid, recompute_timeline, utcnow()).model_dump()
+
+        return await call(run)
+
+    return mcp
+
+
+def mount_mcp(app: FastAPI, settings: Settings) -> None:
+    mcp = build_mcp(app)
+    security = TransportSecuritySettings(enable_dns_rebinding_protection=False)
+    sub = mcp.streamable_http_app(streamable_http_path="/", stateless_http=True, json_response=True,
+                                  transport_security=security, host=settings.api_host)
+    app.mount("/mcp", sub)
+    outer = app.router.lifespan_context
+
+    @asynccontextmanager
+    async def lifespan(a: FastAPI):  # the session manager must run for the app's lifetime
+        async with outer(a) as state, mcp.session_manager.run():
+            yield state
+
+    app.router.lifespan_context = lifespan

@@ -1,0 +1,1 @@
+"""HTTP routers: health, query (search, listings, schema), entities (traversal, merge), writes."""

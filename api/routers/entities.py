@@ -1,0 +1,76 @@
+"""Entity reads by uuid: the entity, its neighbourhood, its timeline; and merging duplicates."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from fastapi import APIRouter, Depends, Path, Query
+from pydantic import BaseModel, Field
+
+from strata.api.auth import owned_group, principal
+from strata.api.deps import Runtime, runtime
+from strata.graph.edit import MergeResult, merge_entities
+from strata.graph.keys import ApiKey
+from strata.graph.read import entity_timeline, get_entity
+from strata.graph.traverse import Neighborhood, neighborhood
+from strata.resolve.timeline import recompute_timeline
+from strata.schema.errors import NotFoundError
+from strata.schema.models import Entity, Fact, utcnow
+
+router = APIRouter(tags=["entities"])
+EntityId = Path(..., max_length=64, description="Entity uuid", examples=["6b0c5e4e-0000-5000-8000-000000000000"])
+
+
+@router.get("/entities/{uuid}", response_model=Entity)
+def get_one(uuid: str = EntityId, key: ApiKey = Depends(principal), rt: Runtime = Depends(runtime)) -> Entity:
+    group = owned_group(rt, key, "entity", uuid, "r")
+    entity = get_entity(rt.graph, uuid, group)
+    if entity is None:
+        raise NotFoundError(f"entity {uuid} not found")
+    return entity
+
+
+@router.get("/entities/{uuid}/neighborhood", response_model=Neighborhood)
+def get_neighborhood(uuid: str = EntityId, depth: int = Query(1, ge=1, le=3),
+                     as_of: datetime | None = Query(None, description="Valid time (ISO 8601)."),
+                     known_at: datetime | None = Query(None, description="Transaction time (ISO 8601)."),
+                     include_history: bool = False, limit: int = Query(200, ge=1, le=1000),
+                     key: ApiKey = Depends(principal), rt: Runtime = Depends(runtime)) -> Neighborhood:
+    """Entities and facts within ``depth`` hops, over the facts true at ``as_of`` (default: now)."""
+    group = owned_group(rt, key, "entity", uuid, "r")
+    return neighborhood(rt.graph, group, uuid, depth, as_of=as_of, known_at=known_at,
+                        include_history=include_history, limit=limit)
+
+
+class Timeline(BaseModel):
+    entity: Entity
+    facts: list[Fact]
+
+
+@router.get("/entities/{uuid}/timeline", response_model=Timeline)
+def get_timeline(uuid: str = EntityId, include_expired: bool = Query(False, description="Also retracted facts."),
+                 key: ApiKey = Depends(principal), rt: Runtime = Depends(runtime)) -> Timeline:
+    """Every fact about the entity in valid-time order, with when and by what each was invalidated."""
+    group = owned_group(rt, key, "entity", uuid, "r")
+    entity = get_entity(rt.graph, uuid, group)
+    if entity is None:
+        raise NotFoundError(f"entity {uuid} not found")
+    return Timeline(entity=entity, facts=entity_timeline(rt.graph, group, uuid, include_expired))
+
+
+class MergeRequest(BaseModel):
+    into: str = Field(..., max_length=64, description="The entity that survives.")
+    reason: str | None = Field(None, max_length=500)
+
+    model_config = {"json_schema_extra": {"examples": [{"into": "6b0c5e4e-0000-5000-8000-000000000001",
+                                                         "reason": "same person"}]}}
+
+
+@router.post("/entities/{uuid}:merge", response_model=MergeResult)
+def merge(body: MergeRequest, uuid: str = EntityId, key: ApiKey = Depends(principal),
+          rt: Runtime = Depends(runtime)) -> MergeResult:
+    """Merge entity ``uuid`` into ``into``: facts, mentions and aliases move; ``uuid`` expires."""
+    group = owned_group(rt, key, "entity", uuid, "w")
+    if owned_group(rt, key, "entity", body.into, "w") != group:
+        raise NotFoundError(f"entity {body.into} not found")
+    return merge_entities(rt.graph, group, uuid, body.into, recompute_timeline, utcnow())

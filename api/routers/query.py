@@ -1,0 +1,153 @@
+"""Group-scoped reads: hybrid search, name resolution, complete fact listings, paths, the emergent schema."""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+
+from fastapi import APIRouter, Depends, Query
+from pydantic import BaseModel
+
+from strata.api.auth import read_group
+from strata.api.deps import Runtime, runtime
+from strata.graph import lucene
+from strata.graph.read import Candidate, FactPage, PredicateInfo, entity_candidates, list_facts, predicates
+from strata.graph.search import SearchQuery, SearchResult, search
+from strata.graph.traverse import Path, TypeCount, entity_types, shortest_paths
+from strata.resolve.normalize import entity_key
+from strata.schema.errors import InputError
+
+router = APIRouter(tags=["query"])
+UUID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
+AS_OF = Query(None, description="Valid time: what was true then (ISO 8601).", examples=["2024-01-01T00:00:00Z"])
+KNOWN_AT = Query(None, description="Transaction time: what the graph believed then (ISO 8601).")
+
+
+def split(values: list[str] | None) -> list[str] | None:
+    """Accept repeated parameters and comma-separated lists alike."""
+    if not values:
+        return None
+    out = [v.strip() for value in values for v in value.split(",") if v.strip()]
+    return out or None
+
+
+@router.get("/groups/{group}/search", response_model=SearchResult)
+def search_group(
+    group: str = Depends(read_group), rt: Runtime = Depends(runtime),
+    q: str = Query("", max_length=2000, description="Free text.", examples=["who is the mayor of Avalon"]),
+    limit: int = Query(10, ge=1, le=100), as_of: datetime | None = AS_OF, known_at: datetime | None = KNOWN_AT,
+    include_history: bool = False,
+    types: list[str] | None = Query(None, description="Entity types (repeat or comma-separate)."),
+    predicates: list[str] | None = Query(None, description="Fact predicates (repeat or comma-separate)."),
+    kinds: list[str] | None = Query(None, description="Hit kinds: fact, entity, episode."),
+    center: list[str] | None = Query(None, description="Entity uuids to expand from."),
+    mmr: bool = Query(False, description="Diversify the results with maximal marginal relevance."),
+) -> SearchResult:
+    """Hybrid search over facts, entities and episode passages; every hit carries its provenance."""
+    wanted = split(kinds)
+    if wanted and not set(wanted) <= {"fact", "entity", "episode"}:
+        raise InputError("kinds must be fact, entity or episode", {"kinds": wanted})
+    query = SearchQuery(q=q, limit=limit, as_of=as_of, known_at=known_at, include_history=include_history,
+                        types=split(types), predicates=split(predicates), kinds=wanted, center=split(center) or [],
+                        mmr=mmr)
+    return search(rt.graph, group, query, embed=rt.embed if rt.embedder else None)
+
+
+class Resolution(BaseModel):
+    name: str
+    candidates: list[Candidate]
+
+
+@router.get("/groups/{group}/entities", response_model=Resolution)
+def resolve_name(group: str = Depends(read_group), rt: Runtime = Depends(runtime),
+                 name: str = Query(..., min_length=1, max_length=300, examples=["Ann Archer"]),
+                 limit: int = Query(10, ge=1, le=50)) -> Resolution:
+    """Resolve a name to entities: exact key, full-text and name-vector matches with their scores."""
+    keys = _keys(rt, group, name)
+    vectors = [("q", v) for v in rt.embed([name])] if rt.embedder else []
+    text = lucene.any_terms(name, fuzzy=True)
+    hits = entity_candidates(rt.graph, group, keys=keys, lucene=[("q", text)] if text else [], vectors=vectors,
+                             limit=limit)
+    best: dict[str, Candidate] = {}
+    for hit in hits:
+        hit = hit.model_copy(update={"query": name, "embedding": None,
+                                     "score": _scaled(hit.channel, hit.score)})
+        if hit.uuid not in best or hit.score > best[hit.uuid].score:
+            best[hit.uuid] = hit
+    ranked = sorted(best.values(), key=lambda c: (-c.score, c.name))[:limit]
+    return Resolution(name=name, candidates=ranked)
+
+
+def _scaled(channel: str, score: float) -> float:
+    """One scale for the three channels: key 1.0, vector cosine as is, BM25 squashed below 0.9."""
+    if channel == "key":
+        return 1.0
+    if channel == "fulltext":
+        return round(0.9 * score / (score + 1.0), 6)
+    return round(float(score), 6)
+
+
+def _keys(rt: Runtime, group: str, name: str) -> list[str]:
+    types = ["Entity", *[t.name for t in entity_types(rt.graph, group) if t.name]]
+    keys = set()
+    for t in types:
+        try:
+            keys.add(entity_key(name, t))
+        except InputError:
+            return []
+    return sorted(keys)
+
+
+def _entity_ref(rt: Runtime, group: str, value: str | None, type_: str | None, role: str) -> str | None:
+    """A subject/object filter: a uuid as is, a name through its exact key (ambiguity is an error)."""
+    if value is None or UUID.match(value):
+        return value
+    keys = [entity_key(value, type_)] if type_ else _keys(rt, group, value)
+    found = {c.uuid: c for c in entity_candidates(rt.graph, group, keys=keys)} if keys else {}
+    if len(found) > 1:
+        raise InputError(f"{role} {value!r} names several entities; pass a uuid or {role}_type",
+                         {"candidates": [{"uuid": c.uuid, "name": c.name, "type": c.type} for c in found.values()]})
+    return next(iter(found), "00000000-0000-0000-0000-000000000000")
+
+
+@router.get("/groups/{group}/facts", response_model=FactPage)
+def facts(group: str = Depends(read_group), rt: Runtime = Depends(runtime),
+          subject: str | None = Query(None, max_length=300, description="Entity uuid or exact name."),
+          predicate: str | None = Query(None, max_length=64, examples=["holds_office"]),
+          object: str | None = Query(None, max_length=300, description="Entity uuid or exact name."),
+          subject_type: str | None = Query(None, max_length=40), object_type: str | None = Query(None, max_length=40),
+          as_of: datetime | None = AS_OF, known_at: datetime | None = KNOWN_AT, include_history: bool = False,
+          cursor: str | None = Query(None, max_length=64, description="next_cursor of the previous page."),
+          limit: int = Query(100, ge=1, le=1000)) -> FactPage:
+    """A complete, paginated, countable listing of the facts that match (not top-k)."""
+    subject_uuid = _entity_ref(rt, group, subject, subject_type, "subject")
+    object_uuid = _entity_ref(rt, group, object, object_type, "object")
+    return list_facts(rt.graph, group, subject=subject_uuid, predicate=predicate, object=object_uuid,
+                      subject_type=subject_type, object_type=object_type, as_of=as_of, known_at=known_at,
+                      include_history=include_history, cursor=cursor, limit=limit)
+
+
+class PathsResult(BaseModel):
+    paths: list[Path]
+
+
+@router.get("/groups/{group}/paths", response_model=PathsResult)
+def paths(group: str = Depends(read_group), rt: Runtime = Depends(runtime),
+          from_: str = Query(..., alias="from", max_length=300, description="Entity uuid or exact name."),
+          to: str = Query(..., max_length=300, description="Entity uuid or exact name."),
+          max_depth: int = Query(4, ge=1, le=6), as_of: datetime | None = AS_OF,
+          limit: int = Query(10, ge=1, le=50)) -> PathsResult:
+    """Shortest paths between two entities over the facts true at ``as_of`` (default: now)."""
+    a, b = _entity_ref(rt, group, from_, None, "from"), _entity_ref(rt, group, to, None, "to")
+    return PathsResult(paths=shortest_paths(rt.graph, group, a or "", b or "", max_depth, as_of=as_of, limit=limit))
+
+
+class GroupSchema(BaseModel):
+    entity_types: list[TypeCount]
+    predicates: list[PredicateInfo]
+
+
+@router.get("/groups/{group}/schema", response_model=GroupSchema)
+def schema(group: str = Depends(read_group), rt: Runtime = Depends(runtime)) -> GroupSchema:
+    """Entity types and predicates of the group with their counts and functional flags."""
+    return GroupSchema(entity_types=entity_types(rt.graph, group), predicates=predicates(rt.graph, group))

@@ -1,0 +1,123 @@
+"""Writes: add episodes (one, a batch, an uploaded source), jobs and episode status, retraction, corrections."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Body, Depends, File, Form, Path, Query, UploadFile
+from pydantic import BaseModel
+
+from strata.api.auth import owned_group, principal, write_group
+from strata.api.deps import Runtime, runtime
+from strata.api.routers.bodies import BatchIn, EpisodeIn, to_episode
+from strata.graph.edit import Correction, CorrectionResult, correct_fact
+from strata.graph.keys import ApiKey
+from strata.graph.retract import RetractResult, purge_episode, retract_episode, retract_source
+from strata.ingest.sources import FORMATS, parse_source_bytes
+from strata.ingest.submit import JobInfo, episode_info, job_info, submit_document, submit_episodes
+from strata.resolve.timeline import recompute_timeline
+from strata.schema.errors import InputError, SizeLimitError
+from strata.schema.models import utcnow
+
+router = APIRouter(tags=["writes"])
+Uuid = Path(..., max_length=64, examples=["0f6e2a52-8c1d-5b8e-9a55-3f0d7a1c2b11"])
+
+
+class EpisodeAccepted(BaseModel):
+    episode_uuid: str
+    job_id: str
+    status: str
+
+
+class BatchAccepted(BaseModel):
+    job_id: str
+    episode_uuids: list[str]
+    job: JobInfo
+
+
+def _submit(rt: Runtime, key: ApiKey, group: str, bodies: list[EpisodeIn]) -> tuple[list[str], JobInfo]:
+    episodes = [to_episode(group, b, rt.settings.max_episode_chars, agent=f"key:{key.id}") for b in bodies]
+    job = submit_episodes(rt.graph, rt.celery, group, episodes, agent=f"key:{key.id}",
+                          inline_pipeline=rt.inline_pipeline)
+    return [e.uuid for e in episodes], job
+
+
+@router.post("/groups/{group}/episodes", status_code=202, response_model=EpisodeAccepted)
+def add_episode(body: EpisodeIn, group: str = Depends(write_group), key: ApiKey = Depends(principal),
+                rt: Runtime = Depends(runtime)) -> EpisodeAccepted:
+    """Queue one episode for extraction; poll ``GET /v1/episodes/{episode_uuid}`` or the job."""
+    uuids, job = _submit(rt, key, group, [body])
+    return EpisodeAccepted(episode_uuid=uuids[0], job_id=job.uuid, status=job.status)
+
+
+@router.post("/groups/{group}/episodes:batch", status_code=202, response_model=BatchAccepted)
+def add_episodes(body: BatchIn, group: str = Depends(write_group), key: ApiKey = Depends(principal),
+                 rt: Runtime = Depends(runtime)) -> BatchAccepted:
+    """Queue several episodes as one job (processed in order per group)."""
+    uuids, job = _submit(rt, key, group, body.episodes)
+    return BatchAccepted(job_id=job.uuid, episode_uuids=uuids, job=job)
+
+
+@router.post("/groups/{group}/sources", status_code=202, response_model=JobInfo)
+def upload_source(file: UploadFile = File(..., description="The file to ingest."),
+                  format: str = Form(..., description=f"One of: {', '.join(FORMATS)}", examples=["chat-jsonl"]),
+                  name: str | None = Form(None, max_length=300),
+                  group: str = Depends(write_group), key: ApiKey = Depends(principal),
+                  rt: Runtime = Depends(runtime)) -> JobInfo:
+    """Upload a book, chat log, transcript or facts file; it is segmented into episodes and queued as one job.
+    The same file uploaded again to the same group returns the first job (``duplicate_of``)."""
+    data = file.file.read(rt.settings.max_request_bytes + 1)
+    if len(data) > rt.settings.max_request_bytes:
+        raise SizeLimitError(f"file exceeds {rt.settings.max_request_bytes} bytes")
+    if not data:
+        raise InputError("the uploaded file is empty")
+    doc = parse_source_bytes(data, format, name=name or file.filename or "upload", group_id=group,
+                             agent=f"key:{key.id}", book_window_tokens=rt.settings.book_window_tokens,
+                             chat_window_messages=rt.settings.chat_window_messages,
+                             max_episode_chars=rt.settings.max_episode_chars)
+    if not doc.episodes:
+        raise InputError("the file holds no episodes", {"warnings": doc.warnings[:20]})
+    return submit_document(rt.graph, rt.celery, doc, agent=f"key:{key.id}", inline_pipeline=rt.inline_pipeline)
+
+
+@router.get("/jobs/{uuid}", response_model=JobInfo)
+def get_job(uuid: str = Uuid, key: ApiKey = Depends(principal), rt: Runtime = Depends(runtime)) -> JobInfo:
+    """Progress of a job: episode counts by status and facts committed."""
+    owned_group(rt, key, "job", uuid, "r")
+    return job_info(rt.graph, uuid)
+
+
+@router.get("/episodes/{uuid}")
+def get_episode(uuid: str = Uuid, key: ApiKey = Depends(principal), rt: Runtime = Depends(runtime)) -> dict[str, Any]:
+    """An episode's status, error, and the entities and facts extracted from it."""
+    owned_group(rt, key, "episode", uuid, "r")
+    return episode_info(rt.graph, uuid)
+
+
+@router.delete("/episodes/{uuid}", response_model=RetractResult)
+def delete_episode(uuid: str = Uuid, purge: bool = Query(False, description="Hard delete (data removal)."),
+                   key: ApiKey = Depends(principal), rt: Runtime = Depends(runtime)) -> RetractResult:
+    """Retract an episode: facts only it supported expire (kept as history); facts it had closed reopen."""
+    group = owned_group(rt, key, "episode", uuid, "w")
+    result = retract_episode(rt.graph, group, uuid, recompute_timeline, utcnow())
+    if purge:
+        purge_episode(rt.graph, group, uuid)
+    return result
+
+
+@router.delete("/sources/{uuid}", response_model=RetractResult)
+def delete_source(uuid: str = Uuid, key: ApiKey = Depends(principal),
+                  rt: Runtime = Depends(runtime)) -> RetractResult:
+    """Retract every episode of a source, with the same restore rules as for one episode."""
+    group = owned_group(rt, key, "source", uuid, "w")
+    return retract_source(rt.graph, group, uuid, recompute_timeline, utcnow())
+
+
+@router.post("/facts/{uuid}:correct", response_model=CorrectionResult)
+def correct(fix: Correction = Body(..., examples=[{"invalid_at": "2001-01-01T00:00:00Z", "reason": "term ended"}]),
+            uuid: str = Uuid, key: ApiKey = Depends(principal), rt: Runtime = Depends(runtime)) -> CorrectionResult:
+    """Correct a fact: text or end in place; a new predicate, object or start makes a new version and keeps
+    the old one as history (``expired_at``, ``corrected_by``)."""
+    group = owned_group(rt, key, "fact", uuid, "w")
+    return correct_fact(rt.graph, group, uuid, fix, recompute_timeline, utcnow(),
+                        embed=rt.embed if rt.embedder else None)

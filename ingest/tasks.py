@@ -1,0 +1,236 @@
+"""The episode task: claim -> extract (parallel, outside any lock) -> per-group lock -> resolve + commit -> done.
+
+``run_episode`` is the whole unit of work and is shared by the Celery task and ``--inline`` runs. Every step is
+idempotent: the claim is a status check, every write MERGEs on a deterministic id, and the commit sets
+``done`` in the same transaction as the graph writes. A task receives an episode uuid, never the episode.
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+import os
+import random
+import socket
+import threading
+import time
+from collections.abc import Callable
+from datetime import timedelta
+from typing import Any, Literal
+
+from celery import Celery
+from pydantic import BaseModel
+
+from strata.graph import Graph
+from strata.graph import episodes as store
+from strata.ingest import metrics
+from strata.ingest.locks import GroupLocks, RedisGroupLocks
+from strata.ingest.logging import log_event
+from strata.ingest.pipeline import Pipeline
+from strata.ingest.protocols import Extractor
+from strata.schema.errors import ConfigError, InputError, SchemaMismatchError, StrataError
+from strata.schema.models import utcnow
+from strata.schema.settings import Settings
+
+TASK_EPISODE = "strata.ingest.episode"
+TASK_SWEEP = "strata.ingest.sweep"
+# Errors that no retry can fix: the episode fails at once.
+PERMANENT = (InputError, ConfigError, SchemaMismatchError)
+MAX_ERROR_CHARS = 2000
+
+log = logging.getLogger("strata.ingest")
+
+
+class EpisodeResult(BaseModel):
+    episode_uuid: str
+    outcome: Literal["done", "skipped", "missing"]
+    status_before: str | None = None
+    facts: int = 0
+    entities: int = 0
+    extract_s: float = 0.0
+    commit_s: float = 0.0
+    llm_calls: int = 0
+
+
+def worker_name() -> str:
+    return f"{socket.gethostname()}:{os.getpid()}:{threading.get_ident()}"
+
+
+def run_episode(pipeline: Pipeline, locks: GroupLocks, episode_uuid: str, job_uuid: str | None = None) -> EpisodeResult:
+    graph = pipeline.graph
+    before, claimed = store.claim_episode(graph, episode_uuid, worker_name(), utcnow())
+    if before is None:
+        log_event(log, "episode.missing", logging.WARNING, episode_uuid=episode_uuid, job_uuid=job_uuid)
+        metrics.EPISODES_PROCESSED.labels("missing").inc()
+        return EpisodeResult(episode_uuid=episode_uuid, outcome="missing")
+    if not claimed:
+        log_event(log, "episode.skipped", episode_uuid=episode_uuid, job_uuid=job_uuid, status=before)
+        metrics.EPISODES_PROCESSED.labels("skipped").inc()
+        return EpisodeResult(episode_uuid=episode_uuid, outcome="skipped", status_before=before)
+    episode = store.load_episode(graph, episode_uuid)
+    assert episode is not None
+    source = store.load_source(graph, episode.source_uuid)
+    ids = {"episode_uuid": episode_uuid, "job_uuid": job_uuid, "group_id": episode.group_id, "seq": episode.seq}
+    log_event(log, "episode.start", **ids, retried=before == "processing")
+
+    started = time.perf_counter()
+    extraction = pipeline.extract(episode)
+    extract_s = time.perf_counter() - started
+    metrics.EXTRACTION_SECONDS.observe(extract_s)
+    usage = extraction.usage
+    if usage.calls:
+        metrics.LLM_CALLS.inc(usage.calls)
+        metrics.LLM_TOKENS.labels("prompt").inc(usage.prompt_tokens)
+        metrics.LLM_TOKENS.labels("completion").inc(usage.completion_tokens)
+
+    with locks.hold(episode.group_id) as waited:
+        metrics.LOCK_WAIT_SECONDS.observe(waited)
+        started = time.perf_counter()
+        outcome = pipeline.commit(episode, extraction, source)  # sets status `done` in the same transaction
+        commit_s = time.perf_counter() - started
+    metrics.COMMIT_SECONDS.observe(commit_s)
+    store.mark_committed(graph, episode_uuid, facts=outcome.commit.facts, entities=outcome.commit.entities,
+                         now=utcnow(), extract_ms=round(extract_s * 1000, 1), commit_ms=round(commit_s * 1000, 1),
+                         llm_calls=usage.calls)
+    metrics.EPISODES_PROCESSED.labels("done").inc()
+    log_event(log, "episode.done", **ids, facts=outcome.commit.facts, entities=outcome.commit.entities,
+              extract_ms=round(extract_s * 1000, 1), commit_ms=round(commit_s * 1000, 1),
+              lock_wait_ms=round(waited * 1000, 1), llm_calls=usage.calls)
+    return EpisodeResult(episode_uuid=episode_uuid, outcome="done", status_before=before,
+                         facts=outcome.commit.facts, entities=outcome.commit.entities, extract_s=extract_s,
+                         commit_s=commit_s, llm_calls=usage.calls)
+
+
+def describe(exc: BaseException) -> str:
+    code = getattr(exc, "code", None) or type(exc).__name__
+    return f"{code}: {exc}"[:MAX_ERROR_CHARS]
+
+
+def record_failure(graph: Graph, episode_uuid: str, exc: BaseException, job_uuid: str | None) -> None:
+    """The episode ends ``failed`` with its error (kept, re-drivable). Neo4j away: the sweep re-drives it."""
+    try:
+        store.mark_failed(graph, episode_uuid, describe(exc), utcnow())
+    except StrataError:
+        pass
+    metrics.EPISODES_PROCESSED.labels("failed").inc()
+    log_event(log, "episode.failed", logging.ERROR, episode_uuid=episode_uuid, job_uuid=job_uuid, error=describe(exc))
+
+
+def record_retry(graph: Graph, episode_uuid: str, exc: BaseException, job_uuid: str | None, attempt: int) -> None:
+    try:
+        store.mark_retrying(graph, episode_uuid, describe(exc))
+    except StrataError:
+        pass
+    metrics.EPISODES_PROCESSED.labels("retried").inc()
+    log_event(log, "episode.retry", logging.WARNING, episode_uuid=episode_uuid, job_uuid=job_uuid, attempt=attempt,
+              error=describe(exc))
+
+
+def backoff_s(settings: Settings, retries: int) -> float:
+    """Exponential with full jitter on the upper half, capped."""
+    base = min(settings.task_retry_backoff_max_s, settings.task_retry_backoff_s * 2 ** retries)
+    return base * (0.5 + random.random() / 2)
+
+
+def load_factory(path: str) -> Callable[[Settings], Extractor]:
+    module, _, name = path.partition(":")
+    if not module or not name:
+        raise ConfigError(f"extractor_factory must look like 'package.module:callable', got {path!r}")
+    try:
+        return getattr(importlib.import_module(module), name)
+    except (ImportError, AttributeError) as exc:
+        raise ConfigError(f"extractor_factory {path!r} cannot be loaded: {exc}") from exc
+
+
+def build_pipeline(settings: Settings, graph: Graph) -> Pipeline:
+    """Extractor (with the shared LLM rate limit when configured) and embedder, built once per process."""
+    from strata.ingest.embedders import make_embedder
+    from strata.ingest.extractors import make_extractor
+
+    extractor: Extractor
+    if settings.extractor_factory:
+        extractor = load_factory(settings.extractor_factory)(settings)
+    elif settings.extractor == "llm":
+        from strata.ingest.llm_client import OpenAIChatLLM
+        from strata.ingest.ratelimit import RedisRateLimiter
+
+        limiter = None
+        if settings.llm_requests_per_minute or settings.llm_tokens_per_minute:
+            limiter = RedisRateLimiter.from_url(settings.redis_url, settings.llm_requests_per_minute,
+                                                settings.llm_tokens_per_minute)
+        extractor = make_extractor(settings, llm=OpenAIChatLLM.from_settings(settings, limiter=limiter))
+    else:
+        extractor = make_extractor(settings)
+    return Pipeline(graph, extractor, make_embedder(settings))
+
+
+class WorkerRuntime:
+    """What a worker process builds once, lazily on its first task (after the prefork fork)."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self._graph: Graph | None = None
+        self._pipeline: Pipeline | None = None
+        self._locks: RedisGroupLocks | None = None
+        self._guard = threading.RLock()
+
+    @property
+    def graph(self) -> Graph:
+        with self._guard:
+            if self._graph is None:
+                self._graph = Graph.from_settings(self.settings)
+            return self._graph
+
+    @property
+    def pipeline(self) -> Pipeline:
+        with self._guard:
+            if self._pipeline is None:
+                self._pipeline = build_pipeline(self.settings, self.graph)
+            return self._pipeline
+
+    @property
+    def locks(self) -> RedisGroupLocks:
+        if self._locks is None:
+            self._locks = RedisGroupLocks.from_url(self.settings.redis_url, self.settings.group_lock_ttl_s,
+                                                   self.settings.group_lock_wait_s)
+        return self._locks
+
+
+def enqueue(celery: Celery, episode_uuids: list[str], job_uuid: str | None) -> None:
+    for uuid in episode_uuids:
+        celery.send_task(TASK_EPISODE, args=[uuid], kwargs={"job_uuid": job_uuid})
+
+
+def register_tasks(celery: Celery, settings: Settings) -> WorkerRuntime:
+    runtime = WorkerRuntime(settings)
+
+    @celery.task(bind=True, name=TASK_EPISODE, acks_late=True, reject_on_worker_lost=True,
+                 max_retries=settings.task_max_retries)
+    def process_episode(self: Any, episode_uuid: str, job_uuid: str | None = None) -> dict[str, Any]:
+        try:
+            return run_episode(runtime.pipeline, runtime.locks, episode_uuid, job_uuid).model_dump()
+        except PERMANENT as exc:
+            record_failure(runtime.graph, episode_uuid, exc, job_uuid)
+            raise
+        except Exception as exc:
+            if self.request.retries >= self.max_retries:
+                record_failure(runtime.graph, episode_uuid, exc, job_uuid)
+                raise
+            record_retry(runtime.graph, episode_uuid, exc, job_uuid, self.request.retries + 1)
+            raise self.retry(exc=exc, countdown=backoff_s(settings, self.request.retries)) from exc
+
+    @celery.task(name=TASK_SWEEP, acks_late=True)
+    def sweep() -> dict[str, int]:
+        """Re-drive episodes stuck in ``processing`` (or stored but never enqueued)."""
+        now = utcnow()
+        uuids = store.sweep_stuck(runtime.graph, now - timedelta(seconds=settings.stuck_after_s), now)
+        enqueue(celery, uuids, None)
+        store.mark_enqueued(runtime.graph, uuids, utcnow())
+        if uuids:
+            log_event(log, "sweep.requeued", logging.WARNING, episodes=len(uuids))
+        return {"requeued": len(uuids)}
+
+    celery.conf.beat_schedule = {
+        "strata-sweep-stuck": {"task": TASK_SWEEP, "schedule": settings.sweep_interval_s},
+    }
+    return runtime
