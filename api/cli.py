@@ -77,7 +77,7 @@ def schema_apply() -> None:
 
 @app.command("demo")
 def demo() -> None:
-    """Apply the schema, check the Browser, and walk through a small sample (grows with the product)."""
+    """Apply the schema, check the Browser, ingest the samples and answer questions about them."""
     import httpx
 
     from strata.graph import Graph, apply_migrations
@@ -92,6 +92,10 @@ def demo() -> None:
         raise StrataError(f"Neo4j Browser not reachable at {browser}: {exc}") from exc
     if code != 200:
         raise StrataError(f"Neo4j Browser at {browser} answered HTTP {code}")
+    from strata.api.demo import run_demo
+
+    with Graph.from_settings(cfg) as graph:
+        run_demo(cfg, graph, console)
     console.print(report.summary())
     console.print(f"Neo4j Browser: {browser} (connect URL bolt://127.0.0.1:{cfg.neo4j_bolt_port}, no auth)")
 

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from strata.schema.settings import Settings
 
@@ -47,5 +48,6 @@ def extract(
         console.print(f"[bold]episode {episode.seq}[/] {where} chars {episode.span_start}-{episode.span_end}: "
                       f"{len(result.entities)} entities, {len(result.facts)} facts")
         for f in result.facts:
-            console.print(f"  {f.subject} -[{f.predicate}{' (not)' if f.negated else ''}]-> {f.object}"
-                          f"  valid_at={f.valid_at.isoformat() if f.valid_at else '-'}")
+            line = (f"  {f.subject} -[{f.predicate}{' (not)' if f.negated else ''}]-> {f.object}"
+                    f"  valid_at={f.valid_at.isoformat() if f.valid_at else '-'}")
+            console.print(escape(line))

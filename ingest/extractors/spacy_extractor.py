@@ -63,9 +63,15 @@ class _Collector:
     reference_time: datetime
     roster_types: dict[str, str]
     dates: dict[tuple[int, int], datetime | None] = field(default_factory=dict)
+    proper_names: set[str] = field(default_factory=set)  # lowercased names used as fact arguments
     mentions: dict[str, list[Span]] = field(default_factory=lambda: defaultdict(list))
     labels: dict[str, Counter[str]] = field(default_factory=lambda: defaultdict(Counter))
     facts: dict[tuple[str, str, str, bool], ExtractedFact] = field(default_factory=dict)
+
+    def is_known(self, lowered: str) -> bool:
+        """A name seen in this episode (as a mention or a fact argument) or given by the roster."""
+        return lowered in self.proper_names or lowered in self.roster_types or any(
+            m.lower() == lowered for m in self.mentions)
 
     def add_mention(self, name: str, type_: str, span: Span) -> None:
         self.mentions[name].append(span)
@@ -164,7 +170,8 @@ class SpacyExtractor:
                 for t in char_span:
                     token_names[t.i] = (name, type_)
 
-    def _argument(self, token: Token, segment: _Segment, names: dict[int, tuple[str, str]]) -> list[str]:
+    def _argument(self, token: Token, segment: _Segment, names: dict[int, tuple[str, str]],
+                  col: _Collector | None = None) -> list[str]:
         """Entity names a subject/object token stands for (conjunctions expanded; "I" -> the speaker)."""
         out: list[str] = []
         for t in (token, *token.conjuncts):
@@ -172,6 +179,14 @@ class SpacyExtractor:
                 out.append(names[t.i][0])
             elif segment.speaker and t.lower_ in FIRST_PERSON:
                 out.append(segment.speaker)
+            elif (t.pos_ == "PROPN" or (col is not None and col.is_known(t.lower_))) and t.text[:1].isupper() \
+                    and not _HEADING.match(t.text):
+                # The small NER model misses many sentence-initial names ("Sofia lives in Madrid"); a proper
+                # noun in a subject or object slot is a name all the same.
+                parts = [x for x in t.lefts if x.dep_ == "compound" and x.pos_ == "PROPN"] + [t]
+                out.append(" ".join(x.text for x in parts))
+                if col is not None:
+                    col.proper_names.add(out[-1].lower())
         return out
 
     def _facts_for_verb(
@@ -208,9 +223,9 @@ class SpacyExtractor:
             col.dates[date_key] = _sentence_date(sent, col.reference_time)
         when = col.dates[date_key]
         for subj_token in subj_tokens:
-            for subject in self._argument(subj_token, segment, names):
+            for subject in self._argument(subj_token, segment, names, col):
                 for words, obj_token, joiner in candidates:
-                    for obj in self._argument(obj_token, segment, names):
+                    for obj in self._argument(obj_token, segment, names, col):
                         if obj == subject:
                             continue
                         predicate = snake_case(" ".join(words))
@@ -238,13 +253,20 @@ class SpacyExtractor:
 
 
 def _segments(episode: Episode) -> list[_Segment]:
-    """Parse chat messages one by one so sentences never cross speakers and "I" has an owner."""
+    """Parse chat messages one by one so sentences never cross speakers and "I" has an owner.
+
+    A message's offsets may cover its text alone or its whole rendered line ("Speaker: text").
+    """
     content = episode.content
-    if episode.kind == "chat" and episode.messages and all(
-        content[m.start:m.end] == m.text and m.end > m.start for m in episode.messages
-    ):
-        return [_Segment(m.text, m.start, m.speaker) for m in episode.messages]
-    return [_Segment(content, 0, None)]
+    if episode.kind != "chat" or not episode.messages:
+        return [_Segment(content, 0, None)]
+    segments = []
+    for m in episode.messages:
+        line = content[m.start:m.end]
+        if not m.text or not line.endswith(m.text):
+            return [_Segment(content, 0, None)]
+        segments.append(_Segment(m.text, m.end - len(m.text), m.speaker))
+    return segments
 
 
 def _is_negated(verb: Token) -> bool:
