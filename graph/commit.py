@@ -75,8 +75,6 @@ def commit_episode(graph: Graph, plan: CommitPlan, timeline: TimelineFn, now: da
             for f in plan.facts
         ]
         tx.run(q.UPSERT_FACTS, rows=fact_rows, episode_uuid=ep_uuid, extractor=extractor, **common).consume()
-        # Predicate counts include the facts just written.
-        tx.run(q.UPSERT_PREDICATES, rows=[p.model_dump() for p in plan.predicates], **common).consume()
         tx.run(q.UPSERT_PASSAGES, rows=[p.model_dump() for p in plan.passages], episode_uuid=ep_uuid,
                **common).consume()
         if plan.suggestions:

@@ -97,8 +97,9 @@ def entity_timeline(graph: Graph, group_id: str, uuid: str, include_expired: boo
     return [Fact(**native(r)) for r in rows]
 
 
-def predicates(graph: Graph, group_id: str) -> list[PredicateInfo]:
-    return [PredicateInfo(**r) for r in graph.query(q.PREDICATES, group_id=group_id)]
+def predicates(graph: Graph, group_id: str, with_counts: bool = True) -> list[PredicateInfo]:
+    query = q.PREDICATES if with_counts else q.PREDICATE_NAMES
+    return [PredicateInfo(**r) for r in graph.query(query, group_id=group_id)]
 
 
 def group_counts(graph: Graph, group_id: str) -> dict[str, int]:

@@ -59,7 +59,7 @@ class Pipeline:
     def commit(self, episode: Episode, extraction: Extraction, source: Source | None = None,
                now: datetime | None = None) -> EpisodeOutcome:
         registry = [PredicateInfo(name=p.name, description=p.description or "", functional=p.functional,
-                                  count=p.count) for p in predicates(self.graph, episode.group_id)]
+                                  count=p.count) for p in predicates(self.graph, episode.group_id, with_counts=False)]
         embed = self.embedder.embed if self.embedder is not None else None
         plan, report = build_plan(episode, extraction, lookup=self._lookup, predicates=registry, embed=embed,
                                   adjudicator=self.adjudicator, source=source)
@@ -75,8 +75,9 @@ class Pipeline:
         for q in queries:
             for key in q.keys:
                 by_key.setdefault(key, []).append(q.index)
-        text = [(str(q.index), lucene.any_terms(" ".join([q.name, *q.aliases]), fuzzy=True)) for q in queries]
-        vectors = [(str(q.index), q.embedding) for q in queries if q.embedding is not None]
+        fuzzy = [q for q in queries if not q.exact_only]
+        text = [(str(q.index), lucene.any_terms(" ".join([q.name, *q.aliases]), fuzzy=True)) for q in fuzzy]
+        vectors = [(str(q.index), q.embedding) for q in fuzzy if q.embedding is not None]
         hits = entity_candidates(self.graph, group_id, keys=sorted(by_key), lucene=text, vectors=vectors,
                                  limit=CANDIDATES_PER_MENTION)
         out: dict[int, dict[str, CandidateEntity]] = {}

@@ -68,6 +68,9 @@ def _pick_type(members: Sequence[ExtractedEntity]) -> str:
     return max(typed, key=lambda t: (counts[t], -typed.index(t)))
 
 
+MAX_BLOCK = 40
+
+
 def _score(a: Sequence[ExtractedEntity], b: Sequence[ExtractedEntity], onto: Ontology | None) -> float:
     c = _as_mention(b)
     cand = CandidateEntity(uuid="_", name=c.name, type=c.type, aliases=c.aliases)
@@ -104,8 +107,10 @@ def canonical_name(forms: Sequence[str]) -> str:
 
 
 def collapse_mentions(
-    entities: Sequence[ExtractedEntity], ontology: Ontology | None = None
+    entities: Sequence[ExtractedEntity], ontology: Ontology | None = None, fuzzy: bool = True
 ) -> list[MentionGroup]:
+    """Group an episode's mentions of one entity: identical folded names always, name-compatible forms
+    ("Lizzy" / "Elizabeth Bennet") when ``fuzzy`` (off for structured statements, whose names are exact)."""
     uf = UnionFind(len(entities))
     # pass 1: identical folded names/aliases
     by_form: dict[str, list[int]] = defaultdict(list)
@@ -115,6 +120,8 @@ def collapse_mentions(
     for members in by_form.values():
         for j in members[1:]:
             _try_union(uf, entities, members[0], j, ontology)
+    if not fuzzy:
+        return [_group(entities, members) for members in uf.groups()]
     # pass 2: resolve each cluster against the clusters sharing a name token
     clusters = uf.groups()
     block: dict[str, set[int]] = defaultdict(set)
@@ -126,8 +133,12 @@ def collapse_mentions(
     found: list[dict[int, float]] = []
     specificity = [max(len(parse_name(f).name_tokens) for i in c for f in _forms(entities[i])) for c in clusters]
     ambiguous: set[int] = set()
+    # A token shared by very many clusters ("agent", "city") tells nothing: blocking on it would compare
+    # every pair, so it is left out of the blocks.
+    block = {t: members for t, members in block.items() if len(members) <= MAX_BLOCK}
     for ci, cluster in enumerate(clusters):
-        neighbours = sorted({cj for i in cluster for t in _block_tokens(entities[i]) for cj in block[t]} - {ci})
+        neighbours = sorted({cj for i in cluster for t in _block_tokens(entities[i]) for cj in block.get(t, ())}
+                            - {ci})
         mention = [entities[i] for i in cluster]
         matches = {cj: sc for cj in neighbours
                    if (sc := _score(mention, [entities[i] for i in clusters[cj]], ontology)) >= MERGE_THRESHOLD}

@@ -49,6 +49,7 @@ class MentionQuery(BaseModel):
     aliases: list[str]
     keys: list[str]
     embedding: list[float] | None = None
+    exact_only: bool = False  # structured statements: only exact key matches count, skip fuzzy channels
 
 
 class CandidateLookup(Protocol):
@@ -80,7 +81,7 @@ def build_plan(episode: Episode, extraction: Extraction, *, lookup: CandidateLoo
     onto = ontology or load_ontology()
     report = PlanReport()
     mentions = _all_mentions(extraction, onto)
-    groups = [g for g in collapse_mentions(mentions, onto) if _usable(g)]
+    groups = [g for g in collapse_mentions(mentions, onto, fuzzy=episode.kind != "facts") if _usable(g)]
     facts = list(extraction.facts)
     fact_texts = [f.fact or f"{f.subject} {f.predicate} {f.object}" for f in facts]
     passages = passages_for(episode)
@@ -89,7 +90,7 @@ def build_plan(episode: Episode, extraction: Extraction, *, lookup: CandidateLoo
 
     queries = [MentionQuery(index=i, name=g.name, type=g.type, aliases=g.aliases,
                             keys=sorted({entity_key(f, g.type, onto) for f in (g.name, *g.aliases) if fold_name(f)}),
-                            embedding=name_vecs[i] if name_vecs else None)
+                            embedding=name_vecs[i] if name_vecs else None, exact_only=episode.kind == "facts")
                for i, g in enumerate(groups)]
     found = lookup(episode.group_id, queries) if queries else {}
     decisions = [decide(MentionCandidate(name=g.name, type=g.type, aliases=g.aliases,

@@ -80,12 +80,6 @@ MERGE (x:Predicate {group_id: $group_id, name: p.name})
 ON CREATE SET x.description = p.description, x.functional = p.functional, x.created_at = $now
 SET x.functional = coalesce(x.functional, p.functional),
     x.description = CASE WHEN coalesce(x.description, '') = '' THEN p.description ELSE x.description END
-WITH x
-CALL (x) {
-  MATCH ()-[r:RELATES_TO {predicate: x.name}]->() WHERE r.group_id = x.group_id AND r.expired_at IS NULL
-  RETURN count(r) AS n
-}
-SET x.count = n
 """
 
 RECORD_SUGGESTIONS = """

@@ -87,9 +87,18 @@ RETURN """ + FACT_FIELDS + """
 ORDER BY r.valid_at, r.uuid
 """
 
+# Counts are computed when asked (one index lookup per predicate) rather than kept up to date on every write.
 PREDICATES = """
 MATCH (p:Predicate {group_id: $group_id})
-RETURN p.name AS name, p.description AS description, p.functional AS functional, coalesce(p.count, 0) AS count
+RETURN p.name AS name, p.description AS description, p.functional AS functional,
+       COUNT { ()-[r:RELATES_TO {predicate: p.name}]->() WHERE r.group_id = $group_id AND r.expired_at IS NULL }
+       AS count
+ORDER BY p.name
+"""
+
+PREDICATE_NAMES = """
+MATCH (p:Predicate {group_id: $group_id})
+RETURN p.name AS name, p.description AS description, p.functional AS functional, 0 AS count
 ORDER BY p.name
 """
 

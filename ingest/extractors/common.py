@@ -106,16 +106,29 @@ class SpeakerIndex:
 
 
 def facts_extraction(episode: Episode, info: ExtractorInfo) -> Extraction:
-    """Turn a ``facts`` episode's explicit statements into an Extraction, with no NLP and no LLM."""
+    """Turn a ``facts`` episode's explicit statements into an Extraction, with no NLP and no LLM.
+
+    When the content has one line per statement (as the facts sources render it), each statement's line is
+    its evidence and names are looked up inside that line only, so large episodes stay linear.
+    """
+    lines = _line_spans(episode.content)
+    per_line = len(lines) == len(episode.facts)
     entities: dict[str, ExtractedEntity] = {}
+    spans: dict[str, list[Span]] = {}
     facts: list[ExtractedFact] = []
-    for statement in episode.facts:
+    for k, statement in enumerate(episode.facts):
+        line = lines[k] if per_line else Span(start=0, end=len(episode.content))
         for name, type_ in ((statement.subject, statement.subject_type),
                             (statement.object, statement.object_type)):
             name = normalize_space(name)
             known = entities.get(name)
             if known is None or (known.type == "Entity" and type_ != "Entity"):
-                entities[name] = ExtractedEntity(name=name, type=type_, spans=find_mentions(episode.content, name))
+                entities[name] = ExtractedEntity(name=name, type=type_)
+            found = spans.setdefault(name, [])
+            if len(found) < MAX_SPANS_PER_ENTITY:
+                at = episode.content.find(name, line.start, line.end)
+                if at >= 0:
+                    found.append(Span(start=at, end=at + len(name)))
         predicate = snake_case(statement.predicate) or statement.predicate
         text = statement.fact or f"{statement.subject} {predicate.replace('_', ' ')} {statement.object}"
         facts.append(
@@ -129,7 +142,17 @@ def facts_extraction(episode: Episode, info: ExtractorInfo) -> Extraction:
                 valid_at=statement.valid_at,
                 invalid_at=statement.invalid_at,
                 functional=statement.functional,
+                spans=[line] if per_line else [],
                 asserted_by=episode.agent,
             )
         )
-    return Extraction(episode_uuid=episode.uuid, entities=list(entities.values()), facts=facts, extractor=info)
+    entity_list = [e.model_copy(update={"spans": spans.get(n, [])}) for n, e in entities.items()]
+    return Extraction(episode_uuid=episode.uuid, entities=entity_list, facts=facts, extractor=info)
+
+
+def _line_spans(content: str) -> list[Span]:
+    out, start = [], 0
+    for line in content.split("\n"):
+        out.append(Span(start=start, end=start + len(line)))
+        start += len(line) + 1
+    return out
