@@ -272,3 +272,12 @@ def _hit(item: _Item, episodes: dict[str, dict[str, Any]]) -> SearchHit:
 def brute_force_fact_scan(graph: Graph, group_id: str, embedding: list[float], limit: int = 10) -> list[dict]:
     """The same ranking as the fact vector channel, by scanning every fact (for benchmarks only)."""
     return graph.query(q.BRUTE_FORCE_FACTS, group_id=group_id, embedding=embedding, limit=limit)
+
+
+def fact_vector_channel(graph: Graph, group_id: str, embedding: list[float], limit: int = 10) -> list[dict]:
+    """The fact vector channel alone, over every fact of the group (history included), with the over-fetch
+    ``search`` uses: what ``brute_force_fact_scan`` ranks exactly, through the index (for benchmarks only)."""
+    now = utcnow()
+    return graph.query(q.FACT_VECTOR, group_id=group_id, embedding=embedding, as_of=now, known_at=now,
+                       user_as_of=None, user_known_at=None, include_history=True, types=None, predicates=None,
+                       with_embedding=False, limit=limit, k=min(max(limit * 20, 100), 1000))

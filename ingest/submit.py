@@ -102,7 +102,8 @@ def run_inline(pipeline: Pipeline, uuids: list[str], job_uuid: str | None,
     """Run episodes in this process, in order, with the workers' code and retry policy (tenacity here)."""
     locks = locks or LocalGroupLocks()
     for episode_uuid in uuids:
-        retrying = Retrying(stop=stop_after_attempt(INLINE_ATTEMPTS), wait=wait_exponential_jitter(multiplier=0.5, max=10),
+        retrying = Retrying(stop=stop_after_attempt(INLINE_ATTEMPTS),
+                            wait=wait_exponential_jitter(multiplier=0.5, max=10),
                             retry=retry_if_exception_type(RetryableError), reraise=True)
         try:
             retrying(run_episode, pipeline, locks, episode_uuid, job_uuid)

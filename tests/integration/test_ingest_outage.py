@@ -24,7 +24,7 @@ from strata.schema.settings import Settings  # noqa: E402
 
 pytestmark = pytest.mark.integration
 OUTAGE_S = 20
-N = 60
+N = 40
 
 
 @pytest.fixture
@@ -79,4 +79,4 @@ def test_neo4j_outage_mid_job_is_retried_to_completion(private_neo4j, tmp_path: 
         assert graph.query("MATCH ()-[r:RELATES_TO {group_id: $g}]->() RETURN count(r) AS n", g=group_id)[0]["n"] \
             == 3 * N
         log = (tmp_path / "worker.log").read_text()
-        assert "episode.retry" in log or "upstream_unavailable" in log or "neo4j unavailable" in log
+        assert "will be retried" in log or "episode.retry" in log  # the driver or Celery retried

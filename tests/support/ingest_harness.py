@@ -97,5 +97,6 @@ def graph_signature(graph: Graph, group_id: str) -> dict:
                            "ORDER BY key", g=group_id)
     facts = graph.query("MATCH (s)-[r:RELATES_TO {group_id: $g}]->(o) RETURN s.key AS s, "
                         "r.predicate AS p, o.key AS o, r.valid_at AS valid_at, r.invalid_at AS invalid_at, "
-                        "r.expired_at IS NULL AS live, size(r.episodes) AS episodes ORDER BY s, p, o, valid_at", g=group_id)
+                        "r.expired_at IS NULL AS live, size(r.episodes) AS episodes ORDER BY s, p, o, valid_at",
+                        g=group_id)
     return {"entities": entities, "facts": [{k: str(v) for k, v in f.items()} for f in facts]}
