@@ -16,12 +16,13 @@ from strata.graph import Graph, lucene
 from strata.graph.commit import CommitResult, commit_episode
 from strata.graph.read import entity_candidates, predicates, previous_summary, roster
 from strata.ingest.protocols import Embedder, ExtractionContext, Extractor, RosterEntry
-from strata.resolve.planner import Adjudicator, MentionQuery, PlanReport, build_plan
+from strata.resolve.planner import Adjudicator, MentionQuery, PlanReport, build_plan, texts_to_embed
 from strata.resolve.timeline import recompute_timeline
 from strata.resolve.types import CandidateEntity, PredicateInfo
 from strata.schema.models import Episode, Extraction, Source, utcnow
 
 CANDIDATES_PER_MENTION = 8
+VECTOR_CACHE_SIZE = 20_000
 
 
 class EpisodeOutcome(BaseModel):
@@ -44,6 +45,8 @@ class Pipeline:
         self.extractor = extractor
         self.embedder = embedder
         self.adjudicator = adjudicator
+        # Vectors computed during extract(), so commit() (inside the per-group lock) embeds nothing new.
+        self._vectors: dict[str, list[float]] = {}
 
     def context_for(self, episode: Episode) -> ExtractionContext:
         rows = roster(self.graph, episode.group_id, episode.source_uuid, episode.seq)
@@ -54,13 +57,29 @@ class Pipeline:
                                                                           episode.seq))
 
     def extract(self, episode: Episode) -> Extraction:
-        return self.extractor.extract(episode, self.context_for(episode))
+        extraction = self.extractor.extract(episode, self.context_for(episode))
+        if self.embedder is not None:
+            self.embed(texts_to_embed(episode, extraction))
+        return extraction
+
+    def embed(self, texts: Sequence[str]) -> list[list[float]]:
+        """Embed through a bounded per-process cache keyed by text (safe to share between threads)."""
+        assert self.embedder is not None
+        found = {t: self._vectors.get(t) for t in texts}
+        missing = [t for t, v in found.items() if v is None]
+        if missing:
+            fresh = dict(zip(missing, self.embedder.embed(missing), strict=True))
+            found.update(fresh)
+            if len(self._vectors) + len(fresh) > VECTOR_CACHE_SIZE:
+                self._vectors = {}
+            self._vectors.update(fresh)
+        return [found[t] for t in texts]  # type: ignore[misc]
 
     def commit(self, episode: Episode, extraction: Extraction, source: Source | None = None,
                now: datetime | None = None) -> EpisodeOutcome:
         registry = [PredicateInfo(name=p.name, description=p.description or "", functional=p.functional,
                                   count=p.count) for p in predicates(self.graph, episode.group_id, with_counts=False)]
-        embed = self.embedder.embed if self.embedder is not None else None
+        embed = self.embed if self.embedder is not None else None
         plan, report = build_plan(episode, extraction, lookup=self._lookup, predicates=registry, embed=embed,
                                   adjudicator=self.adjudicator, source=source)
         result = commit_episode(self.graph, plan, recompute_timeline, now or utcnow(), agent=episode.agent)

@@ -74,6 +74,15 @@ class PlanReport:
     rejected_facts: list[str] = field(default_factory=list)
 
 
+def texts_to_embed(episode: Episode, extraction: Extraction, ontology: Ontology | None = None) -> list[str]:
+    """Exactly the texts ``build_plan`` will embed, so a caller can embed them ahead (outside any lock)."""
+    onto = ontology or load_ontology()
+    groups = [g for g in collapse_mentions(_all_mentions(extraction, onto), onto, fuzzy=episode.kind != "facts")
+              if _usable(g)]
+    facts = [f.fact or f"{f.subject} {f.predicate} {f.object}" for f in extraction.facts]
+    return [g.name for g in groups] + facts + [p.text for p in passages_for(episode)]
+
+
 def build_plan(episode: Episode, extraction: Extraction, *, lookup: CandidateLookup,
                predicates: Sequence[PredicateInfo], embed: Embed | None = None,
                adjudicator: Adjudicator | None = None, source: Source | None = None,
