@@ -97,6 +97,13 @@ def create_app(settings: Settings, *, inline: bool = False, runtime: Runtime | N
             if runtime is None:
                 stack.callback(rt.graph.close)
             app.state.runtime = rt
+            # /metrics also reports episodes by status and queue depth (read when scraped).
+            from prometheus_client import REGISTRY
+
+            from strata.ingest.metrics import register_state_collector
+
+            collector = register_state_collector(rt.graph, settings.redis_url, [settings.celery_queue])
+            stack.callback(REGISTRY.unregister, collector)
             yield
 
     app = FastAPI(title="Strata", version="1", description=DESCRIPTION, lifespan=lifespan,

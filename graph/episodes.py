@@ -107,6 +107,8 @@ def claim_episode(graph: Graph, uuid: str, worker: str, now: datetime) -> tuple[
     rows = graph.query(q.CLAIM_EPISODE, uuid=uuid, worker=worker, now=now)
     if not rows:
         return None, False
+    if rows[0]["before"] == "done" and rows[0]["uncounted"]:
+        graph.query(q.BACKFILL_COUNTS, uuid=uuid, now=now)
     return rows[0]["before"], bool(rows[0]["claim"])
 
 

@@ -57,7 +57,7 @@ MATCH (e:Episode {uuid: $uuid})
 WITH e, e.status AS before, e.status IN ['queued', 'processing'] AS claim
 FOREACH (_ IN CASE WHEN claim THEN [1] ELSE [] END |
   SET e.status = 'processing', e.started_at = $now, e.attempts = coalesce(e.attempts, 0) + 1, e.worker = $worker)
-RETURN before, claim
+RETURN before, claim, e.fact_count IS NULL AS uncounted
 """
 
 MARK_COMMITTED = """
@@ -137,4 +137,16 @@ RETURN e.uuid AS uuid, e.group_id AS group_id, e.source_uuid AS source_uuid, e.j
 UNENQUEUED = """
 MATCH (:Job {uuid: $job_uuid})-[:INCLUDES]->(e:Episode) WHERE e.status = 'queued' AND e.enqueued_at IS NULL
 RETURN e.uuid AS uuid ORDER BY e.seq
+"""
+
+# A worker that died (or lost Neo4j) between the commit (status done) and MARK_COMMITTED left no counts:
+# count what the episode supports, so job totals stay exact.
+BACKFILL_COUNTS = """
+MATCH (e:Episode {uuid: $uuid}) WHERE e.status = 'done' AND e.fact_count IS NULL
+CALL (e) {
+  OPTIONAL MATCH (e)-[:MENTIONS]->(:Entity)-[r:RELATES_TO]->() WHERE e.uuid IN r.episodes
+  RETURN count(DISTINCT r) AS facts
+}
+CALL (e) { OPTIONAL MATCH (e)-[:MENTIONS]->(x:Entity) RETURN count(DISTINCT x) AS entities }
+SET e.fact_count = facts, e.entity_count = entities, e.finished_at = coalesce(e.finished_at, $now)
 """
