@@ -1,0 +1,224 @@
+"""Search latency and listing throughput on synthetic graphs of 10k and 100k facts.
+
+For each size: load a ``bench-`` group (bench.generate_graph, HashEmbedder vectors), then
+- hybrid search latency (p50/p95) in-process (``strata.graph.search.search``) and over HTTP (uvicorn in a
+  subprocess on 127.0.0.1, httpx client, a read key for the group);
+- the same queries as an exact cosine scan over every fact of the group (``brute_force_fact_scan``), the ratio
+  to hybrid search, and the recall@10 of the fact vector index against that exact ranking;
+- listing throughput: every fact of one predicate, paginating ``list_facts`` to the end (current facts, and
+  with history).
+The groups and the key are deleted afterwards. Needs `strata services up`.
+
+Run: .venv/bin/python -m bench.bench_search [--sizes 10000 100000] [--requests 200] [--scans 20]
+Writes bench/results/search.json.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import httpx
+
+from bench.generate_graph import Generated, generate, load
+from strata.graph import Graph, apply_migrations
+from strata.graph.bulk import delete_key, drop_group
+from strata.graph.keys import create_key
+from strata.graph.read import list_facts
+from strata.graph.search import SearchQuery, brute_force_fact_scan, fact_vector_channel, search
+from strata.ingest.embedders import HashEmbedder
+from strata.schema.settings import Settings
+
+RESULTS = Path(__file__).resolve().parent / "results" / "search.json"
+WARMUP = 20
+GOAL = {"p95_ms_at_100k": 50.0, "speedup_vs_scan": 100.0}
+
+
+def queries(gen: Generated, n: int, seed: int = 11) -> list[str]:
+    """Questions a user would ask of this graph, about random people, organizations and places."""
+    rng = random.Random(seed)
+    shapes: list[Callable[[], str]] = [
+        lambda: f"where does {rng.choice(gen.people).name} work",
+        lambda: f"who is the chief executive of {rng.choice(gen.orgs).name}",
+        lambda: f"where does {rng.choice(gen.people).name} live",
+        lambda: f"companies headquartered in {rng.choice(gen.places).name}",
+        lambda: f"who knows {rng.choice(gen.people).name}",
+        lambda: f"people born in {rng.choice(gen.places).name}",
+        lambda: f"{rng.choice(gen.orgs).name} board members",
+        lambda: f"{rng.choice(('engineer', 'analyst', 'chef', 'pilot'))} at {rng.choice(gen.orgs).name}",
+    ]
+    return [rng.choice(shapes)() for _ in range(n)]
+
+
+def stats(samples_s: list[float]) -> dict:
+    ms = sorted(s * 1000 for s in samples_s)
+    q = statistics.quantiles(ms, n=100, method="inclusive") if len(ms) > 1 else ms * 99
+    return {"n": len(ms), "p50_ms": round(q[49], 2), "p95_ms": round(q[94], 2),
+            "mean_ms": round(statistics.fmean(ms), 2), "max_ms": round(ms[-1], 2)}
+
+
+def timed(fn: Callable[[], object]) -> float:
+    started = time.perf_counter()
+    fn()
+    return time.perf_counter() - started
+
+
+def in_process(graph: Graph, group: str, qs: list[str], embedder: HashEmbedder) -> tuple[dict, float]:
+    for text in qs[:WARMUP]:
+        search(graph, group, SearchQuery(q=text), embed=embedder.embed)
+    qs = qs[WARMUP:]
+    hits: list[int] = []
+
+    def one(text: str) -> None:
+        hits.append(len(search(graph, group, SearchQuery(q=text), embed=embedder.embed).hits))
+
+    samples = [timed(lambda t=text: one(t)) for text in qs]
+    return stats(samples), statistics.fmean(hits)
+
+
+def over_http(settings: Settings, graph: Graph, group: str, qs: list[str]) -> dict:
+    key = create_key(graph, [group], "r", name="bench-search")
+    port = _free_port()
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    server = subprocess.Popen([sys.executable, "-m", "bench.bench_search", "--serve", str(port)], env=env,
+                              cwd=Path(__file__).resolve().parent.parent)
+    try:
+        base = f"http://127.0.0.1:{port}"
+        with httpx.Client(base_url=base, headers={"Authorization": f"Bearer {key.token}"}, timeout=30) as http:
+            _wait_ready(http, server)
+            url = f"/v1/groups/{group}/search"
+            for text in qs[:WARMUP]:
+                http.get(url, params={"q": text}).raise_for_status()
+            qs = qs[WARMUP:]
+            statuses: dict[int, int] = {}
+
+            def one(text: str) -> None:
+                status = http.get(url, params={"q": text, "limit": 10}).status_code
+                statuses[status] = statuses.get(status, 0) + 1
+
+            samples = [timed(lambda t=text: one(t)) for text in qs]
+        return {**stats(samples), "statuses": statuses}
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+        delete_key(graph, key.key.id)
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _wait_ready(http: httpx.Client, server: subprocess.Popen, timeout_s: float = 60.0) -> None:
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        if server.poll() is not None:
+            raise RuntimeError(f"the API server exited with {server.returncode}")
+        try:
+            if http.get("/healthz").status_code == 200:
+                return
+        except httpx.TransportError:
+            pass
+        time.sleep(0.2)
+    raise RuntimeError("the API server did not start")
+
+
+def scan_vs_index(graph: Graph, group: str, qs: list[str], embedder: HashEmbedder) -> dict:
+    """Exact cosine scan per query, the fact vector channel on the same vector, and its recall@10."""
+    scans, channel, recall = [], [], []
+    for text in qs:
+        vec = embedder.embed([text])[0]
+        exact: list[dict] = []
+        scans.append(timed(lambda v=vec, out=exact: out.extend(brute_force_fact_scan(graph, group, v, limit=10))))
+        found: list[dict] = []
+        channel.append(timed(lambda v=vec, out=found: out.extend(fact_vector_channel(graph, group, v, limit=10))))
+        want = {r["uuid"] for r in exact}
+        recall.append(len(want & {r["uuid"] for r in found}) / max(len(want), 1))
+    return {"scan": stats(scans), "vector_channel": stats(channel),
+            "vector_recall_at_10": round(statistics.fmean(recall), 4)}
+
+
+def listing(graph: Graph, group: str, predicate: str, include_history: bool) -> dict:
+    started, cursor, seen, pages, count = time.perf_counter(), None, 0, 0, 0
+    while True:
+        page = list_facts(graph, group, predicate=predicate, include_history=include_history, cursor=cursor,
+                          limit=1000)
+        seen, pages, count, cursor = seen + len(page.items), pages + 1, page.count, page.next_cursor
+        if not cursor:
+            break
+    elapsed = time.perf_counter() - started
+    return {"predicate": predicate, "include_history": include_history, "facts": seen, "count": count,
+            "complete": seen == count, "pages": pages, "seconds": round(elapsed, 3),
+            "facts_per_second": round(seen / elapsed, 1)}
+
+
+def run_size(settings: Settings, graph: Graph, n_facts: int, n_requests: int, n_scans: int) -> dict:
+    group = f"bench-search-{n_facts}"
+    embedder = HashEmbedder(dimension=settings.embedding_dim)
+    gen = generate(group, n_facts)
+    try:
+        loaded = load(graph, gen, embedder)
+        graph.query("CALL db.awaitIndexes(300)")
+        qs = queries(gen, n_requests + WARMUP)
+        inproc, mean_hits = in_process(graph, group, qs, embedder)
+        http = over_http(settings, graph, group, qs)
+        versus = scan_vs_index(graph, group, qs[WARMUP:WARMUP + n_scans], embedder)
+        lists = [listing(graph, group, "works_for", False), listing(graph, group, "works_for", True)]
+    finally:
+        drop_group(graph, group)
+    return {"facts": n_facts, "load": loaded, "queries": n_requests, "mean_hits": round(mean_hits, 2),
+            "search_in_process": inproc, "search_http": http, **versus,
+            "speedup_p50_search_vs_scan": round(versus["scan"]["p50_ms"] / inproc["p50_ms"], 1),
+            "speedup_p50_vector_channel_vs_scan": round(versus["scan"]["p50_ms"]
+                                                        / versus["vector_channel"]["p50_ms"], 1),
+            "listing": lists}
+
+
+def serve(port: int) -> None:
+    """The API server of the HTTP measurement: the app on a HashEmbedder runtime (same vector space as the data)."""
+    import uvicorn
+
+    from strata.api.app import create_app
+    from strata.api.deps import Runtime
+
+    settings = Settings()
+    graph = Graph.from_settings(settings)
+    rt = Runtime(settings=settings, graph=graph, embedder=HashEmbedder(dimension=settings.embedding_dim))
+    uvicorn.run(create_app(settings, runtime=rt), host="127.0.0.1", port=port, log_level="warning",
+                access_log=False)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000])
+    parser.add_argument("--requests", type=int, default=200, help="timed searches per size and transport")
+    parser.add_argument("--scans", type=int, default=20, help="brute-force scans per size")
+    parser.add_argument("--serve", type=int, default=None, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.serve:
+        return serve(args.serve)
+    settings = Settings()
+    with Graph.from_settings(settings) as graph:
+        apply_migrations(graph, settings.embedding_dim)
+        sizes = [run_size(settings, graph, n, args.requests, args.scans) for n in args.sizes]
+    largest = sizes[-1]
+    report = {"embedder": "hash-384", "cpus": os.cpu_count(), "goal": GOAL, "sizes": sizes,
+              "goal_met": {"p95_ms_at_largest": largest["search_in_process"]["p95_ms"] <= GOAL["p95_ms_at_100k"],
+                           "speedup_vs_scan": largest["speedup_p50_search_vs_scan"] >= GOAL["speedup_vs_scan"]}}
+    RESULTS.parent.mkdir(parents=True, exist_ok=True)
+    RESULTS.write_text(json.dumps(report, indent=2) + "\n")
+    print(json.dumps(report, indent=2))
+
+
+if __name__ == "__main__":
+    main()
