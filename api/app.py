@@ -87,6 +87,19 @@ def build_runtime(settings: Settings, inline: bool = False) -> Runtime:
     return rt
 
 
+def _collect_ingest_state(rt: Runtime, settings: Settings, stack: AsyncExitStack) -> None:
+    """/metrics also reports episodes by status and queue depth (read when scraped), once per process."""
+    from prometheus_client import REGISTRY
+
+    from strata.ingest.metrics import register_state_collector
+
+    try:
+        collector = register_state_collector(rt.graph, settings.redis_url, [settings.celery_queue])
+    except ValueError:  # another app in this process already reports them
+        return
+    stack.callback(REGISTRY.unregister, collector)
+
+
 def create_app(settings: Settings, *, inline: bool = False, runtime: Runtime | None = None) -> FastAPI:
     """``inline``: commit episodes during the request instead of queueing them (tests, single-process dev)."""
 
@@ -97,13 +110,8 @@ def create_app(settings: Settings, *, inline: bool = False, runtime: Runtime | N
             if runtime is None:
                 stack.callback(rt.graph.close)
             app.state.runtime = rt
-            # /metrics also reports episodes by status and queue depth (read when scraped).
-            from prometheus_client import REGISTRY
-
-            from strata.ingest.metrics import register_state_collector
-
-            collector = register_state_collector(rt.graph, settings.redis_url, [settings.celery_queue])
-            stack.callback(REGISTRY.unregister, collector)
+            if runtime is None:
+                _collect_ingest_state(rt, settings, stack)
             yield
 
     app = FastAPI(title="Strata", version="1", description=DESCRIPTION, lifespan=lifespan,

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
 from typing import Any, Literal
 
 import numpy as np
-from neo4j import ManagedTransaction
 from pydantic import BaseModel, Field
 
 from strata.graph import lucene
@@ -24,6 +24,8 @@ from strata.graph.read import native
 from strata.schema.models import Entity, Fact, utcnow
 
 RRF_K = 60
+# Channels of one search run side by side; the driver's pool is thread-safe.
+_POOL = ThreadPoolExecutor(max_workers=8, thread_name_prefix="strata-search")
 EXPANSION_SEEDS = 3
 MAX_PROVENANCE = 5
 HitKind = Literal["fact", "entity", "episode"]
@@ -115,7 +117,7 @@ def search(graph: Graph, group_id: str, query: SearchQuery, embed: EmbedFn | Non
         "limit": query.limit * 3, "k": min(max(query.limit * 20, 100), 1000),
     }
     kinds = set(query.kinds or ("fact", "entity", "episode"))
-    ranked = graph.read(lambda tx: _channels(tx, params, terms, embedding, kinds, query.center))
+    ranked = _channels(graph, params, terms, embedding, kinds, query.center)
     items = _fuse(ranked)
     if query.mmr and embedding is not None:
         items = _mmr(items, np.asarray(embedding, dtype=np.float32), query.limit, query.mmr_lambda)
@@ -124,22 +126,27 @@ def search(graph: Graph, group_id: str, query: SearchQuery, embed: EmbedFn | Non
     return SearchResult(query=query.q, hits=[_hit(i, provenance) for i in items])
 
 
-def _channels(tx: ManagedTransaction, params: dict[str, Any], terms: str, embedding: list[float] | None,
+def _channels(graph: Graph, params: dict[str, Any], terms: str, embedding: list[float] | None,
               kinds: set[str], center: list[str]) -> dict[str, list[_Item]]:
-    def run(cypher: str, kind: HitKind, **extra: Any) -> list[_Item]:
-        return [_Item(kind, r["uuid"], native(r)) for r in tx.run(cypher, **params, **extra).data()]
+    """The index channels run concurrently, each in its own read transaction; expansion follows them."""
 
-    out: dict[str, list[_Item]] = {}
+    def run(cypher: str, kind: HitKind, **extra: Any) -> list[_Item]:
+        rows = graph.read(lambda tx: tx.run(cypher, **params, **extra).data())
+        return [_Item(kind, r["uuid"], native(r)) for r in rows]
+
+    jobs: dict[str, tuple[str, HitKind, dict[str, Any]]] = {}
     if terms:
-        out["fact_fulltext"] = run(q.FACT_FULLTEXT, "fact", lucene=terms)
-        out["entity_fulltext"] = run(q.ENTITY_FULLTEXT, "entity", lucene=terms)
+        jobs["fact_fulltext"] = (q.FACT_FULLTEXT, "fact", {"lucene": terms})
+        jobs["entity_fulltext"] = (q.ENTITY_FULLTEXT, "entity", {"lucene": terms})
         if "episode" in kinds:
-            out["passage_fulltext"] = run(q.PASSAGE_FULLTEXT, "episode", lucene=terms)
+            jobs["passage_fulltext"] = (q.PASSAGE_FULLTEXT, "episode", {"lucene": terms})
     if embedding is not None:
-        out["fact_vector"] = run(q.FACT_VECTOR, "fact", embedding=embedding)
-        out["entity_vector"] = run(q.ENTITY_VECTOR, "entity", embedding=embedding)
+        jobs["fact_vector"] = (q.FACT_VECTOR, "fact", {"embedding": embedding})
+        jobs["entity_vector"] = (q.ENTITY_VECTOR, "entity", {"embedding": embedding})
         if "episode" in kinds:
-            out["passage_vector"] = run(q.PASSAGE_VECTOR, "episode", embedding=embedding)
+            jobs["passage_vector"] = (q.PASSAGE_VECTOR, "episode", {"embedding": embedding})
+    futures = {name: _POOL.submit(run, cypher, kind, **extra) for name, (cypher, kind, extra) in jobs.items()}
+    out = {name: future.result() for name, future in futures.items()}
     seeds = list(dict.fromkeys([*center, *_rrf_order([v for k, v in out.items()
                                                        if k.startswith("entity")])[:EXPANSION_SEEDS]]))
     if seeds and "fact" in kinds:
