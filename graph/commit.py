@@ -62,7 +62,7 @@ def commit_episode(graph: Graph, plan: CommitPlan, timeline: TimelineFn, now: da
             src["metadata_json"] = json.dumps(plan.source.metadata, sort_keys=True, default=str)
             tx.run(q.UPSERT_SOURCE, source=src).consume()
         tx.run(q.UPSERT_EPISODE, ep=episode_properties(plan.episode), extractor=extractor,
-               summary=plan.summary, now=now).consume()
+               summary=plan.summary, now=now, fact_count=len(plan.facts), entity_count=len(plan.entities)).consume()
         tx.run(q.UPSERT_ENTITIES, rows=[e.model_dump() for e in plan.entities], **common).consume()
         tx.run(q.UPSERT_MENTIONS, episode_uuid=ep_uuid, rows=[
             {"entity_uuid": m.entity_uuid, "spans": [x for s in m.spans for x in (s.start, s.end)],

@@ -102,12 +102,14 @@ def build_plan(episode: Episode, extraction: Extraction, *, lookup: CandidateLoo
                             embedding=name_vecs[i] if name_vecs else None, exact_only=episode.kind == "facts")
                for i, g in enumerate(groups)]
     found = lookup(episode.group_id, queries) if queries else {}
-    decisions = [decide(MentionCandidate(name=g.name, type=g.type, aliases=g.aliases,
-                                         embedding=queries[i].embedding), found.get(i, []), onto)
-                 for i, g in enumerate(groups)]
     if episode.kind == "facts":
-        # Structured statements name their entities exactly: "Abdullah" (a king) is not "Abdullah Gül".
-        decisions = [_exact_only(d) for d in decisions]
+        # Structured statements name their entities exactly: "Abdullah" (a king) is not "Abdullah Gül". The
+        # lookup asked only for exact keys, so any candidate is the same normalized name and type class.
+        decisions = [_exact_decision(found.get(i, [])) for i in range(len(groups))]
+    else:
+        decisions = [decide(MentionCandidate(name=g.name, type=g.type, aliases=g.aliases,
+                                             embedding=queries[i].embedding), found.get(i, []), onto)
+                     for i, g in enumerate(groups)]
     chosen = _choose(episode, groups, decisions, adjudicator, report)
 
     entities: dict[str, EntityWrite] = {}
@@ -155,12 +157,10 @@ def build_plan(episode: Episode, extraction: Extraction, *, lookup: CandidateLoo
     return plan, report
 
 
-def _exact_only(decision: Decision) -> Decision:
-    if decision.action == "merge" and any(c.exact and c.candidate_uuid == decision.uuid for c in decision.candidates):
-        return decision
-    if decision.action == "create":
-        return decision
-    return Decision(action="create", candidates=decision.candidates, reason="facts: only exact names merge")
+def _exact_decision(candidates: list[CandidateEntity]) -> Decision:
+    if len(candidates) == 1:
+        return Decision(action="merge", uuid=candidates[0].uuid, reason="exact key")
+    return Decision(action="create", reason="facts: only exact names merge")
 
 
 def _all_mentions(extraction: Extraction, onto: Ontology) -> list[ExtractedEntity]:

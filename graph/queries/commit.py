@@ -11,7 +11,9 @@ UPSERT_EPISODE = """
 MERGE (ep:Episode {uuid: $ep.uuid})
 ON CREATE SET ep += $ep, ep.created_at = $now
 SET ep.status = 'done', ep.error = null, ep.committed_at = coalesce(ep.committed_at, $now),
-    ep.extractor = $extractor, ep.summary = coalesce($summary, ep.summary)
+    ep.extractor = $extractor, ep.summary = coalesce($summary, ep.summary),
+    // counts travel with the status, so a worker lost right after the commit leaves nothing to backfill
+    ep.fact_count = $fact_count, ep.entity_count = $entity_count
 WITH ep
 OPTIONAL MATCH (s:Source {uuid: ep.source_uuid})
 FOREACH (_ IN CASE WHEN s IS NULL THEN [] ELSE [1] END | MERGE (s)-[:HAS_EPISODE]->(ep))
