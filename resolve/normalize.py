@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 
 from strata.resolve.lexicon import HONORIFIC_VARIANTS, HONORIFICS
 from strata.resolve.ontology import Ontology, load_ontology
@@ -22,6 +23,7 @@ _DROP = re.compile(rf"[{_APOSTROPHES}.]")  # joined, not split: "O'Brien" -> "ob
 _NON_WORD = re.compile(r"[\W_]+")
 
 
+@lru_cache(maxsize=65536)
 def fold_text(text: str) -> str:
     """NFKC, casefold, accents removed, possessives and punctuation stripped, whitespace collapsed."""
     text = unicodedata.normalize("NFKC", text).casefold()
@@ -39,6 +41,7 @@ def canonical_honorific(token: str) -> str | None:
     return token if token in HONORIFICS else None
 
 
+@lru_cache(maxsize=65536)
 def fold_name(name: str) -> str:
     """fold_text plus canonical spelling of a leading honorific."""
     tokens = fold_text(name).split()

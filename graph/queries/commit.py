@@ -106,6 +106,8 @@ CALL (slot) {
   WITH slot WHERE slot.kind = 'pair'
   MATCH (s:Entity {uuid: slot.entity_uuid})-[r:RELATES_TO {predicate: slot.predicate}]
         ->(o:Entity {uuid: slot.other_uuid})
+  // A pair matters only when a negation (live or retracted) exists in it: that is what can close or reopen.
+  WHERE EXISTS { (s)-[n:RELATES_TO {predicate: slot.predicate}]->(o) WHERE n.negated }
   RETURN r, s, o
 }
 WITH DISTINCT r, s, o WHERE r.group_id = $group_id AND r.expired_at IS NULL

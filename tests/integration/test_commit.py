@@ -129,3 +129,23 @@ def test_unrelated_slots_are_never_closed(graph: Graph, group_id: str) -> None:
     commit_episode(graph, _plan(group_id, 2, "Ann Archer", "Friend of Brill", 1996, predicate="likes",
                                 functional=None), recompute_timeline, NOW)
     assert all(f.invalid_at is None for f in list_facts(graph, group_id, include_history=True).items)
+
+
+def test_negation_closes_only_its_pair_and_retracting_it_reopens(graph: Graph, group_id: str) -> None:
+    likes = _plan(group_id, 0, "Ann Archer", "Jazz Club", 2001, predicate="likes", functional=None)
+    other = _plan(group_id, 1, "Ann Archer", "Chess Club", 2001, predicate="likes", functional=None)
+    negation_fact = likes.facts[0].model_copy(update={
+        "uuid": ids.fact_uuid(group_id, likes.facts[0].subject_uuid, "not:likes", likes.facts[0].object_uuid,
+                              _dt(2005)), "valid_at": _dt(2005), "negated": True})
+    neg_ep = likes.episode.model_copy(update={"uuid": ids.episode_uuid(group_id, "src", 2), "seq": 2})
+    negation = likes.model_copy(update={"episode": neg_ep, "facts": [negation_fact]})
+    for plan in (likes, other, negation):
+        commit_episode(graph, plan, recompute_timeline, NOW)
+    page = list_facts(graph, group_id, include_history=True)
+    by_object = {(f.object_name, f.negated): f for f in page.items}
+    assert by_object[("Jazz Club", False)].invalid_at == _dt(2005)
+    assert by_object[("Jazz Club", False)].invalidated_by == negation_fact.uuid
+    assert by_object[("Chess Club", False)].invalid_at is None
+    assert [f.object_name for f in list_facts(graph, group_id).items] == ["Chess Club"]
+    retract_episode(graph, group_id, neg_ep.uuid, recompute_timeline, LATER)
+    assert sorted(f.object_name for f in list_facts(graph, group_id).items) == ["Chess Club", "Jazz Club"]
