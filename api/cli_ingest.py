@@ -178,7 +178,11 @@ def worker(
                    STRATA_WORKER_METRICS_PORT=str(metrics_port))
     argv = [sys.executable, "-m", "celery", "-A", "strata.ingest.celery_app", "worker", f"--pool={pool}",
             "-Q", queue or cfg.celery_queue, f"--loglevel={loglevel}", "--without-gossip", "--without-mingle"]
-    argv.append(f"--concurrency={concurrency or os.cpu_count() or 1}")
+    processes = concurrency or os.cpu_count() or 1
+    argv.append(f"--concurrency={processes}")
+    if processes > 1 and pool == "prefork" and not cfg.embedding_threads:
+        # several processes each running ONNX on every core oversubscribe the CPU: one thread per process
+        env["STRATA_EMBEDDING_THREADS"] = "1"
     if beat:
         argv += ["--beat", "--schedule", str(Path(tempfile.gettempdir()) / "strata-beat-schedule")]
     os.execve(sys.executable, argv, env)

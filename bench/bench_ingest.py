@@ -115,7 +115,8 @@ def run_job(graph: Graph, workers: Workers, submit: Any) -> tuple[Any, float]:
 
 def bench_books(graph: Graph, settings: Settings) -> dict[str, Any]:
     out: dict[str, Any] = {}
-    workers = Workers(settings, 2, STRATA_EXTRACTOR="spacy", STRATA_EMBEDDER="onnx-minilm")
+    workers = Workers(settings, 2, STRATA_EXTRACTOR="spacy", STRATA_EMBEDDER="onnx-minilm",
+                      STRATA_EMBEDDING_THREADS="1")
     try:
         warm_up(graph, workers, 2)
         for name, path in BOOKS.items():
@@ -133,7 +134,8 @@ def bench_books(graph: Graph, settings: Settings) -> dict[str, Any]:
 
 
 def bench_chat(graph: Graph, settings: Settings, sessions: int) -> dict[str, Any]:
-    workers = Workers(settings, 2, STRATA_EXTRACTOR="spacy", STRATA_EMBEDDER="onnx-minilm")
+    workers = Workers(settings, 2, STRATA_EXTRACTOR="spacy", STRATA_EMBEDDER="onnx-minilm",
+                      STRATA_EMBEDDING_THREADS="1")
     group = f"bench-msc-{uuid.uuid4().hex[:6]}"
     try:
         warm_up(graph, workers, 2)

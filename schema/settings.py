@@ -50,6 +50,9 @@ class Settings(BaseSettings):
     # Embeddings
     embedder: Literal["onnx-minilm", "openai", "hash"] = "onnx-minilm"
     embedding_dim: int = Field(default=384, gt=0)
+    # Threads per ONNX inference; 0 = onnxruntime's default (all cores). With several worker processes on
+    # few cores, 1 avoids oversubscription.
+    embedding_threads: int = Field(default=0, ge=0)
     embedding_model: str = "text-embedding-3-small"
     embedding_base_url: str | None = None
     embedding_api_key: SecretStr | None = None

@@ -15,7 +15,7 @@ def make_embedder(settings: Settings) -> Embedder:
     if settings.embedder == "hash":
         embedder = HashEmbedder(dimension=settings.embedding_dim)
     elif settings.embedder == "onnx-minilm":
-        embedder = OnnxMiniLMEmbedder()
+        embedder = OnnxMiniLMEmbedder(threads=settings.embedding_threads or None)
     else:
         from strata.ingest.llm_client import OpenAIEmbeddingsAPI  # openai only where it is used
 
