@@ -48,9 +48,8 @@ RETURN key AS query, e.uuid AS uuid, e.name AS name, e.type AS type, e.aliases A
        e.name_embedding AS embedding
 """
 
-ENTITY_FULLTEXT = """
-UNWIND $queries AS query
-CALL db.index.fulltext.queryNodes('entity_fulltext', query.lucene, {limit: $limit * 4}) YIELD node, score
+# The best $limit live entities of the group for each query, from an index call yielding (query, node, score).
+_TOP_ENTITIES_PER_QUERY = """
 WITH query, node AS e, score WHERE e.group_id = $group_id AND e.expired_at IS NULL
 WITH query, e, score ORDER BY score DESC
 WITH query, collect({e: e, score: score})[..$limit] AS hits
@@ -60,17 +59,15 @@ RETURN query.name AS query, e.uuid AS uuid, e.name AS name, e.type AS type, e.al
        e.name_embedding AS embedding
 """
 
+ENTITY_FULLTEXT = """
+UNWIND $queries AS query
+CALL db.index.fulltext.queryNodes('entity_fulltext', query.lucene, {limit: $limit * 4}) YIELD node, score
+""" + _TOP_ENTITIES_PER_QUERY
+
 ENTITY_VECTOR = """
 UNWIND $queries AS query
 CALL db.index.vector.queryNodes('entity_name_embedding', $limit * 4, query.embedding) YIELD node, score
-WITH query, node AS e, score WHERE e.group_id = $group_id AND e.expired_at IS NULL
-WITH query, e, score ORDER BY score DESC
-WITH query, collect({e: e, score: score})[..$limit] AS hits
-UNWIND hits AS hit
-WITH query, hit.e AS e, hit.score AS score
-RETURN query.name AS query, e.uuid AS uuid, e.name AS name, e.type AS type, e.aliases AS aliases, score,
-       e.name_embedding AS embedding
-"""
+""" + _TOP_ENTITIES_PER_QUERY
 
 GET_ENTITY = """
 MATCH (e:Entity {uuid: $uuid}) WHERE $group_id IS NULL OR e.group_id = $group_id
