@@ -24,6 +24,8 @@ from strata.graph.read import native
 from strata.schema.models import Entity, Fact, utcnow
 
 RRF_K = 60
+# Indexes are shared by all groups and filtered afterwards, so each channel over-fetches this many at most.
+MAX_OVERFETCH = 1000
 # Channels of one search run side by side; the driver's pool is thread-safe.
 _POOL = ThreadPoolExecutor(max_workers=8, thread_name_prefix="strata-search")
 EXPANSION_SEEDS = 3
@@ -114,7 +116,7 @@ def search(graph: Graph, group_id: str, query: SearchQuery, embed: EmbedFn | Non
         "group_id": group_id, "as_of": query.as_of or now, "known_at": query.known_at or now,
         "user_as_of": query.as_of, "user_known_at": query.known_at, "include_history": query.include_history,
         "types": query.types or None, "predicates": query.predicates or None, "with_embedding": query.mmr,
-        "limit": query.limit * 3, "k": min(max(query.limit * 20, 100), 1000),
+        "limit": query.limit * 3, "k": min(max(query.limit * 10, 100), MAX_OVERFETCH),
     }
     kinds = set(query.kinds or ("fact", "entity", "episode"))
     ranked = _channels(graph, params, terms, embedding, kinds, query.center)
@@ -131,7 +133,7 @@ def _channels(graph: Graph, params: dict[str, Any], terms: str, embedding: list[
     """The index channels run concurrently, each in its own read transaction; expansion follows them."""
 
     def run(cypher: str, kind: HitKind, **extra: Any) -> list[_Item]:
-        rows = graph.read(lambda tx: tx.run(cypher, **params, **extra).data())
+        rows = _rows(graph, cypher, {**params, **extra})
         return [_Item(kind, r["uuid"], native(r)) for r in rows]
 
     jobs: dict[str, tuple[str, HitKind, dict[str, Any]]] = {}
@@ -152,6 +154,10 @@ def _channels(graph: Graph, params: dict[str, Any], terms: str, embedding: list[
     if seeds and "fact" in kinds:
         out["fact_expansion"] = run(q.FACT_EXPANSION, "fact", entities=seeds)
     return out
+
+
+def _rows(graph: Graph, cypher: str, args: dict[str, Any]) -> list[dict[str, Any]]:
+    return graph.read(lambda tx: tx.run(cypher, **args).data())
 
 
 def _rrf_order(lists: list[list[_Item]]) -> list[str]:

@@ -108,10 +108,15 @@ RETURN ep.uuid AS uuid, ep.source_uuid AS source_uuid, coalesce(src.name, ep.sou
 """
 
 # Where each entity was mentioned: its provenance (first few mentions, newest episodes first).
+# Bounded for hub entities (a city mentioned by thousands of episodes): a few dozen mentions are read, the
+# newest of those are returned.
 ENTITY_MENTIONS = """
 UNWIND $uuids AS id
-MATCH (ep:Episode)-[m:MENTIONS]->(e:Entity {uuid: id})
-WHERE ep.group_id = $group_id AND ep.status = 'done'
+CALL (id) {
+  MATCH (ep:Episode)-[m:MENTIONS]->(e:Entity {uuid: id})
+  WHERE ep.group_id = $group_id AND ep.status = 'done'
+  RETURN ep, m LIMIT 50
+}
 WITH id, ep, m ORDER BY ep.reference_time DESC
 WITH id, collect({episode_uuid: ep.uuid, spans: m.spans})[..$per_entity] AS mentions
 RETURN id AS uuid, mentions
