@@ -8,6 +8,7 @@ from datetime import datetime
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from strata.schema.settings import Settings
 
@@ -43,7 +44,7 @@ def search_cmd(query: str = typer.Argument(...), group: str = typer.Option(..., 
                 f"{hit.entity.name} ({hit.entity.type})" if hit.entity else hit.episode.text if hit.episode else "")
         where = hit.provenance[0] if hit.provenance else None
         src = f"  [{where.source_name or where.episode_uuid} #{where.seq}]" if where else ""
-        console.print(f"{hit.score:.4f} {hit.kind:7} {what}{src}", highlight=False)
+        console.print(escape(f"{hit.score:.4f} {hit.kind:7} {what}{src}"), highlight=False)
 
 
 @app.command("facts")
@@ -61,8 +62,8 @@ def facts_cmd(group: str = typer.Option(..., "--group"), predicate: str = typer.
                 if as_json:
                     sys.stdout.write(f.model_dump_json() + "\n")
                 else:
-                    console.print(f"{f.subject_name} -[{f.predicate}]-> {f.object_name}  "
-                                  f"{f.valid_at:%Y-%m-%d}..{f.invalid_at or ''}", highlight=False)
+                    console.print(escape(f"{f.subject_name} -[{f.predicate}]-> {f.object_name}  "
+                                  f"{f.valid_at:%Y-%m-%d}..{f.invalid_at or ''}"), highlight=False)
             total += len(page.items)
             cursor = page.next_cursor
             if not cursor:

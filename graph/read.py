@@ -10,7 +10,7 @@ from pydantic import BaseModel, Field
 
 from strata.graph.driver import Graph
 from strata.graph.queries import read as q
-from strata.schema.models import Entity, Fact, utcnow
+from strata.schema.models import Entity, Fact, as_utc, utcnow
 
 MAX_PAGE = 1000
 
@@ -53,7 +53,7 @@ def list_facts(graph: Graph, group_id: str, *, subject: str | None = None, subje
     params = {
         "group_id": group_id, "subject": subject, "subject_key": subject_key, "predicate": predicate,
         "object": object, "object_key": object_key, "subject_type": subject_type, "object_type": object_type,
-        "as_of": as_of or now, "known_at": known_at or now, "include_history": include_history,
+        "as_of": as_utc(as_of) or now, "known_at": as_utc(known_at) or now, "include_history": include_history,
         "after": cursor, "limit": max(1, min(limit, MAX_PAGE)),
     }
     rows = graph.query(q.LIST_FACTS, **params)

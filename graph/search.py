@@ -21,7 +21,7 @@ from strata.graph import lucene
 from strata.graph.driver import Graph
 from strata.graph.queries import search as q
 from strata.graph.read import native
-from strata.schema.models import Entity, Fact, utcnow
+from strata.schema.models import Entity, Fact, as_utc, utcnow
 
 RRF_K = 60
 # Indexes are shared by all groups and filtered afterwards, so each channel over-fetches this many at most.
@@ -113,8 +113,9 @@ def search(graph: Graph, group_id: str, query: SearchQuery, embed: EmbedFn | Non
     terms = lucene.any_terms(text) if text else ""
     now = utcnow()
     params: dict[str, Any] = {
-        "group_id": group_id, "as_of": query.as_of or now, "known_at": query.known_at or now,
-        "user_as_of": query.as_of, "user_known_at": query.known_at, "include_history": query.include_history,
+        "group_id": group_id, "as_of": as_utc(query.as_of) or now, "known_at": as_utc(query.known_at) or now,
+        "user_as_of": as_utc(query.as_of), "user_known_at": as_utc(query.known_at),
+        "include_history": query.include_history,
         "types": query.types or None, "predicates": query.predicates or None, "with_embedding": query.mmr,
         "limit": query.limit * 3, "k": min(max(query.limit * 10, 100), MAX_OVERFETCH),
     }

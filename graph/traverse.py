@@ -10,7 +10,7 @@ from pydantic import BaseModel
 from strata.graph.driver import Graph
 from strata.graph.queries import traverse as q
 from strata.graph.read import native
-from strata.schema.models import Entity, Fact, utcnow
+from strata.schema.models import Entity, Fact, as_utc, utcnow
 
 MAX_DEPTH = 3
 OwnerKind = str  # "entity" | "fact" | "episode" | "source" | "job"
@@ -37,7 +37,7 @@ class TypeCount(BaseModel):
 
 def _temporal(as_of: datetime | None, known_at: datetime | None, include_history: bool) -> dict[str, Any]:
     now = utcnow()
-    return {"as_of": as_of or now, "known_at": known_at or now, "include_history": include_history}
+    return {"as_of": as_utc(as_of) or now, "known_at": as_utc(known_at) or now, "include_history": include_history}
 
 
 def group_of(graph: Graph, kind: OwnerKind, uuid: str) -> str | None:

@@ -26,6 +26,11 @@ SourceKind = Literal["book", "text", "chat", "facts"]
 Functionality = Literal["subject", "object"]
 
 
+def as_utc(value: datetime | None) -> datetime | None:
+    """Aware UTC for Neo4j comparisons: a naive time is taken as UTC (a naive value would compare as null)."""
+    return None if value is None else _to_utc(value)
+
+
 def utcnow() -> datetime:
     return datetime.now(UTC)
 

@@ -101,6 +101,8 @@ def test_timeline_is_independent_of_commit_order(graph: Graph, group_id: str, se
     }
     as_of = list_facts(graph, group_id, as_of=_dt(1999))
     assert [f.subject_name for f in as_of.items] == ["Ben Baker"]
+    naive = list_facts(graph, group_id, as_of=datetime(1999, 1, 1))  # a naive time is read as UTC
+    assert [f.subject_name for f in naive.items] == ["Ben Baker"]
     assert [f.subject_name for f in list_facts(graph, group_id).items] == ["Dan Dorn"]
 
 
