@@ -76,10 +76,10 @@ def build_runtime(settings: Settings, inline: bool = False) -> Runtime:
     embedder = make_embedder(settings)
     rt = Runtime(settings=settings, graph=graph, embedder=embedder)
     if inline:
-        from strata.ingest.extractors import make_extractor
-        from strata.ingest.pipeline import Pipeline
 
-        rt.inline_pipeline = Pipeline(graph, make_extractor(settings), embedder)
+        from strata.ingest.tasks import build_pipeline
+
+        rt.inline_pipeline = build_pipeline(settings, graph)
     else:
         from strata.ingest.celery_app import make_celery
 

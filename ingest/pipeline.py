@@ -113,5 +113,5 @@ def _outcome(episode: Episode, result: CommitResult, report: PlanReport, extract
     return EpisodeOutcome(
         episode_uuid=episode.uuid, commit=result, merged=report.merged, created=report.created,
         ambiguous=report.ambiguous, adjudication_calls=report.adjudication_calls,
-        rejected_facts=report.rejected_facts, llm_calls=extraction.usage.calls,
+        rejected_facts=report.rejected_facts, llm_calls=extraction.usage.calls + report.adjudication_calls,
         prompt_tokens=extraction.usage.prompt_tokens, completion_tokens=extraction.usage.completion_tokens)

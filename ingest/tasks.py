@@ -151,6 +151,7 @@ def build_pipeline(settings: Settings, graph: Graph) -> Pipeline:
     if settings.extractor_factory:
         extractor = load_factory(settings.extractor_factory)(settings)
     elif settings.extractor == "llm":
+        from strata.ingest.adjudicator import LLMAdjudicator
         from strata.ingest.llm_client import OpenAIChatLLM
         from strata.ingest.ratelimit import RedisRateLimiter
 
@@ -158,7 +159,10 @@ def build_pipeline(settings: Settings, graph: Graph) -> Pipeline:
         if settings.llm_requests_per_minute or settings.llm_tokens_per_minute:
             limiter = RedisRateLimiter.from_url(settings.redis_url, settings.llm_requests_per_minute,
                                                 settings.llm_tokens_per_minute)
-        extractor = make_extractor(settings, llm=OpenAIChatLLM.from_settings(settings, limiter=limiter))
+        llm = OpenAIChatLLM.from_settings(settings, limiter=limiter)
+        extractor = make_extractor(settings, llm=llm)
+        # With an LLM configured, mentions the scores leave ambiguous are adjudicated (one call per episode).
+        return Pipeline(graph, extractor, make_embedder(settings), adjudicator=LLMAdjudicator(llm))
     else:
         extractor = make_extractor(settings)
     return Pipeline(graph, extractor, make_embedder(settings))

@@ -56,10 +56,18 @@ class CandidateLookup(Protocol):
     def __call__(self, group_id: str, queries: Sequence[MentionQuery]) -> dict[int, list[CandidateEntity]]: ...
 
 
-class Adjudicator(Protocol):
-    """Chooses among candidates for ambiguous mentions; returns candidate uuid or None (new) per index."""
+class AmbiguousCase(BaseModel):
+    """A mention the scores could not decide, with the candidates its decision lists (best first)."""
 
-    def __call__(self, episode: Episode, cases: Sequence[tuple[MentionGroup, Decision]]) -> dict[int, str | None]: ...
+    mention: MentionGroup
+    decision: Decision
+    candidates: list[CandidateEntity]
+
+
+class Adjudicator(Protocol):
+    """Chooses among candidates for ambiguous mentions; returns candidate uuid or None (new) per case index."""
+
+    def __call__(self, episode: Episode, cases: Sequence[AmbiguousCase]) -> dict[int, str | None]: ...
 
 
 Embed = Callable[[Sequence[str]], list[list[float]]]
@@ -110,7 +118,7 @@ def build_plan(episode: Episode, extraction: Extraction, *, lookup: CandidateLoo
         decisions = [decide(MentionCandidate(name=g.name, type=g.type, aliases=g.aliases,
                                              embedding=queries[i].embedding), found.get(i, []), onto)
                      for i, g in enumerate(groups)]
-    chosen = _choose(episode, groups, decisions, adjudicator, report)
+    chosen = _choose(episode, groups, decisions, found, adjudicator, report)
 
     entities: dict[str, EntityWrite] = {}
     uuid_of_group: list[str] = []
@@ -198,17 +206,23 @@ def _embed_all(embed: Embed | None, *batches: list[str]) -> list[list[list[float
 
 
 def _choose(episode: Episode, groups: list[MentionGroup], decisions: list[Decision],
-            adjudicator: Adjudicator | None, report: PlanReport) -> list[str | None]:
+            found: dict[int, list[CandidateEntity]], adjudicator: Adjudicator | None,
+            report: PlanReport) -> list[str | None]:
     chosen: list[str | None] = [d.uuid if d.action == "merge" else None for d in decisions]
-    ambiguous = [(i, groups[i], d) for i, d in enumerate(decisions) if d.action == "ambiguous"]
+    ambiguous = [i for i, d in enumerate(decisions) if d.action == "ambiguous"]
     report.merged = sum(1 for d in decisions if d.action == "merge")
     report.ambiguous = len(ambiguous)
     if ambiguous and adjudicator is not None:
         report.adjudication_calls += 1
-        verdicts = adjudicator(episode, [(g, d) for _, g, d in ambiguous])
-        for k, (i, _, d) in enumerate(ambiguous):
+        cases = []
+        for i in ambiguous:
+            by_uuid = {c.uuid: c for c in found.get(i, [])}
+            cases.append(AmbiguousCase(mention=groups[i], decision=decisions[i], candidates=[
+                by_uuid[s.candidate_uuid] for s in decisions[i].candidates if s.candidate_uuid in by_uuid]))
+        verdicts = adjudicator(episode, cases)
+        for k, i in enumerate(ambiguous):
             pick = verdicts.get(k)
-            if pick in {c.candidate_uuid for c in d.candidates}:
+            if pick in {c.uuid for c in cases[k].candidates}:
                 chosen[i] = pick
     report.created = sum(1 for c in chosen if c is None)
     return chosen
