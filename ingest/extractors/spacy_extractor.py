@@ -172,9 +172,12 @@ class SpacyExtractor:
 
     def _argument(self, token: Token, segment: _Segment, names: dict[int, tuple[str, str]],
                   col: _Collector | None = None) -> list[str]:
-        """Entity names a subject/object token stands for (conjunctions expanded; "I" -> the speaker)."""
+        """Entity names a subject/object token stands for (conjunctions expanded; "I" -> the speaker;
+        "my sister Sofia" -> Sofia through the apposition)."""
         out: list[str] = []
         for t in (token, *token.conjuncts):
+            if t.pos_ in ("NOUN", "PRON") and t.i not in names:
+                t = next((a for a in t.children if a.dep_ == "appos" and (a.i in names or a.pos_ == "PROPN")), t)
             if t.i in names:
                 out.append(names[t.i][0])
             elif segment.speaker and t.lower_ in FIRST_PERSON:

@@ -139,3 +139,14 @@ def test_extract_many_matches_extract(extractor: SpacyExtractor, pride_and_preju
 )
 def test_resolve_date(phrase: str, expected: datetime | None) -> None:
     assert resolve_date(phrase, REF) == expected
+
+
+def test_apposition_and_names_the_model_misses(extractor: SpacyExtractor) -> None:
+    """The small model tags neither sentence-initial "Sofia" as a person; the parse still gives the facts,
+    and "my sister Sofia" stands for Sofia."""
+    episode = chat_episode([("Maya", "My sister Sofia lives in Porto."),
+                            ("Maya", "Sofia no longer lives in Porto. Sofia lives in Madrid now.")])
+    got = facts_of(extractor.extract(episode, ExtractionContext()))
+    assert ("Sofia", "live_in", "Porto", False) in got
+    assert ("Sofia", "live_in", "Porto", True) in got
+    assert ("Sofia", "live_in", "Madrid", False) in got
