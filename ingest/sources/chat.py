@@ -7,7 +7,6 @@ an episode is split further at message boundaries only if it would exceed ``max_
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
@@ -15,7 +14,7 @@ from typing import Any
 from strata.schema.errors import SizeLimitError
 from strata.schema.models import Message
 
-from .common import Context, Problems, iter_lines
+from .common import Context, Problems, iter_json_lines
 from .times import parse_timestamp
 
 SESSION_GAP = timedelta(hours=6)
@@ -242,15 +241,7 @@ def parse_chat_jsonl(ctx: Context) -> dict[str, Any]:
     """chat-jsonl: one JSON message object per line."""
     problems = Problems(ctx.name)
     messages: list[RawMessage] = []
-    for number, start, end, line in iter_lines(ctx.text):
-        if not line.strip():
-            continue
-        where = f"line {number}"
-        try:
-            obj = json.loads(line)
-        except json.JSONDecodeError as exc:
-            problems.add(where, f"invalid JSON: {exc.msg} (column {exc.colno})")
-            continue
+    for _, start, end, where, obj in iter_json_lines(ctx.text, problems):
         message = message_from_dict(obj, where, problems)
         if message is not None:
             message.span = (start, end)

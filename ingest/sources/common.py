@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -118,3 +120,18 @@ def iter_lines(text: str) -> list[tuple[int, int, int, str]]:
             break
         out.append((number, start, end, text[start:end]))
     return out
+
+
+def iter_json_lines(text: str, problems: Problems) -> Iterator[tuple[int, int, int, str, Any]]:
+    """(line number, start, end, "line N", parsed value) for every non-blank line; bad JSON is recorded in
+    ``problems`` (every bad line, not just the first) and skipped."""
+    for number, start, end, line in iter_lines(text):
+        if not line.strip():
+            continue
+        where = f"line {number}"
+        try:
+            obj = json.loads(line)
+        except json.JSONDecodeError as exc:
+            problems.add(where, f"invalid JSON: {exc.msg} (column {exc.colno})")
+            continue
+        yield number, start, end, where, obj

@@ -16,7 +16,7 @@ from strata.schema.errors import SizeLimitError
 from strata.schema.ids import content_hash
 from strata.schema.models import FactStatement
 
-from .common import Context, Problems, iter_lines
+from .common import Context, Problems, iter_json_lines
 from .times import parse_timestamp
 
 FACTS_PER_EPISODE = 100
@@ -75,15 +75,7 @@ def _statement(obj: Any, where: str, problems: Problems) -> FactStatement | None
 def parse_facts_jsonl(ctx: Context) -> dict[str, Any]:
     problems = Problems(ctx.name)
     rows: list[tuple[int, int, int, FactStatement]] = []
-    for number, start, end, line in iter_lines(ctx.text):
-        if not line.strip():
-            continue
-        where = f"line {number}"
-        try:
-            obj = json.loads(line)
-        except json.JSONDecodeError as exc:
-            problems.add(where, f"invalid JSON: {exc.msg} (column {exc.colno})")
-            continue
+    for number, start, end, where, obj in iter_json_lines(ctx.text, problems):
         statement = _statement(obj, where, problems)
         if statement is not None:
             rows.append((number, start, end, statement))
