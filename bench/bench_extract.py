@@ -1,6 +1,6 @@
 """Extraction and embedding throughput, and LLM cost per episode against the wire-format server.
 
-    .venv/bin/python bench/bench_extract.py [--quick]
+    .venv/bin/python -m bench.bench_extract [--quick]
 
 Prints a JSON summary and writes bench/results/extract.json. Data is read from ../shared/data (never copied).
 """
@@ -8,12 +8,10 @@ Prints a JSON summary and writes bench/results/extract.json. Data is read from .
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
 import os
 import platform
 import re
-import sys
 import time
 from datetime import UTC, datetime, timedelta
 from itertools import islice
@@ -21,6 +19,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from bench.wire import load_wire
 from strata.ingest.embedders import HashEmbedder, OnnxMiniLMEmbedder
 from strata.ingest.extractors import LLMExtractor, SpacyExtractor
 from strata.ingest.llm_client import OpenAIChatLLM
@@ -34,16 +33,6 @@ DATA = REPO.parent / "shared" / "data"
 BOOK = DATA / "books" / "pride_and_prejudice_pg1342.txt"
 MSC = DATA / "chatlogs" / "msc" / "msc_session3_test.jsonl"
 REF = datetime(2024, 1, 1, tzinfo=UTC)
-
-
-def load_wire() -> ModuleType:
-    path = REPO / "tests" / "support" / "openai_server.py"
-    spec = importlib.util.spec_from_file_location("bench_openai_server", path)
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
 
 
 def book_episodes(window_tokens: int, count_tokens: Any) -> tuple[list[Episode], str]:

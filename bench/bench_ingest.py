@@ -1,6 +1,6 @@
 """End-to-end ingestion throughput through real Celery workers, Redis and Neo4j.
 
-    .venv/bin/python bench/bench_ingest.py [--only books,chat,llm] [--chat-sessions 100] [--llm-episodes 16]
+    .venv/bin/python -m bench.bench_ingest [--only books,chat,llm] [--chat-sessions 100] [--llm-episodes 16]
 
 Books (spaCy + ONNX, 2 worker processes): wall time from submit to job done, words/s. Chat (MSC sessions):
 episodes/s. LLM extractor against tests/support/openai_server.py answering after a fixed 2 s: throughput with
@@ -11,7 +11,6 @@ episodes/s. LLM extractor against tests/support/openai_server.py answering after
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
 import os
 import platform
@@ -22,9 +21,9 @@ import time
 import uuid
 from datetime import UTC, datetime
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
+from bench.wire import load_wire
 from strata.graph import Graph, apply_migrations
 from strata.ingest.celery_app import make_celery
 from strata.ingest.sources import SourceDocument, load_source
@@ -39,16 +38,6 @@ BOOKS = {"pride_and_prejudice": DATA / "books" / "pride_and_prejudice_pg1342.txt
          "sherlock_holmes": DATA / "books" / "adventures_of_sherlock_holmes_pg1661.txt"}
 MSC = DATA / "chatlogs" / "msc" / "msc_session3_test.jsonl"
 RESULTS = REPO / "bench" / "results" / "ingest.json"
-
-
-def load_wire() -> ModuleType:
-    path = REPO / "tests" / "support" / "openai_server.py"
-    spec = importlib.util.spec_from_file_location("bench_openai_server", path)
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
 
 
 class Workers:
@@ -180,7 +169,7 @@ def main() -> None:
     settings = Settings()
     parts = set(args.only.split(","))
     result: dict[str, Any] = {"machine": {"cpus": os.cpu_count(), "python": platform.python_version()},
-                              "command": "python bench/bench_ingest.py " + " ".join(sys.argv[1:])}
+                              "command": "python -m bench.bench_ingest " + " ".join(sys.argv[1:])}
     with Graph.from_settings(settings) as graph:
         apply_migrations(graph, settings.embedding_dim)
         if "books" in parts:

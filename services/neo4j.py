@@ -16,7 +16,7 @@ from pathlib import Path
 
 from strata.schema.errors import ServiceError
 from strata.schema.settings import Settings
-from strata.services.process import pid_alive, port_open, read_pid, stop_pid, wait_until
+from strata.services.process import pid_alive, port_open, read_pid, stop_by_pid_file, stop_pid, wait_until
 
 SUPPORTED_JAVA = (17, 21)
 
@@ -180,13 +180,7 @@ class Neo4jService:
         return proc.pid
 
     def stop(self) -> bool:
-        pid = self.pid()
-        if pid is None:
-            self.pid_file.unlink(missing_ok=True)
-            return False
-        stop_pid(pid, 60)
-        self.pid_file.unlink(missing_ok=True)
-        return True
+        return stop_by_pid_file(self.pid_file, 60)
 
     def log_tail(self, lines: int = 5) -> str:
         try:

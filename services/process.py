@@ -64,3 +64,13 @@ def stop_pid(pid: int, timeout_s: float = 30.0) -> bool:
         return True
     os.kill(pid, signal.SIGKILL)
     return wait_until(lambda: not pid_alive(pid), 5.0, 0.1)
+
+
+def stop_by_pid_file(pid_file: Path, timeout_s: float) -> bool:
+    """Stop the live process a pid file names and remove the file. True when something was stopped."""
+    pid = read_pid(pid_file)
+    running = pid_alive(pid)
+    if running:
+        stop_pid(pid, timeout_s)  # type: ignore[arg-type]
+    pid_file.unlink(missing_ok=True)
+    return running

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from strata.schema.errors import ServiceError
 from strata.schema.settings import Settings
-from strata.services.process import pid_alive, port_open, read_pid, stop_pid, wait_until
+from strata.services.process import pid_alive, port_open, read_pid, stop_by_pid_file, wait_until
 
 
 class RedisService:
@@ -69,13 +69,7 @@ class RedisService:
         return read_pid(self.pid_file) or 0
 
     def stop(self) -> bool:
-        pid = self.pid()
-        if pid is None:
-            self.pid_file.unlink(missing_ok=True)
-            return False
-        stop_pid(pid, 20)
-        self.pid_file.unlink(missing_ok=True)
-        return True
+        return stop_by_pid_file(self.pid_file, 20)
 
 
 def redis_log_path(settings: Settings) -> Path:
