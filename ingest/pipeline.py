@@ -15,7 +15,7 @@ from pydantic import BaseModel
 from strata.graph import Graph, lucene
 from strata.graph.commit import CommitResult, commit_episode
 from strata.graph.read import entity_candidates, predicates, previous_summary, roster
-from strata.ingest.protocols import Embedder, ExtractionContext, Extractor, RosterEntry
+from strata.ingest.protocols import EMPTY_CONTEXT, Embedder, ExtractionContext, Extractor, RosterEntry
 from strata.resolve.planner import Adjudicator, MentionQuery, PlanReport, build_plan, texts_to_embed
 from strata.resolve.timeline import recompute_timeline
 from strata.resolve.types import CandidateEntity, PredicateInfo
@@ -57,7 +57,9 @@ class Pipeline:
                                                                           episode.seq))
 
     def extract(self, episode: Episode) -> Extraction:
-        extraction = self.extractor.extract(episode, self.context_for(episode))
+        # Structured facts need no roster or summary: no extractor reads them.
+        context = EMPTY_CONTEXT if episode.kind == "facts" else self.context_for(episode)
+        extraction = self.extractor.extract(episode, context)
         if self.embedder is not None:
             self.embed(texts_to_embed(episode, extraction))
         return extraction
