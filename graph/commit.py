@@ -22,7 +22,8 @@ from strata.schema.plan import CommitPlan, FunctionalFlag, SlotFact, SlotUpdate
 TimelineFn = Callable[[list[SlotFact], Mapping[str, FunctionalFlag | None], datetime], list[SlotUpdate]]
 
 PREDICATE_FLAGS = """
-MATCH (x:Predicate {group_id: $group_id}) WHERE x.name IN $names RETURN x.name AS name, x.functional AS functional
+MATCH (x:Predicate {group_id: $group_id}) WHERE x.name IN $names
+RETURN x.name AS name, x.functional AS functional, coalesce(x.has_negations, false) AS has_negations
 """
 _MAX_SLOT_ROUNDS = 5
 
@@ -67,7 +68,9 @@ def commit_episode(graph: Graph, plan: CommitPlan, timeline: TimelineFn, now: da
         tx.run(q.UPSERT_MENTIONS, episode_uuid=ep_uuid, rows=[
             {"entity_uuid": m.entity_uuid, "spans": [x for s in m.spans for x in (s.start, s.end)],
              "surface_forms": m.surface_forms} for m in plan.mentions]).consume()
-        tx.run(q.UPSERT_PREDICATES, rows=[p.model_dump() for p in plan.predicates], **common).consume()
+        negated = {f.predicate for f in plan.facts if f.negated}
+        tx.run(q.UPSERT_PREDICATES, rows=[{**p.model_dump(), "negated": p.name in negated} for p in plan.predicates],
+               **common).consume()
         fact_rows = [
             {**f.model_dump(exclude={"evidence", "asserted_by"}),
              "evidence": [evidence_key(e.episode_uuid, e.start, e.end) for e in f.evidence],
@@ -94,11 +97,12 @@ def recompute_slots(tx: ManagedTransaction, group_id: str, seeds: Iterable[tuple
     if not seeds:
         return 0, 0
     names = sorted({p for _, p, _ in seeds})
-    flags: dict[str, FunctionalFlag | None] = {
-        r["name"]: r["functional"] for r in tx.run(PREDICATE_FLAGS, group_id=group_id, names=names)
-    }
+    rows = tx.run(PREDICATE_FLAGS, group_id=group_id, names=names).data()
+    flags: dict[str, FunctionalFlag | None] = {r["name"]: r["functional"] for r in rows}
+    # A (subject, predicate, object) pair can only close or reopen through a negation.
+    negatable = {r["name"] for r in rows if r["has_negations"]}
     facts: dict[str, SlotFact] = {}
-    pending = _slots_for(seeds, flags)
+    pending = _slots_for(seeds, flags, negatable)
     seen: set[tuple[str, str, str, str]] = set()
     for _ in range(_MAX_SLOT_ROUNDS):
         new = [s for s in pending if (s["kind"], s["predicate"], s["entity_uuid"], s.get("other_uuid", "")) not in seen]
@@ -110,7 +114,7 @@ def recompute_slots(tx: ManagedTransaction, group_id: str, seeds: Iterable[tuple
             facts[row["uuid"]] = SlotFact(**{k: _native(v) for k, v in row.items()})
         # A predicate functional on both sides links slots: follow them until nothing new appears.
         pending = _slots_for([(f.subject_uuid, f.predicate, f.object_uuid) for f in facts.values()
-                              if flags.get(f.predicate) == "both"], flags)
+                              if flags.get(f.predicate) == "both"], flags, negatable)
     current = {f.uuid: (f.invalid_at, f.invalidated_by) for f in facts.values()}
     changed = [u for u in timeline(list(facts.values()), flags, now)
                if current.get(u.uuid) != (u.invalid_at, u.invalidated_by)]
@@ -119,11 +123,13 @@ def recompute_slots(tx: ManagedTransaction, group_id: str, seeds: Iterable[tuple
     return len(facts), len(changed)
 
 
-def _slots_for(triples: Iterable[tuple[str, str, str]], flags: Mapping[str, FunctionalFlag | None]) -> list[dict]:
+def _slots_for(triples: Iterable[tuple[str, str, str]], flags: Mapping[str, FunctionalFlag | None],
+               negatable: set[str]) -> list[dict]:
     slots = []
     for subject, predicate, obj in triples:
         flag = flags.get(predicate)
-        slots.append({"kind": "pair", "predicate": predicate, "entity_uuid": subject, "other_uuid": obj})
+        if predicate in negatable:
+            slots.append({"kind": "pair", "predicate": predicate, "entity_uuid": subject, "other_uuid": obj})
         if flag in ("subject", "both"):
             slots.append({"kind": "subject", "predicate": predicate, "entity_uuid": subject})
         if flag in ("object", "both"):

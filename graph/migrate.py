@@ -2,7 +2,8 @@
 
 Each ``schema/migrations/NNNN_name.cypher`` file is a list of ``;``-terminated statements. A migration runs
 once; its version, name and checksum are recorded as ``(:SchemaMigration)`` nodes, so a second apply is a
-no-op. Every statement is also ``IF NOT EXISTS``, so a concurrent apply from another process is harmless.
+no-op. Every statement is also idempotent (``IF NOT EXISTS``, or a data fix that sets the same value twice),
+so a concurrent apply from another process is harmless.
 """
 
 from __future__ import annotations

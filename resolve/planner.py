@@ -139,17 +139,24 @@ def build_plan(episode: Episode, extraction: Extraction, *, lookup: CandidateLoo
 
     by_form = _form_index(groups, mentions)
     registry = list(predicates)
+    resolved: dict[tuple[str, bool], tuple[str, bool, PredicateInfo]] = {}
     predicate_writes: dict[str, PredicateWrite] = {}
     fact_writes: dict[str, FactWrite] = {}
     for f, text, vec in zip(facts, fact_texts, fact_vecs or [None] * len(facts), strict=True):
         try:
-            write, pred = _fact(episode, f, text, vec, by_form, uuid_of_group, registry, onto)
+            # One predicate spelling resolves once per episode; a 10k-fact batch often uses a handful.
+            spelling = (f.predicate, f.functional)
+            if spelling not in resolved:
+                resolved[spelling] = _predicate(f, registry, onto)
+                pred = resolved[spelling][2]
+                if all(p.name != pred.name for p in registry):
+                    registry.append(pred)
+            write = _fact(episode, f, text, vec, by_form, uuid_of_group, resolved[spelling])
         except InputError as exc:
             report.rejected_facts.append(f"{f.subject} / {f.predicate} / {f.object}: {exc.message}")
             continue
         fact_writes.setdefault(write.uuid, write)
-        if pred.name not in {p.name for p in registry}:
-            registry.append(pred)
+        pred = resolved[spelling][2]
         predicate_writes[pred.name] = PredicateWrite(name=pred.name, description=pred.description,
                                                      functional=pred.functional)
 
@@ -239,18 +246,30 @@ def _form_index(groups: list[MentionGroup], mentions: list[ExtractedEntity]) -> 
     return index
 
 
+def _predicate(f: ExtractedFact, registry: list[PredicateInfo],
+               onto: Ontology) -> tuple[str, bool, PredicateInfo]:
+    """Registry name, whether the wording negates, and the registry entry for one predicate spelling."""
+    name, negated_word = parse_predicate(f.predicate)
+    name = fold_predicate(name, registry, ontology=onto)
+    if not PREDICATE.match(name):
+        raise InputError(f"predicate {f.predicate!r} does not normalize to a usable name")
+    known = next((p for p in registry if p.name == name), None)
+    functional = (known.functional if known and known.functional else None) or onto.functional(name) or f.functional
+    pdef = onto.predicates.get(onto.canonical_predicate(name) or "")
+    info = PredicateInfo(name=name, functional=functional,
+                         description=(known.description if known else "") or (pdef.description if pdef else ""))
+    return name, negated_word, info
+
+
 def _fact(episode: Episode, f: ExtractedFact, text: str, vec: list[float] | None, by_form: dict[str, int],
-          uuid_of_group: list[str], registry: list[PredicateInfo], onto: Ontology) -> tuple[FactWrite, PredicateInfo]:
+          uuid_of_group: list[str], predicate: tuple[str, bool, PredicateInfo]) -> FactWrite:
     s_idx, o_idx = by_form.get(fold_name(f.subject)), by_form.get(fold_name(f.object))
     if s_idx is None or o_idx is None:
         raise InputError("subject or object has no usable name")
     subject, obj = uuid_of_group[s_idx], uuid_of_group[o_idx]
     if subject == obj:
         raise InputError("subject and object are the same entity (self-loop)")
-    name, negated_word = parse_predicate(f.predicate)
-    name = fold_predicate(name, registry, ontology=onto)
-    if not PREDICATE.match(name):
-        raise InputError(f"predicate {f.predicate!r} does not normalize to a usable name")
+    name, negated_word, _ = predicate
     negated = f.negated or negated_word
     valid_at = f.valid_at or episode.reference_time
     for when in (valid_at, f.invalid_at):
@@ -258,16 +277,11 @@ def _fact(episode: Episode, f: ExtractedFact, text: str, vec: list[float] | None
             raise InputError(f"date {when.isoformat()} is out of range")
     if f.invalid_at is not None and f.invalid_at <= valid_at:
         raise InputError(f"end {f.invalid_at.isoformat()} is not after start {valid_at.isoformat()}")
-    known = next((p for p in registry if p.name == name), None)
-    functional = (known.functional if known and known.functional else None) or onto.functional(name) or f.functional
-    pdef = onto.predicates.get(onto.canonical_predicate(name) or "")
-    info = PredicateInfo(name=name, functional=functional,
-                         description=(known.description if known else "") or (pdef.description if pdef else ""))
     uuid = ids.fact_uuid(episode.group_id, subject, ("not:" if negated else "") + name, obj, valid_at)
     evidence = [Evidence(episode_uuid=episode.uuid, start=s.start, end=s.end) for s in f.spans]
     return FactWrite(uuid=uuid, subject_uuid=subject, predicate=name, object_uuid=obj, fact=text,
                      valid_at=valid_at, invalid_at=f.invalid_at, negated=negated, confidence=f.confidence,
-                     asserted_by=f.asserted_by, evidence=evidence, embedding=vec), info
+                     asserted_by=f.asserted_by, evidence=evidence, embedding=vec)
 
 
 def _merge_mentions(mentions: list[MentionWrite]) -> list[MentionWrite]:

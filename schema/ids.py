@@ -11,8 +11,14 @@ _NAMESPACE = uuid.UUID("6f1c2a7e-3b4d-5e6f-8a9b-0c1d2e3f4a5b")
 
 def stable_uuid(*parts: object) -> str:
     """uuid5 over the parts joined with a separator that cannot occur in normal text."""
-    key = "\x1f".join("" if p is None else (p.isoformat() if isinstance(p, datetime) else str(p)) for p in parts)
+    key = "\x1f".join([_text(p) for p in parts])
     return str(uuid.uuid5(_NAMESPACE, key))
+
+
+def _text(part: object) -> str:
+    if part is None:
+        return ""
+    return part.isoformat() if isinstance(part, datetime) else str(part)
 
 
 def content_hash(text: str | bytes) -> str:

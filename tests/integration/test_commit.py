@@ -151,3 +151,17 @@ def test_negation_closes_only_its_pair_and_retracting_it_reopens(graph: Graph, g
     assert [f.object_name for f in list_facts(graph, group_id).items] == ["Chess Club"]
     retract_episode(graph, group_id, neg_ep.uuid, recompute_timeline, LATER)
     assert sorted(f.object_name for f in list_facts(graph, group_id).items) == ["Chess Club", "Jazz Club"]
+
+
+def test_negation_committed_before_the_fact_still_closes_it(graph: Graph, group_id: str) -> None:
+    likes = _plan(group_id, 0, "Ann Archer", "Jazz Club", 2001, predicate="likes", functional=None)
+    negation_fact = likes.facts[0].model_copy(update={
+        "uuid": ids.fact_uuid(group_id, likes.facts[0].subject_uuid, "not:likes", likes.facts[0].object_uuid,
+                              _dt(2005)), "valid_at": _dt(2005), "negated": True})
+    neg_ep = likes.episode.model_copy(update={"uuid": ids.episode_uuid(group_id, "src", 2), "seq": 2})
+    commit_episode(graph, likes.model_copy(update={"episode": neg_ep, "facts": [negation_fact]}),
+                   recompute_timeline, NOW)
+    commit_episode(graph, likes, recompute_timeline, LATER)
+    fact = next(f for f in list_facts(graph, group_id, include_history=True).items if not f.negated)
+    assert (fact.invalid_at, fact.invalidated_by) == (_dt(2005), negation_fact.uuid)
+    assert list_facts(graph, group_id).items == []
