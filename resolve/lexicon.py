@@ -86,6 +86,26 @@ HONORIFIC_VARIANTS: dict[str, str] = {
     "gov": "governor",
 }
 
+# Honorifics that stand for one another on the same surname. "Ms." says nothing about marriage, and period
+# text and transcripts use it for both "Miss" and "Mrs."; "Miss" and "Mrs." themselves never match.
+INTERCHANGEABLE_HONORIFICS: dict[str, frozenset[str]] = {
+    "ms": frozenset({"miss", "mrs", "mlle", "mme"}),
+    "miss": frozenset({"ms"}),
+    "mrs": frozenset({"ms"}),
+    "mlle": frozenset({"ms"}),
+    "mme": frozenset({"ms"}),
+}
+
+# Titles that tell only gender or marital status. A shared title outside this set ("Sir", "Colonel", "Lady")
+# is evidence for one candidate over untitled namesakes; a shared "Mr." is not.
+PLAIN_HONORIFICS = frozenset({"mr", "mrs", "miss", "ms", "mme", "mlle", "madam", "master"})
+
+# Titles under which "<title> <surname>" may be matched to the one same-gender full name with that surname
+# ("Mr. Bingley" / "Charles Bingley"). Not "Mrs." or "Lady": a wife's surname came by marriage, so a full name
+# sharing it is as likely her daughter. Not "Miss" or "Master": every unmarried daughter or young son of a
+# family bears it, so one known "Maria Lucas" does not make her "Miss Lucas" (her elder sister usually is).
+SURNAME_MATCH_TITLES = frozenset({"mr"})
+
 # Titles that precede a given name rather than a surname when followed by one name ("Sir William").
 GIVEN_NAME_TITLES = frozenset({"sir", "dame", "king", "queen", "prince", "princess", "uncle", "aunt"})
 

@@ -20,6 +20,7 @@ from strata.resolve.lexicon import (
     GIVEN_NAME_CANONICAL,
     GIVEN_NAME_TITLES,
     HONORIFICS,
+    INTERCHANGEABLE_HONORIFICS,
     MALE_GIVEN_NAMES,
     RELATION_NOUNS,
     SURNAME_PARTICLES,
@@ -131,7 +132,8 @@ def parse_name(name: str) -> ParsedName:
             return _replace(base, given=(token,))
         return _replace(base, surname=token)
     split = len(tokens) - 1
-    while split > 1 and tokens[split - 1] in SURNAME_PARTICLES:
+    # after a title the particles may open the surname ("Mr. de Bourgh"); without one, "Van" may be a given name
+    while split > (0 if honorifics else 1) and tokens[split - 1] in SURNAME_PARTICLES:
         split -= 1
     return _replace(base, given=tuple(tokens[:split]), surname=" ".join(tokens[split:]) or None)
 
@@ -167,9 +169,14 @@ def honorific_conflict(a: ParsedName, b: ParsedName) -> str | None:
     # "Mrs. Forster" / "Colonel Forster", "Lady Darcy" / "Miss Darcy": title + surname alone is how a family's
     # members are told apart, so two different titles on one bare surname name two people.
     if (a.honorifics and b.honorifics and not a.given and not b.given and a.surname and a.surname == b.surname
-            and not set(a.honorifics) & set(b.honorifics)):
+            and not titles_overlap(a.honorifics, b.honorifics)):
         return "honorific_title"
     return None
+
+
+def titles_overlap(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
+    """Some title of one is a title of the other, or stands for it ("Ms." for "Miss" or "Mrs.")."""
+    return any(x == y or y in INTERCHANGEABLE_HONORIFICS.get(x, ()) for x in a for y in b)
 
 
 def _single_vs_full(token: str, full: ParsedName) -> NameRelation:

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from rapidfuzz import fuzz
 from rapidfuzz.distance import JaroWinkler
 
+from strata.resolve.lexicon import PLAIN_HONORIFICS
 from strata.resolve.names import NameRelation, ParsedName, compare_names, honorific_conflict, parse_name
 from strata.resolve.normalize import fold_name, type_class
 from strata.resolve.ontology import Ontology
@@ -30,6 +31,9 @@ BARE_NAME_SCORE = 0.95  # same name tokens, honorifics compatible ("Darcy" / "Mr
 DIMINUTIVE_SCORE = 0.9  # same up to a diminutive ("Lizzy" / "Elizabeth")
 PARTIAL_SCORE = 0.85  # part of the other ("Darcy" / "Fitzwilliam Darcy")
 PARTIAL_DIMINUTIVE_SCORE = 0.82  # part through a diminutive ("Kitty" / "Catherine Bennet")
+# ... but a bare nickname against a name with a rank ("Kitty" / "Lady Catherine De Bourgh") is only possible:
+# a diminutive is how family and friends speak, a rank how everyone else does.
+RANKED_DIMINUTIVE_SCORE = 0.7
 # Title + surname vs a full name ("Mr. Darcy" / "Fitzwilliam Darcy"): wife, daughters, father share that form,
 # so it is only a possible match, for an adjudicator, never an automatic merge.
 SURNAME_ONLY_SCORE = 0.75
@@ -91,11 +95,20 @@ def _person_pair(a: str, b: str) -> tuple[float, str, str | None]:
     cmp = compare_names(pa, pb)
     if cmp.relation is NameRelation.CONFLICT:
         return 0.0, "conflict", cmp.conflict
+    if cmp.relation is NameRelation.PARTIAL_DIMINUTIVE and _ranked_against_bare(pa, pb):
+        return RANKED_DIMINUTIVE_SCORE, cmp.relation.value, None
     if cmp.relation in _RELATION_SCORES:
         return _RELATION_SCORES[cmp.relation], cmp.relation.value, None
     if _typo(pa, pb) and pa.qualifiers == pb.qualifiers and honorific_conflict(pa, pb) is None:
         return TYPO_SCORE, "fuzzy", None
     return 0.0, "none", None
+
+
+def _ranked_against_bare(a: ParsedName, b: ParsedName) -> bool:
+    """One side carries a rank or office title (Lady, Sir, Colonel...), the other no title at all."""
+    def ranked(p: ParsedName) -> bool:
+        return bool(set(p.honorifics) - PLAIN_HONORIFICS)
+    return (ranked(a) and not b.honorifics) or (ranked(b) and not a.honorifics)
 
 
 def _other_pair(a: str, b: str) -> tuple[float, str, str | None]:

@@ -32,11 +32,20 @@ def test_every_alias_merges_right_or_is_ambiguous(records):
     assert report.recall >= 0.95
 
 
+# The list names some people twice (a spelling variant, a title and a full name; the same pairs as
+# bench/pp_resolution.py KNOWN_DUPLICATES): with its own entry left out, an alias rightly lands on the twin.
+TWINS = [{"Mr. Philips", "Mr. Phillips"}, {"Mrs. Philips", "Aunt Philips"}, {"Harriet", "Harriet Harrington"},
+         {"Pen", "Pen Harrington"}, {"Mr. Darcy", "Mr. Darcy Of Pemberley"}, {"Ms. Reynolds", "Mrs. Reynolds"},
+         {"Denny", "Mr. Denney"}]
+
+
 def test_leave_one_out_never_merges_wrong(records):
     report = evaluate_aliases(records, leave_one_out=True)
     print("\nPDNC P&P, alias removed from its own character:", report.summary())
-    assert report.wrong == 0, report.errors
-    assert report.recall >= 0.4
+    name = {r.id: r.name for r in records}
+    wrong = [e for e in report.errors if {name[e[1]], name[e[2]]} not in TWINS]
+    assert wrong == [], wrong
+    assert report.recall >= 0.6
 
 
 BENNETS = {
