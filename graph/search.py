@@ -30,6 +30,8 @@ MAX_OVERFETCH = 1000
 _POOL = ThreadPoolExecutor(max_workers=8, thread_name_prefix="strata-search")
 EXPANSION_SEEDS = 3
 MAX_PROVENANCE = 5
+# MMR picks its `limit` hits from this many times as many fused candidates.
+MMR_POOL = 3
 HitKind = Literal["fact", "entity", "episode"]
 EmbedFn = Callable[[Sequence[str]], list[list[float]]]
 
@@ -104,7 +106,7 @@ class _Item:
         self.kind, self.uuid, self.row = kind, uuid, row
         self.score = 0.0
         self.channels: list[str] = []
-        self.embedding = row.pop("embedding", None)
+        self.embedding: list[float] | None = None
 
 
 def search(graph: Graph, group_id: str, query: SearchQuery, embed: EmbedFn | None = None) -> SearchResult:
@@ -121,11 +123,12 @@ def search(graph: Graph, group_id: str, query: SearchQuery, embed: EmbedFn | Non
     }
     kinds = set(query.kinds or ("fact", "entity", "episode"))
     ranked = _channels(graph, params, terms, embedding, kinds, query.center)
-    items = _fuse(ranked)
-    if query.mmr and embedding is not None:
+    use_mmr = query.mmr and embedding is not None
+    items = [i for i in _fuse(ranked) if i.kind in kinds][: query.limit * (MMR_POOL if use_mmr else 1)]
+    items, provenance = _hydrate(graph, params, items)
+    if use_mmr:
         items = _mmr(items, np.asarray(embedding, dtype=np.float32), query.limit, query.mmr_lambda)
-    items = [i for i in items if i.kind in kinds][: query.limit]
-    provenance = _provenance(graph, group_id, items)
+    items = items[: query.limit]
     return SearchResult(query=query.q, hits=[_hit(i, provenance) for i in items])
 
 
@@ -135,7 +138,7 @@ def _channels(graph: Graph, params: dict[str, Any], terms: str, embedding: list[
 
     def run(cypher: str, kind: HitKind, **extra: Any) -> list[_Item]:
         rows = _rows(graph, cypher, {**params, **extra})
-        return [_Item(kind, r["uuid"], native(r)) for r in rows]
+        return [_Item(kind, r["uuid"], r) for r in rows]
 
     jobs: dict[str, tuple[str, HitKind, dict[str, Any]]] = {}
     if terms:
@@ -161,6 +164,38 @@ def _rows(graph: Graph, cypher: str, args: dict[str, Any]) -> list[dict[str, Any
     return graph.read(lambda tx: tx.run(cypher, **args).data())
 
 
+_BY_UUID: dict[str, str] = {"fact": q.FACTS_BY_UUID, "entity": q.ENTITIES_BY_UUID, "episode": q.PASSAGES_BY_UUID}
+
+
+def _hydrate(graph: Graph, params: dict[str, Any],
+             items: list[_Item]) -> tuple[list[_Item], dict[str, dict[str, Any]]]:
+    """Read the fused winners whole with their provenance episodes, one query per kind side by side.
+
+    An item deleted since the channels ran drops out. Returns the items and the episodes by uuid.
+    """
+    wanted: dict[str, list[str]] = {}
+    for item in items:
+        wanted.setdefault(item.kind, []).append(item.uuid)
+    args = {"group_id": params["group_id"], "with_embedding": params["with_embedding"], "per_item": MAX_PROVENANCE}
+    futures = {kind: _POOL.submit(_rows, graph, _BY_UUID[kind], {**args, "uuids": uuids})
+               for kind, uuids in wanted.items()}
+    rows: dict[tuple[str, str], dict[str, Any]] = {}
+    episodes: dict[str, dict[str, Any]] = {}
+    for kind, future in futures.items():
+        for r in future.result():
+            for ep in r.pop("provenance_episodes"):
+                episodes.setdefault(ep["uuid"], native(ep))
+            rows[(kind, r["uuid"])] = native(r)
+    kept = []
+    for item in items:
+        row = rows.get((item.kind, item.uuid))
+        if row is not None:
+            item.embedding = row.pop("embedding", None)
+            item.row = row
+            kept.append(item)
+    return kept, episodes
+
+
 def _rrf_order(lists: list[list[_Item]]) -> list[str]:
     """Uuids in fused order, without touching the items (used to pick expansion seeds)."""
     scores: dict[str, float] = {}
@@ -177,8 +212,6 @@ def _fuse(ranked: dict[str, list[_Item]]) -> list[_Item]:
         for rank, item in enumerate(items, start=1):
             key = (item.kind, item.uuid)
             kept = fused.setdefault(key, item)
-            if kept.embedding is None and item.embedding is not None:
-                kept.embedding = item.embedding
             kept.score += 1.0 / (RRF_K + rank)
             kept.channels.append(channel)
     return sorted(fused.values(), key=lambda i: (-i.score, i.kind, i.uuid))
@@ -227,21 +260,6 @@ def _spans(item: _Item) -> list[tuple[str, int | None, int | None]]:
 
 def _first_span(flat: list[int] | None) -> tuple[int | None, int | None]:
     return (flat[0], flat[1]) if flat and len(flat) >= 2 else (None, None)
-
-
-def _provenance(graph: Graph, group_id: str, items: list[_Item]) -> dict[str, dict[str, Any]]:
-    entity_ids = [i.uuid for i in items if i.kind == "entity"]
-    if entity_ids:
-        mentions = {r["uuid"]: r["mentions"] for r in graph.query(
-            q.ENTITY_MENTIONS, uuids=entity_ids, group_id=group_id, per_entity=MAX_PROVENANCE)}
-        for i in items:
-            if i.kind == "entity":
-                i.row["mentions"] = mentions.get(i.uuid, [])
-    episode_ids = sorted({ep for i in items for ep, _, _ in _spans(i)})
-    if not episode_ids:
-        return {}
-    return {r["uuid"]: native(r) for r in graph.query(q.EPISODES_FOR_PROVENANCE, uuids=episode_ids,
-                                                       group_id=group_id)}
 
 
 def provenance_for(episode: dict[str, Any], start: int | None, end: int | None,

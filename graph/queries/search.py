@@ -2,7 +2,8 @@
 graph expansion from entities. Every value is a parameter; index names are constants.
 
 Neo4j 5.26 vector indexes are not filtered, so each channel over-fetches ($k) and then filters by group,
-time and type; the caller sizes $k.
+time and type; the caller sizes $k. Channels return only uuid and score: the few fused winners are read
+whole afterwards (``*_BY_UUID``), which keeps each channel's reply small.
 """
 
 from strata.graph.queries.read import TEMPORAL_FILTER
@@ -26,14 +27,14 @@ FACT_FULLTEXT = """
 CALL db.index.fulltext.queryRelationships('fact_fulltext', $lucene, {limit: $k}) YIELD relationship, score
 WITH relationship AS r, score, startNode(relationship) AS s, endNode(relationship) AS o
 WHERE """ + FACT_HIT_FILTER + """
-RETURN """ + FACT_HIT_FIELDS + """, score ORDER BY score DESC LIMIT $limit
+RETURN r.uuid AS uuid, score ORDER BY score DESC LIMIT $limit
 """
 
 FACT_VECTOR = """
 CALL db.index.vector.queryRelationships('fact_embedding', $k, $embedding) YIELD relationship, score
 WITH relationship AS r, score, startNode(relationship) AS s, endNode(relationship) AS o
 WHERE """ + FACT_HIT_FILTER + """
-RETURN """ + FACT_HIT_FIELDS + """, score ORDER BY score DESC LIMIT $limit
+RETURN r.uuid AS uuid, score ORDER BY score DESC LIMIT $limit
 """
 
 # Facts around the given entities (matched by the entity channels or named by the client as `center`).
@@ -42,8 +43,8 @@ UNWIND range(0, size($entities) - 1) AS i
 MATCH (c:Entity {uuid: $entities[i]})-[r:RELATES_TO]-(:Entity)
 WITH i, r, startNode(r) AS s, endNode(r) AS o
 WHERE """ + FACT_HIT_FILTER + """
-WITH r, s, o, min(i) AS rank_of_entity
-RETURN """ + FACT_HIT_FIELDS + """, 1.0 / (1 + rank_of_entity) AS score
+WITH r, min(i) AS rank_of_entity
+RETURN r.uuid AS uuid, 1.0 / (1 + rank_of_entity) AS score
 ORDER BY rank_of_entity, r.valid_at DESC, r.uuid LIMIT $limit
 """
 
@@ -61,13 +62,13 @@ e.group_id = $group_id AND e.expired_at IS NULL AND ($types IS NULL OR e.type IN
 ENTITY_FULLTEXT = """
 CALL db.index.fulltext.queryNodes('entity_fulltext', $lucene, {limit: $k}) YIELD node AS e, score
 WITH e, score WHERE """ + ENTITY_FILTER + """
-RETURN """ + ENTITY_HIT_FIELDS + """, score ORDER BY score DESC LIMIT $limit
+RETURN e.uuid AS uuid, score ORDER BY score DESC LIMIT $limit
 """
 
 ENTITY_VECTOR = """
 CALL db.index.vector.queryNodes('entity_name_embedding', $k, $embedding) YIELD node AS e, score
 WITH e, score WHERE """ + ENTITY_FILTER + """
-RETURN """ + ENTITY_HIT_FIELDS + """, score ORDER BY score DESC LIMIT $limit
+RETURN e.uuid AS uuid, score ORDER BY score DESC LIMIT $limit
 """
 
 PASSAGE_FILTER = """
@@ -87,39 +88,63 @@ p.speaker AS speaker, CASE WHEN $with_embedding THEN p.embedding END AS embeddin
 PASSAGE_FULLTEXT = """
 CALL db.index.fulltext.queryNodes('passage_fulltext', $lucene, {limit: $k}) YIELD node AS p, score
 WITH p, score WHERE """ + PASSAGE_FILTER + """
-RETURN """ + PASSAGE_FIELDS + """, score ORDER BY score DESC LIMIT $limit
+RETURN p.uuid AS uuid, score ORDER BY score DESC LIMIT $limit
 """
 
 PASSAGE_VECTOR = """
 CALL db.index.vector.queryNodes('passage_embedding', $k, $embedding) YIELD node AS p, score
 WITH p, score WHERE """ + PASSAGE_FILTER + """
-RETURN """ + PASSAGE_FIELDS + """, score ORDER BY score DESC LIMIT $limit
+RETURN p.uuid AS uuid, score ORDER BY score DESC LIMIT $limit
 """
 
-# Episodes named by provenance, with what a client needs to map a hit back to its own records.
-EPISODES_FOR_PROVENANCE = """
-UNWIND $uuids AS id
-MATCH (ep:Episode {uuid: id}) WHERE ep.group_id = $group_id
-OPTIONAL MATCH (src:Source {uuid: ep.source_uuid})
-RETURN ep.uuid AS uuid, ep.source_uuid AS source_uuid, coalesce(src.name, ep.source_name) AS source_name,
-       ep.seq AS seq, ep.kind AS kind, ep.speakers AS speakers, ep.reference_time AS reference_time,
-       ep.metadata_json AS metadata_json, ep.messages_json AS messages_json, ep.content AS content,
-       ep.status AS status
+# The fused winners, read whole once the channels (which return only uuid and score) are fused, each with the
+# episodes its provenance points into (a handful per hit), so one round trip gives hits and provenance.
+EPISODE_MAP = """
+{uuid: ep.uuid, source_uuid: ep.source_uuid, source_name: coalesce(src.name, ep.source_name), seq: ep.seq,
+ kind: ep.kind, speakers: ep.speakers, reference_time: ep.reference_time, metadata_json: ep.metadata_json,
+ messages_json: ep.messages_json, content: ep.content}
 """
 
-# Where each entity was mentioned: its provenance (first few mentions, newest episodes first).
-# Bounded for hub entities (a city mentioned by thousands of episodes): a few dozen mentions are read, the
-# newest of those are returned.
-ENTITY_MENTIONS = """
+# Evidence keys are "episode:start:end"; evidence episodes come first, then episodes that stated it without a span.
+FACTS_BY_UUID = """
 UNWIND $uuids AS id
-CALL (id) {
-  MATCH (ep:Episode)-[m:MENTIONS]->(e:Entity {uuid: id})
-  WHERE ep.group_id = $group_id AND ep.status = 'done'
-  RETURN ep, m LIMIT 50
+MATCH ()-[r:RELATES_TO {uuid: id}]->() USING INDEX r:RELATES_TO(uuid)
+WITH r, startNode(r) AS s, endNode(r) AS o WHERE r.group_id = $group_id
+CALL (r) {
+  WITH [x IN coalesce(r.evidence, []) | split(x, ':')[0]] + coalesce(r.episodes, []) AS named
+  UNWIND reduce(ids = [], x IN named | CASE WHEN x IN ids THEN ids ELSE ids + x END)[..$per_item] AS episode_uuid
+  MATCH (ep:Episode {uuid: episode_uuid}) WHERE ep.group_id = $group_id
+  OPTIONAL MATCH (src:Source {uuid: ep.source_uuid})
+  RETURN collect(""" + EPISODE_MAP + """) AS provenance_episodes
 }
-WITH id, ep, m ORDER BY ep.reference_time DESC
-WITH id, collect({episode_uuid: ep.uuid, spans: m.spans})[..$per_entity] AS mentions
-RETURN id AS uuid, mentions
+RETURN """ + FACT_HIT_FIELDS + """, provenance_episodes
+"""
+
+# Where each entity was mentioned, newest episodes first; bounded for hub entities (a city mentioned by
+# thousands of episodes): a few dozen mentions are read, the newest of those are returned.
+ENTITIES_BY_UUID = """
+UNWIND $uuids AS id
+MATCH (e:Entity {uuid: id}) WHERE e.group_id = $group_id
+CALL (e) {
+  MATCH (ep:Episode)-[m:MENTIONS]->(e) WHERE ep.group_id = $group_id AND ep.status = 'done'
+  WITH ep, m LIMIT 50
+  WITH ep, m ORDER BY ep.reference_time DESC LIMIT $per_item
+  OPTIONAL MATCH (src:Source {uuid: ep.source_uuid})
+  RETURN collect({episode_uuid: ep.uuid, spans: m.spans}) AS mentions,
+         collect(""" + EPISODE_MAP + """) AS provenance_episodes
+}
+RETURN """ + ENTITY_HIT_FIELDS + """, mentions, provenance_episodes
+"""
+
+PASSAGES_BY_UUID = """
+UNWIND $uuids AS id
+MATCH (p:Passage {uuid: id}) WHERE p.group_id = $group_id
+CALL (p) {
+  MATCH (ep:Episode {uuid: p.episode_uuid}) WHERE ep.group_id = $group_id
+  OPTIONAL MATCH (src:Source {uuid: ep.source_uuid})
+  RETURN collect(""" + EPISODE_MAP + """) AS provenance_episodes
+}
+RETURN """ + PASSAGE_FIELDS + """, provenance_episodes
 """
 
 BRUTE_FORCE_FACTS = """
