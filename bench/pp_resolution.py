@@ -77,7 +77,10 @@ def _mention_episode(group: str, seq: int, name: str, context: str) -> tuple[Epi
     return ep, ext
 
 
-def resolve_aliases(pipeline: Pipeline, group: str, characters: list[AliasRecord], seed: int = 3) -> GraphERReport:
+def resolve_aliases(pipeline: Pipeline, group: str, characters: list[AliasRecord], seed: int = 3,
+                    novel: str | None = None) -> GraphERReport:
+    """Aliases in random order, or, given the novel's text, in the order the novel first uses them (aliases
+    it never uses verbatim come last, shuffled)."""
     report = GraphERReport()
     main_uuid: dict[str, str] = {}
     seq = 0
@@ -95,6 +98,9 @@ def resolve_aliases(pipeline: Pipeline, group: str, characters: list[AliasRecord
     owner = {uuid: cid for cid, uuid in main_uuid.items()}
     pending = [(r, a) for r in characters for a in r.aliases if fold_name(a) != fold_name(r.name)]
     random.Random(seed).shuffle(pending)
+    if novel is not None:
+        first_use = {alias: novel.find(alias) for _, alias in pending}
+        pending.sort(key=lambda p: first_use[p[1]] if first_use[p[1]] >= 0 else len(novel))
 
     def names_of(uuid: str) -> str:
         return next((r.name for r in characters if main_uuid[r.id] == uuid), "")
