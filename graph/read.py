@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import base64
+import binascii
+import hashlib
+import json
 from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
@@ -10,6 +14,7 @@ from pydantic import BaseModel, Field
 
 from strata.graph.driver import Graph
 from strata.graph.queries import read as q
+from strata.schema.errors import InputError
 from strata.schema.models import Entity, Fact, as_utc, utcnow
 
 MAX_PAGE = 1000
@@ -48,19 +53,55 @@ def list_facts(graph: Graph, group_id: str, *, subject: str | None = None, subje
                subject_type: str | None = None, object_type: str | None = None,
                as_of: datetime | None = None, known_at: datetime | None = None, include_history: bool = False,
                cursor: str | None = None, limit: int = 100) -> FactPage:
-    """A complete, countable listing (keyset pagination on uuid), current facts unless told otherwise."""
-    now = utcnow()
-    params = {
-        "group_id": group_id, "subject": subject, "subject_key": subject_key, "predicate": predicate,
-        "object": object, "object_key": object_key, "subject_type": subject_type, "object_type": object_type,
-        "as_of": as_utc(as_of) or now, "known_at": as_utc(known_at) or now, "include_history": include_history,
-        "after": cursor, "limit": max(1, min(limit, MAX_PAGE)),
-    }
+    """A complete, countable listing (keyset pagination on uuid), current facts unless told otherwise.
+
+    The first page pins "now" and counts; its cursor carries both, so every later page reads the same
+    snapshot and none recounts (listing every page costs one count, not one per page).
+    """
+    filters = {"group_id": group_id, "subject": subject, "subject_key": subject_key, "predicate": predicate,
+               "object": object, "object_key": object_key, "subject_type": subject_type,
+               "object_type": object_type, "as_of": as_utc(as_of), "known_at": as_utc(known_at),
+               "include_history": include_history}
+    state = decode_cursor(cursor, filters) if cursor else None
+    now = state.now if state else utcnow()
+    params = {**filters, "as_of": filters["as_of"] or now, "known_at": filters["known_at"] or now,
+              "after": state.after if state else None, "limit": max(1, min(limit, MAX_PAGE))}
     rows = graph.query(q.LIST_FACTS, **params)
-    count = graph.query(q.COUNT_FACTS, **params)[0]["n"]
+    count = state.count if state else graph.query(q.COUNT_FACTS, **params)[0]["n"]
     items = [Fact(**native(r)) for r in rows]
-    next_cursor = items[-1].uuid if len(items) == params["limit"] else None
+    next_cursor = None
+    if len(items) == params["limit"]:
+        next_cursor = encode_cursor(_Cursor(after=items[-1].uuid, count=count, now=now,
+                                            filters=_fingerprint(filters)))
     return FactPage(count=count, items=items, next_cursor=next_cursor)
+
+
+class _Cursor(BaseModel):
+    after: str
+    count: int
+    now: datetime
+    filters: str
+
+
+def _fingerprint(filters: dict[str, Any]) -> str:
+    text = json.dumps(filters, sort_keys=True, default=str)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def encode_cursor(cursor: _Cursor) -> str:
+    return base64.urlsafe_b64encode(cursor.model_dump_json().encode()).decode().rstrip("=")
+
+
+def decode_cursor(token: str, filters: dict[str, Any]) -> _Cursor:
+    """The state of a listing; a cursor from another listing (other filters) or a damaged one is refused."""
+    try:
+        cursor = _Cursor.model_validate_json(base64.urlsafe_b64decode(token + "=" * (-len(token) % 4)))
+    except (ValueError, binascii.Error) as exc:
+        raise InputError("cursor is not a next_cursor this service issued", {"cursor": token[:80]}) from exc
+    if cursor.filters != _fingerprint(filters):
+        raise InputError("cursor belongs to a listing with other filters; start again without a cursor",
+                         {"cursor": token[:80]})
+    return cursor
 
 
 def entity_candidates(graph: Graph, group_id: str, *, keys: Sequence[str] = (),

@@ -117,7 +117,8 @@ def facts(group: str = Depends(read_group), rt: Runtime = Depends(runtime),
           object: str | None = Query(None, max_length=300, description="Entity uuid or exact name."),
           subject_type: str | None = Query(None, max_length=40), object_type: str | None = Query(None, max_length=40),
           as_of: datetime | None = AS_OF, known_at: datetime | None = KNOWN_AT, include_history: bool = False,
-          cursor: str | None = Query(None, max_length=64, description="next_cursor of the previous page."),
+          cursor: str | None = Query(None, max_length=512,
+                                     description="next_cursor of the previous page (the listing's snapshot)."),
           limit: int = Query(100, ge=1, le=1000)) -> FactPage:
     """A complete, paginated, countable listing of the facts that match (not top-k)."""
     subject_uuid = _entity_ref(rt, group, subject, subject_type, "subject")

@@ -13,6 +13,7 @@ from strata.graph.read import list_facts
 from strata.graph.retract import retract_episode
 from strata.resolve.timeline import recompute_timeline
 from strata.schema import ids
+from strata.schema.errors import InputError
 from strata.schema.models import Episode, ExtractorInfo
 from strata.schema.plan import CommitPlan, EntityWrite, Evidence, FactWrite, MentionWrite, PredicateWrite
 
@@ -165,3 +166,29 @@ def test_negation_committed_before_the_fact_still_closes_it(graph: Graph, group_
     fact = next(f for f in list_facts(graph, group_id, include_history=True).items if not f.negated)
     assert (fact.invalid_at, fact.invalidated_by) == (_dt(2005), negation_fact.uuid)
     assert list_facts(graph, group_id).items == []
+
+
+def test_listing_pages_read_one_snapshot_and_count_once(graph: Graph, group_id: str) -> None:
+    for seq, (holder, year) in enumerate(HOLDERS):
+        commit_episode(graph, _plan(group_id, seq, holder, f"Chair of Club {seq}", year), recompute_timeline, NOW)
+    first = list_facts(graph, group_id, predicate="holds_office", limit=3)
+    assert first.count == 4 and len(first.items) == 3 and first.next_cursor
+    # A fact learned after the first page is not part of this listing: the pages stay one snapshot.
+    late = datetime.now(UTC)
+    commit_episode(graph, _plan(group_id, 9, "Eve Evans", "Chair of Club 9", 2010), recompute_timeline, late)
+    rest = list_facts(graph, group_id, predicate="holds_office", limit=3, cursor=first.next_cursor)
+    assert rest.count == 4 and rest.next_cursor is None
+    assert len({f.uuid for f in [*first.items, *rest.items]}) == 4
+    assert "Eve Evans" not in {f.subject_name for f in rest.items}
+    assert list_facts(graph, group_id, predicate="holds_office").count == 5
+
+
+def test_listing_refuses_a_damaged_cursor_or_one_from_other_filters(graph: Graph, group_id: str) -> None:
+    for seq, (holder, year) in enumerate(HOLDERS):
+        commit_episode(graph, _plan(group_id, seq, holder, f"Chair of Club {seq}", year), recompute_timeline, NOW)
+    cursor = list_facts(graph, group_id, predicate="holds_office", limit=2).next_cursor
+    assert cursor
+    with pytest.raises(InputError, match="other filters"):
+        list_facts(graph, group_id, predicate="likes", limit=2, cursor=cursor)
+    with pytest.raises(InputError, match="cursor"):
+        list_facts(graph, group_id, predicate="holds_office", limit=2, cursor=cursor[:-5] + "!!!!!")
