@@ -66,7 +66,8 @@ def list_facts(graph: Graph, group_id: str, *, subject: str | None = None, subje
     now = state.now if state else utcnow()
     params = {**filters, "as_of": filters["as_of"] or now, "known_at": filters["known_at"] or now,
               "after": state.after if state else None, "limit": max(1, min(limit, MAX_PAGE))}
-    rows = graph.query(q.LIST_FACTS, **params)
+    by_predicate = predicate is not None and not (subject or subject_key or object or object_key)
+    rows = graph.query(q.LIST_PREDICATE_FACTS if by_predicate else q.LIST_FACTS, **params)
     count = state.count if state else graph.query(q.COUNT_FACTS, **params)[0]["n"]
     items = [Fact(**native(r)) for r in rows]
     next_cursor = None

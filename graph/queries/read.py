@@ -39,6 +39,19 @@ r.agents AS agents, r.extractor AS extractor, coalesce(r.negated, false) AS nega
 
 LIST_FACTS = FACT_FILTER + " RETURN " + FACT_FIELDS + " ORDER BY r.uuid LIMIT $limit"
 
+# One predicate, no subject or object: the (group_id, predicate, uuid) index yields the facts already in uuid
+# order from the cursor on, so a page reads about $limit facts whatever the listing's size.
+LIST_PREDICATE_FACTS = """
+MATCH (s:Entity)-[r:RELATES_TO]->(o:Entity) USING INDEX r:RELATES_TO(group_id, predicate, uuid)
+WHERE r.group_id = $group_id AND r.predicate = $predicate AND r.uuid > coalesce($after, '')
+  AND ($subject_type IS NULL OR s.type = $subject_type)
+  AND ($object_type IS NULL OR o.type = $object_type)
+  AND """ + TEMPORAL_FILTER + """
+WITH r, s, o ORDER BY r.group_id, r.predicate, r.uuid LIMIT $limit
+RETURN """ + FACT_FIELDS + """
+ORDER BY r.uuid
+"""
+
 COUNT_FACTS = FACT_FILTER.replace("AND ($after IS NULL OR r.uuid > $after)", "") + " RETURN count(r) AS n"
 
 ENTITY_BY_KEY = """
