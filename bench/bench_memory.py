@@ -42,7 +42,8 @@ def entity_resolution(graph: Graph, in_novel_order: bool = False) -> dict:
     novel = (folder / "novel_text.txt").read_text(encoding="utf-8") if in_novel_order else None
     report = resolve_aliases(Pipeline(graph, SpacyExtractor(), OnnxMiniLMEmbedder()), group, chars, novel=novel)
     _drop(graph, group)
-    return {"order": "first use in the novel" if in_novel_order else "random","aliases": report.evaluated, "correct": report.correct, "wrong": report.wrong,
+    return {"order": "first use in the novel" if in_novel_order else "random", "aliases": report.evaluated,
+            "correct": report.correct, "wrong": report.wrong,
             "left_separate": report.created, "precision": round(report.precision, 4),
             "recall": round(report.recall, 4), "llm_adjudications_needed": report.adjudications,
             "unexpected_main_name_merges": [sorted(c) for c in report.unexpected_collisions]}

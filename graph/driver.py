@@ -70,6 +70,14 @@ class Graph:
             records, _, _ = self.driver.execute_query(cypher, params, database_=self.database)
         return [r.data() for r in records]
 
+    def fetch(self, cypher: str, **params: Any) -> list[dict[str, Any]]:
+        """A read in an auto-commit transaction: one round trip (a managed one adds a COMMIT), no retry.
+
+        For latency-bound reads (search); a failure reaches the caller as an error to retry or report.
+        """
+        with mapped_errors(), self.driver.session(database=self.database, default_access_mode="READ") as session:
+            return session.run(cypher, params).data()
+
     def write(self, work: Callable[[ManagedTransaction], T]) -> T:
         """Run ``work`` in one managed write transaction (retried by the driver on transient errors)."""
         with mapped_errors(), self.driver.session(database=self.database) as session:

@@ -161,7 +161,7 @@ def _channels(graph: Graph, params: dict[str, Any], terms: str, embedding: list[
 
 
 def _rows(graph: Graph, cypher: str, args: dict[str, Any]) -> list[dict[str, Any]]:
-    return graph.read(lambda tx: tx.run(cypher, **args).data())
+    return graph.fetch(cypher, **args)
 
 
 _BY_UUID: dict[str, str] = {"fact": q.FACTS_BY_UUID, "entity": q.ENTITIES_BY_UUID, "episode": q.PASSAGES_BY_UUID}
