@@ -97,25 +97,20 @@ ON CREATE SET s.score = row.score, s.created_at = $now, s.group_id = $group_id
 
 # Facts of functional slots and of (subject, predicate, object) pairs, for the temporal rules. Pair slots are
 # asked for only for predicates that have had a negation in the group (`Predicate.has_negations`).
-# The index hints keep the plan anchored on the entity: on a new database the planner's statistics are
-# empty and it would otherwise scan RELATES_TO by predicate (a 10k-fact first load took 46 s instead of 0.5 s).
 SLOT_FACTS = """
 UNWIND $slots AS slot
 CALL (slot) {
   WITH slot WHERE slot.kind = 'subject'
   MATCH (s:Entity {uuid: slot.entity_uuid})-[r:RELATES_TO {predicate: slot.predicate}]->(o:Entity)
-  USING INDEX s:Entity(uuid)
   RETURN r, s, o
   UNION
   WITH slot WHERE slot.kind = 'object'
   MATCH (s:Entity)-[r:RELATES_TO {predicate: slot.predicate}]->(o:Entity {uuid: slot.entity_uuid})
-  USING INDEX o:Entity(uuid)
   RETURN r, s, o
   UNION
   WITH slot WHERE slot.kind = 'pair'
   MATCH (s:Entity {uuid: slot.entity_uuid})-[r:RELATES_TO {predicate: slot.predicate}]
         ->(o:Entity {uuid: slot.other_uuid})
-  USING INDEX s:Entity(uuid)
   // A pair matters only when a negation (live or retracted) exists in it: that is what can close or reopen.
   // (Collected rather than an EXISTS subquery, which the planner may answer from the predicate index.)
   WITH s, o, collect(r) AS rs WHERE any(x IN rs WHERE x.negated)

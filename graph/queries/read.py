@@ -56,8 +56,7 @@ COUNT_FACTS = FACT_FILTER.replace("AND ($after IS NULL OR r.uuid > $after)", "")
 
 ENTITY_BY_KEY = """
 UNWIND $keys AS key
-MATCH (e:Entity {group_id: $group_id, key: key}) USING INDEX e:Entity(group_id, key)
-WHERE e.expired_at IS NULL
+MATCH (e:Entity {group_id: $group_id, key: key}) WHERE e.expired_at IS NULL
 RETURN key AS query, e.uuid AS uuid, e.name AS name, e.type AS type, e.aliases AS aliases, 1.0 AS score,
        e.name_embedding AS embedding
 """

@@ -108,7 +108,7 @@ EPISODE_MAP = """
 # Evidence keys are "episode:start:end"; evidence episodes come first, then episodes that stated it without a span.
 FACTS_BY_UUID = """
 UNWIND $uuids AS id
-MATCH ()-[r:RELATES_TO {uuid: id}]->() USING INDEX r:RELATES_TO(uuid)
+MATCH ()-[r:RELATES_TO {uuid: id}]->()
 WITH r, startNode(r) AS s, endNode(r) AS o WHERE r.group_id = $group_id
 CALL (r) {
   WITH [x IN coalesce(r.evidence, []) | split(x, ':')[0]] + coalesce(r.episodes, []) AS named
