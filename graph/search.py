@@ -138,6 +138,10 @@ def _channels(graph: Graph, params: dict[str, Any], terms: str, embedding: list[
 
     def run(cypher: str, kind: HitKind, **extra: Any) -> list[_Item]:
         rows = _rows(graph, cypher, {**params, **extra})
+        if len(rows) < params["limit"] and params["k"] < MAX_OVERFETCH and cypher != q.FACT_EXPANSION:
+            # The index is shared by every group: a small group beside a large one can have its matches
+            # crowded out of the first k. Ask once more, as deep as allowed.
+            rows = _rows(graph, cypher, {**params, **extra, "k": MAX_OVERFETCH})
         return [_Item(kind, r["uuid"], r) for r in rows]
 
     jobs: dict[str, tuple[str, HitKind, dict[str, Any]]] = {}
