@@ -21,6 +21,7 @@ class MergeResult(BaseModel):
     merged: str
     into: str
     facts_moved: int
+    facts_deduplicated: int = 0
     mentions_moved: int
     slot_updates: int
 
@@ -36,11 +37,12 @@ def merge_entities(graph: Graph, group_id: str, from_uuid: str, into_uuid: str, 
             raise NotFoundError("both entities must exist, be current and belong to the group", p)
         moved = tx.run(q.MOVE_OUTGOING, **p).data() + tx.run(q.MOVE_INCOMING, **p).data()
         mentions = tx.run(q.MOVE_MENTIONS, **p).single()["moved"]
+        duplicates = tx.run(q.DEDUPLICATE_FACTS, now=now, **p).single()["duplicates"]
         tx.run(q.RETIRE_MERGED, now=now, **p).consume()
         seeds = sorted({(r["subject_uuid"], r["predicate"], r["object_uuid"]) for r in moved})
         _, updates = recompute_slots(tx, group_id, seeds, timeline, now)
         return MergeResult(merged=from_uuid, into=into_uuid, facts_moved=len(moved), mentions_moved=mentions,
-                           slot_updates=updates)
+                           facts_deduplicated=duplicates, slot_updates=updates)
 
     return graph.write(work)
 

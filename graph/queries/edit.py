@@ -33,6 +33,30 @@ DELETE m
 RETURN count(*) AS moved
 """
 
+# After a merge the same statement can exist twice (once per former entity): the oldest stays and takes the
+# others' provenance; the others are expired with `duplicate_of`, kept as history like any retracted fact.
+DEDUPLICATE_FACTS = """
+MATCH (b:Entity {uuid: $into_uuid, group_id: $group_id})-[r:RELATES_TO]-(:Entity)
+WHERE r.group_id = $group_id AND r.expired_at IS NULL
+WITH DISTINCT r
+WITH r ORDER BY r.created_at, r.uuid
+WITH startNode(r) AS s, endNode(r) AS o, r.predicate AS predicate, r.valid_at AS valid_at,
+     coalesce(r.negated, false) AS negated, collect(r) AS same
+WHERE size(same) > 1
+WITH same[0] AS keep, same[1..] AS duplicates
+UNWIND duplicates AS d
+SET keep.episodes = coalesce(keep.episodes, [])
+      + [x IN coalesce(d.episodes, []) WHERE NOT x IN coalesce(keep.episodes, [])],
+    keep.evidence = coalesce(keep.evidence, [])
+      + [x IN coalesce(d.evidence, []) WHERE NOT x IN coalesce(keep.evidence, [])],
+    keep.asserted_by = coalesce(keep.asserted_by, [])
+      + [x IN coalesce(d.asserted_by, []) WHERE NOT x IN coalesce(keep.asserted_by, [])],
+    keep.agents = coalesce(keep.agents, [])
+      + [x IN coalesce(d.agents, []) WHERE NOT x IN coalesce(keep.agents, [])],
+    d.expired_at = $now, d.duplicate_of = keep.uuid
+RETURN count(d) AS duplicates
+"""
+
 RETIRE_MERGED = """
 MATCH (a:Entity {uuid: $from_uuid, group_id: $group_id}), (b:Entity {uuid: $into_uuid, group_id: $group_id})
 SET b.aliases = b.aliases + [x IN coalesce(a.aliases, []) + [a.name] WHERE NOT x IN b.aliases AND x <> b.name],

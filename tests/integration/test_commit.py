@@ -192,3 +192,21 @@ def test_listing_refuses_a_damaged_cursor_or_one_from_other_filters(graph: Graph
         list_facts(graph, group_id, predicate="likes", limit=2, cursor=cursor)
     with pytest.raises(InputError, match="cursor"):
         list_facts(graph, group_id, predicate="holds_office", limit=2, cursor=cursor[:-5] + "!!!!!")
+
+
+def test_merging_two_entities_keeps_one_copy_of_a_fact_both_stated(graph: Graph, group_id: str) -> None:
+    from strata.graph.edit import merge_entities
+
+    ann = _plan(group_id, 0, "Ann Archer", "Mayor of Avalon", 1990)
+    alias = _plan(group_id, 1, "A. Archer", "Mayor of Avalon", 1990)
+    for plan in (ann, alias):
+        commit_episode(graph, plan, recompute_timeline, NOW)
+    result = merge_entities(graph, group_id, alias.entities[0].uuid, ann.entities[0].uuid, recompute_timeline, LATER)
+    assert result.facts_moved == 1 and result.facts_deduplicated == 1
+    live = list_facts(graph, group_id).items
+    assert len(live) == 1 and live[0].subject_name == "Ann Archer"
+    assert sorted(live[0].episodes) == sorted([ann.episode.uuid, alias.episode.uuid])
+    # The duplicate is history, not deleted; retracting one episode leaves the fact standing on the other.
+    assert len(list_facts(graph, group_id, include_history=True).items) == 2
+    retract_episode(graph, group_id, alias.episode.uuid, recompute_timeline, LATER)
+    assert [f.episodes for f in list_facts(graph, group_id).items] == [[ann.episode.uuid]]
