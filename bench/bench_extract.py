@@ -14,48 +14,30 @@ import platform
 import re
 import time
 from datetime import UTC, datetime, timedelta
-from itertools import islice
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from bench.msc import msc_sessions
 from bench.wire import load_wire
 from strata.ingest.embedders import HashEmbedder, OnnxMiniLMEmbedder
 from strata.ingest.extractors import LLMExtractor, SpacyExtractor
 from strata.ingest.llm_client import OpenAIChatLLM
 from strata.ingest.prompts import INSTRUCTIONS, PROMPT_VERSION
 from strata.ingest.protocols import MAX_ROSTER, ExtractionContext, RosterEntry
+from strata.ingest.sources import load_source
 from strata.schema.ids import content_hash
 from strata.schema.models import Episode, Message
 
 REPO = Path(__file__).resolve().parent.parent
 DATA = REPO.parent / "shared" / "data"
 BOOK = DATA / "books" / "pride_and_prejudice_pg1342.txt"
-MSC = DATA / "chatlogs" / "msc" / "msc_session3_test.jsonl"
 REF = datetime(2024, 1, 1, tzinfo=UTC)
 
 
-def book_episodes(window_tokens: int, count_tokens: Any) -> tuple[list[Episode], str]:
-    """Prefer the sources module; else ~window_tokens windows at paragraph boundaries."""
-    try:
-        from strata.ingest.sources import load_source  # type: ignore[attr-defined]
-
-        return list(load_source(BOOK).episodes), "strata.ingest.sources"  # pragma: no cover
-    except Exception:  # noqa: BLE001 (any failure: the module is being written in parallel)
-        pass
-    text = BOOK.read_text(encoding="utf-8-sig")
-    start = text.index("\n", text.index("*** START OF")) + 1
-    end = text.index("*** END OF")
-    episodes, cur_start, cur_tokens = [], start, 0
-    for m in re.finditer(r"\r?\n\s*\r?\n", text[start:end]):
-        para_end = start + m.start()
-        cur_tokens = count_tokens(text[cur_start:para_end])
-        if cur_tokens >= window_tokens:
-            episodes.append(_episode(text[cur_start:para_end], len(episodes), "text"))
-            cur_start = start + m.end()
-    if cur_start < end:
-        episodes.append(_episode(text[cur_start:end], len(episodes), "text"))
-    return episodes, "fallback paragraph windows"
+def book_episodes(window_tokens: int) -> list[Episode]:
+    """Pride and Prejudice through the project's book segmenter."""
+    return list(load_source(BOOK, "book", group_id="bench", book_window_tokens=window_tokens).episodes)
 
 
 def _episode(content: str, seq: int, kind: str, messages: list[Message] | None = None) -> Episode:
@@ -65,17 +47,7 @@ def _episode(content: str, seq: int, kind: str, messages: list[Message] | None =
 
 
 def chat_episodes(n: int) -> list[Episode]:
-    out = []
-    with MSC.open(encoding="utf-8") as f:
-        for seq, line in enumerate(islice(f, n)):
-            content, messages = "", []
-            for turn in json.loads(line)["dialog"]:
-                speaker, text = turn["id"], turn["text"].strip()
-                content += f"{speaker}: "
-                messages.append(Message(speaker=speaker, text=text, start=len(content), end=len(content) + len(text)))
-                content += text + "\n"
-            out.append(_episode(content, seq, "chat", messages))
-    return out
+    return [_episode(content, seq, "chat", messages) for seq, (content, messages) in enumerate(msc_sessions(n))]
 
 
 def bench_spacy(episodes: list[Episode]) -> dict[str, Any]:
@@ -156,11 +128,12 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="a tenth of the book, 500 embedding texts")
     args = parser.parse_args()
     wire = load_wire()
-    episodes, segmenter = book_episodes(1500, wire.count_tokens)
+    episodes = book_episodes(1500)
     spacy_eps = episodes[: max(1, len(episodes) // 10)] if args.quick else episodes
     summary = {
         "when": datetime.now(UTC).isoformat(timespec="seconds"), "cpus": os.cpu_count(),
-        "python": platform.python_version(), "prompt_version": PROMPT_VERSION, "segmenter": segmenter,
+        "python": platform.python_version(), "prompt_version": PROMPT_VERSION,
+        "segmenter": "strata.ingest.sources (book, 1500-token windows)",
         "token_count": "regex words+punctuation (tests/support/openai_server.count_tokens)",
         "spacy": bench_spacy(spacy_eps),
         "embedding": bench_embed(episodes, 500 if args.quick else 2000),

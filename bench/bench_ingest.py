@@ -23,6 +23,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from bench.msc import msc_sessions
 from bench.wire import load_wire
 from strata.graph import Graph, apply_migrations
 from strata.ingest.celery_app import make_celery
@@ -36,7 +37,6 @@ REPO = Path(__file__).resolve().parent.parent
 DATA = REPO.parent / "shared" / "data"
 BOOKS = {"pride_and_prejudice": DATA / "books" / "pride_and_prejudice_pg1342.txt",
          "sherlock_holmes": DATA / "books" / "adventures_of_sherlock_holmes_pg1661.txt"}
-MSC = DATA / "chatlogs" / "msc" / "msc_session3_test.jsonl"
 RESULTS = REPO / "bench" / "results" / "ingest.json"
 
 
@@ -82,17 +82,7 @@ def _episode(group: str, content: str, seq: int, kind: str, messages: list[Messa
 
 
 def msc_episodes(group: str, n: int) -> list[Episode]:
-    out = []
-    with MSC.open(encoding="utf-8") as f:
-        for seq, line in zip(range(n), f, strict=False):
-            content, messages = "", []
-            for turn in json.loads(line)["dialog"]:
-                speaker, text = turn["id"], turn["text"].strip()
-                content += f"{speaker}: "
-                messages.append(Message(speaker=speaker, text=text, start=len(content), end=len(content) + len(text)))
-                content += text + "\n"
-            out.append(_episode(group, content, seq, "chat", messages))
-    return out
+    return [_episode(group, content, seq, "chat", messages) for seq, (content, messages) in enumerate(msc_sessions(n))]
 
 
 def run_job(graph: Graph, workers: Workers, submit: Any) -> tuple[Any, float]:
