@@ -62,7 +62,7 @@ def list_facts(graph: Graph, group_id: str, *, subject: str | None = None, subje
                "object": object, "object_key": object_key, "subject_type": subject_type,
                "object_type": object_type, "as_of": as_utc(as_of), "known_at": as_utc(known_at),
                "include_history": include_history}
-    state = decode_cursor(cursor, filters) if cursor else None
+    state = _decode_cursor(cursor, filters) if cursor else None
     now = state.now if state else utcnow()
     params = {**filters, "as_of": filters["as_of"] or now, "known_at": filters["known_at"] or now,
               "after": state.after if state else None, "limit": max(1, min(limit, MAX_PAGE))}
@@ -72,7 +72,7 @@ def list_facts(graph: Graph, group_id: str, *, subject: str | None = None, subje
     items = [Fact(**native(r)) for r in rows]
     next_cursor = None
     if len(items) == params["limit"]:
-        next_cursor = encode_cursor(_Cursor(after=items[-1].uuid, count=count, now=now,
+        next_cursor = _encode_cursor(_Cursor(after=items[-1].uuid, count=count, now=now,
                                             filters=_fingerprint(filters)))
     return FactPage(count=count, items=items, next_cursor=next_cursor)
 
@@ -89,11 +89,11 @@ def _fingerprint(filters: dict[str, Any]) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
-def encode_cursor(cursor: _Cursor) -> str:
+def _encode_cursor(cursor: _Cursor) -> str:
     return base64.urlsafe_b64encode(cursor.model_dump_json().encode()).decode().rstrip("=")
 
 
-def decode_cursor(token: str, filters: dict[str, Any]) -> _Cursor:
+def _decode_cursor(token: str, filters: dict[str, Any]) -> _Cursor:
     """The state of a listing; a cursor from another listing (other filters) or a damaged one is refused."""
     try:
         cursor = _Cursor.model_validate_json(base64.urlsafe_b64decode(token + "=" * (-len(token) % 4)))

@@ -137,12 +137,15 @@ def _channels(graph: Graph, params: dict[str, Any], terms: str, embedding: list[
     """The index channels run concurrently, each in its own read transaction; expansion follows them."""
 
     def run(cypher: str, kind: HitKind, **extra: Any) -> list[_Item]:
-        rows = _rows(graph, cypher, {**params, **extra})
-        if len(rows) < params["limit"] and params["k"] < MAX_OVERFETCH and cypher != q.FACT_EXPANSION:
+        return [_Item(kind, r["uuid"], r) for r in _rows(graph, cypher, {**params, **extra})]
+
+    def run_index(cypher: str, kind: HitKind, **extra: Any) -> list[_Item]:
+        items = run(cypher, kind, **extra)
+        if len(items) < params["limit"] and params["k"] < MAX_OVERFETCH:
             # The index is shared by every group: a small group beside a large one can have its matches
             # crowded out of the first k. Ask once more, as deep as allowed.
-            rows = _rows(graph, cypher, {**params, **extra, "k": MAX_OVERFETCH})
-        return [_Item(kind, r["uuid"], r) for r in rows]
+            items = run(cypher, kind, **extra, k=MAX_OVERFETCH)
+        return items
 
     jobs: dict[str, tuple[str, HitKind, dict[str, Any]]] = {}
     if terms:
@@ -155,7 +158,7 @@ def _channels(graph: Graph, params: dict[str, Any], terms: str, embedding: list[
         jobs["entity_vector"] = (q.ENTITY_VECTOR, "entity", {"embedding": embedding})
         if "episode" in kinds:
             jobs["passage_vector"] = (q.PASSAGE_VECTOR, "episode", {"embedding": embedding})
-    futures = {name: _POOL.submit(run, cypher, kind, **extra) for name, (cypher, kind, extra) in jobs.items()}
+    futures = {name: _POOL.submit(run_index, cypher, kind, **extra) for name, (cypher, kind, extra) in jobs.items()}
     out = {name: future.result() for name, future in futures.items()}
     seeds = list(dict.fromkeys([*center, *_rrf_order([v for k, v in out.items()
                                                        if k.startswith("entity")])[:EXPANSION_SEEDS]]))
