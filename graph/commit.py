@@ -72,7 +72,8 @@ def commit_episode(graph: Graph, plan: CommitPlan, timeline: TimelineFn, now: da
         tx.run(q.UPSERT_PREDICATES, rows=[{**p.model_dump(), "negated": p.name in negated} for p in plan.predicates],
                **common).consume()
         fact_rows = [
-            {**f.model_dump(exclude={"evidence", "asserted_by"}),
+            {**f.model_dump(exclude={"evidence", "asserted_by", "valid_at", "invalid_at"}),
+             "valid_at": _iso(f.valid_at), "invalid_at": _iso(f.invalid_at),
              "evidence": [evidence_key(e.episode_uuid, e.start, e.end) for e in f.evidence],
              "asserted_by": [f.asserted_by] if f.asserted_by else [], "agents": agents}
             for f in plan.facts
@@ -109,9 +110,11 @@ def recompute_slots(tx: ManagedTransaction, group_id: str, seeds: Iterable[tuple
         if not new:
             break
         seen.update((s["kind"], s["predicate"], s["entity_uuid"], s.get("other_uuid", "")) for s in new)
-        rows = tx.run(q.SLOT_FACTS, slots=new, group_id=group_id).data()
-        for row in rows:
-            facts[row["uuid"]] = SlotFact(**{k: _native(v) for k, v in row.items()})
+        for kind, query in q.SLOT_FACTS_BY_KIND.items():
+            of_kind = [s for s in new if s["kind"] == kind]
+            if of_kind:
+                for row in tx.run(query, slots=of_kind, group_id=group_id).data():
+                    facts[row["uuid"]] = SlotFact.model_validate(row)
         # A predicate functional on both sides links slots: follow them until nothing new appears.
         pending = _slots_for([(f.subject_uuid, f.predicate, f.object_uuid) for f in facts.values()
                               if flags.get(f.predicate) == "both"], flags, negatable)
@@ -119,7 +122,8 @@ def recompute_slots(tx: ManagedTransaction, group_id: str, seeds: Iterable[tuple
     changed = [u for u in timeline(list(facts.values()), flags, now)
                if current.get(u.uuid) != (u.invalid_at, u.invalidated_by)]
     if changed:
-        tx.run(q.APPLY_SLOT_UPDATES, rows=[u.model_dump() for u in changed], now=now).consume()
+        tx.run(q.APPLY_SLOT_UPDATES, rows=[{**u.model_dump(), "invalid_at": _iso(u.invalid_at)} for u in changed],
+               now=now).consume()
     return len(facts), len(changed)
 
 
@@ -137,6 +141,6 @@ def _slots_for(triples: Iterable[tuple[str, str, str]], flags: Mapping[str, Func
     return slots
 
 
-def _native(value: Any) -> Any:
-    """Neo4j DateTime -> Python datetime; everything else as it is."""
-    return value.to_native() if hasattr(value, "to_native") else value
+def _iso(value: datetime | None) -> str | None:
+    """A time for a row parameter: the queries parse it with ``datetime()`` (see graph/queries/commit.py)."""
+    return None if value is None else value.isoformat()

@@ -1,4 +1,8 @@
-"""Writes of the per-episode commit. Every value arrives as a parameter; labels through `$(...)`."""
+"""Writes of the per-episode commit. Every value arrives as a parameter; labels through `$(...)`.
+
+Times inside row lists travel as ISO-8601 strings and are read back with ``toString``: the driver's own
+datetime conversion costs ~40 us a value in Python (0.4 s of a 10,000-fact commit), Cypher's parse nothing.
+"""
 
 UPSERT_SOURCE = """
 MERGE (s:Source {uuid: $source.uuid})
@@ -52,8 +56,9 @@ UPSERT_FACTS = """
 UNWIND $rows AS f
 MATCH (s:Entity {uuid: f.subject_uuid}), (o:Entity {uuid: f.object_uuid})
 MERGE (s)-[r:RELATES_TO {uuid: f.uuid}]->(o)
-ON CREATE SET r.group_id = $group_id, r.predicate = f.predicate, r.fact = f.fact, r.valid_at = f.valid_at,
-              r.stated_invalid_at = f.invalid_at, r.invalid_at = f.invalid_at, r.negated = f.negated,
+ON CREATE SET r.group_id = $group_id, r.predicate = f.predicate, r.fact = f.fact,
+              r.valid_at = datetime(f.valid_at), r.stated_invalid_at = datetime(f.invalid_at),
+              r.invalid_at = datetime(f.invalid_at), r.negated = f.negated,
               r.confidence = f.confidence, r.created_at = $now, r.extractor = $extractor,
               r.episodes = [$episode_uuid], r.evidence = f.evidence, r.asserted_by = f.asserted_by,
               r.agents = f.agents
@@ -95,40 +100,52 @@ MERGE (a)-[s:POSSIBLY_SAME_AS]->(b)
 ON CREATE SET s.score = row.score, s.created_at = $now, s.group_id = $group_id
 """
 
-# Facts of functional slots and of (subject, predicate, object) pairs, for the temporal rules. Pair slots are
-# asked for only for predicates that have had a negation in the group (`Predicate.has_negations`).
-SLOT_FACTS = """
-UNWIND $slots AS slot
-CALL (slot) {
-  WITH slot WHERE slot.kind = 'subject'
-  MATCH (s:Entity {uuid: slot.entity_uuid})-[r:RELATES_TO {predicate: slot.predicate}]->(o:Entity)
-  RETURN r, s, o
-  UNION
-  WITH slot WHERE slot.kind = 'object'
-  MATCH (s:Entity)-[r:RELATES_TO {predicate: slot.predicate}]->(o:Entity {uuid: slot.entity_uuid})
-  RETURN r, s, o
-  UNION
-  WITH slot WHERE slot.kind = 'pair'
-  MATCH (s:Entity {uuid: slot.entity_uuid})-[r:RELATES_TO {predicate: slot.predicate}]
-        ->(o:Entity {uuid: slot.other_uuid})
-  // A pair matters only when a negation (live or retracted) exists in it: that is what can close or reopen.
-  // (Collected rather than an EXISTS subquery, which the planner may answer from the predicate index.)
-  WITH s, o, collect(r) AS rs WHERE any(x IN rs WHERE x.negated)
-  UNWIND rs AS r
-  RETURN r, s, o
-}
+# Facts of functional slots and of (subject, predicate, object) pairs, for the temporal rules: one query per
+# slot kind, each anchored on the entity's unique uuid index. The first large batch in a new group is planned
+# from statistics that do not count it yet (the facts are in the same transaction); a single query with a
+# UNION branch per kind was then planned as relationship-index scans run for every slot (30M rows for 3,000
+# slots), and the hint keeps the anchored expand whatever the statistics say.
+_SLOT_FACT_FIELDS = """
 WITH DISTINCT r, s, o WHERE r.group_id = $group_id AND r.expired_at IS NULL
 RETURN r.uuid AS uuid, s.uuid AS subject_uuid, r.predicate AS predicate, o.uuid AS object_uuid,
-       r.valid_at AS valid_at, r.stated_invalid_at AS stated_invalid_at, r.invalid_at AS invalid_at,
-       r.invalidated_by AS invalidated_by, r.created_at AS created_at, coalesce(r.negated, false) AS negated
+       toString(r.valid_at) AS valid_at, toString(r.stated_invalid_at) AS stated_invalid_at,
+       toString(r.invalid_at) AS invalid_at, r.invalidated_by AS invalidated_by,
+       toString(r.created_at) AS created_at, coalesce(r.negated, false) AS negated
 """
+
+SUBJECT_SLOT_FACTS = """
+UNWIND $slots AS slot
+MATCH (s:Entity {uuid: slot.entity_uuid})-[r:RELATES_TO]->(o:Entity)
+USING INDEX s:Entity(uuid)
+WHERE r.predicate = slot.predicate
+""" + _SLOT_FACT_FIELDS
+
+OBJECT_SLOT_FACTS = """
+UNWIND $slots AS slot
+MATCH (s:Entity)-[r:RELATES_TO]->(o:Entity {uuid: slot.entity_uuid})
+USING INDEX o:Entity(uuid)
+WHERE r.predicate = slot.predicate
+""" + _SLOT_FACT_FIELDS
+
+# Pair slots are asked for only for predicates that have had a negation in the group (`Predicate.has_negations`);
+# a pair matters only when a negation (live or retracted) exists in it: that is what can close or reopen.
+PAIR_SLOT_FACTS = """
+UNWIND $slots AS slot
+MATCH (s:Entity {uuid: slot.entity_uuid})-[r:RELATES_TO]->(o:Entity {uuid: slot.other_uuid})
+USING INDEX s:Entity(uuid)
+WHERE r.predicate = slot.predicate
+WITH s, o, collect(r) AS rs WHERE any(x IN rs WHERE x.negated)
+UNWIND rs AS r
+""" + _SLOT_FACT_FIELDS
+
+SLOT_FACTS_BY_KIND = {"subject": SUBJECT_SLOT_FACTS, "object": OBJECT_SLOT_FACTS, "pair": PAIR_SLOT_FACTS}
 
 APPLY_SLOT_UPDATES = """
 UNWIND $rows AS u
 MATCH ()-[r:RELATES_TO {uuid: u.uuid}]->()
 // One step of history, so "what did we believe at known_at" survives a later change of the end.
 SET r.prev_invalid_at = r.invalid_at, r.prev_invalidated_at = r.invalidated_at,
-    r.invalid_at = u.invalid_at, r.invalidated_by = u.invalidated_by, r.invalidated_at = $now
+    r.invalid_at = datetime(u.invalid_at), r.invalidated_by = u.invalidated_by, r.invalidated_at = $now
 """
 
 EPISODE_IS_COMMITTED = """
