@@ -15,6 +15,7 @@ from pydantic import BaseModel
 from strata.graph import Graph, lucene
 from strata.graph.commit import CommitResult, commit_episode
 from strata.graph.read import entity_candidates, predicates, previous_summary, roster
+from strata.ingest.gcpause import gc_paused
 from strata.ingest.protocols import EMPTY_CONTEXT, Embedder, ExtractionContext, Extractor, RosterEntry
 from strata.resolve.planner import Adjudicator, MentionQuery, PlanReport, build_plan, texts_to_embed
 from strata.resolve.timeline import recompute_timeline
@@ -59,7 +60,8 @@ class Pipeline:
     def extract(self, episode: Episode) -> Extraction:
         # Structured facts need no roster or summary: no extractor reads them.
         context = EMPTY_CONTEXT if episode.kind == "facts" else self.context_for(episode)
-        extraction = self.extractor.extract(episode, context)
+        with gc_paused():
+            extraction = self.extractor.extract(episode, context)
         if self.embedder is not None:
             self.embed(texts_to_embed(episode, extraction))
         return extraction
@@ -82,9 +84,10 @@ class Pipeline:
         registry = [PredicateInfo(name=p.name, description=p.description or "", functional=p.functional,
                                   count=p.count) for p in predicates(self.graph, episode.group_id, with_counts=False)]
         embed = self.embed if self.embedder is not None else None
-        plan, report = build_plan(episode, extraction, lookup=self._lookup, predicates=registry, embed=embed,
-                                  adjudicator=self.adjudicator, source=source)
-        result = commit_episode(self.graph, plan, recompute_timeline, now or utcnow(), agent=episode.agent)
+        with gc_paused():
+            plan, report = build_plan(episode, extraction, lookup=self._lookup, predicates=registry, embed=embed,
+                                      adjudicator=self.adjudicator, source=source)
+            result = commit_episode(self.graph, plan, recompute_timeline, now or utcnow(), agent=episode.agent)
         return _outcome(episode, result, report, extraction)
 
     def process(self, episode: Episode, source: Source | None = None, now: datetime | None = None) -> EpisodeOutcome:
