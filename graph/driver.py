@@ -73,10 +73,12 @@ class Graph:
     def fetch(self, cypher: str, **params: Any) -> list[dict[str, Any]]:
         """A read in an auto-commit transaction: one round trip (a managed one adds a COMMIT), no retry.
 
-        For latency-bound reads (search); a failure reaches the caller as an error to retry or report.
+        For latency-bound reads (search); a failure reaches the caller as an error to retry or report. Rows
+        must hold plain values (no nodes or relationships): they are taken as they arrive, without the
+        driver's recursive ``data()`` conversion (a millisecond a search for nested provenance maps).
         """
         with mapped_errors(), self.driver.session(database=self.database, default_access_mode="READ") as session:
-            return session.run(cypher, params).data()
+            return [dict(record) for record in session.run(cypher, params)]
 
     def write(self, work: Callable[[ManagedTransaction], T]) -> T:
         """Run ``work`` in one managed write transaction (retried by the driver on transient errors)."""

@@ -134,37 +134,62 @@ def search(graph: Graph, group_id: str, query: SearchQuery, embed: EmbedFn | Non
 
 def _channels(graph: Graph, params: dict[str, Any], terms: str, embedding: list[float] | None,
               kinds: set[str], center: list[str]) -> dict[str, list[_Item]]:
-    """The index channels run concurrently, each in its own read transaction; expansion follows them."""
+    """The index channels in two queries side by side, expansion in the entity channels' query.
 
-    def run(cypher: str, kind: HitKind, **extra: Any) -> list[_Item]:
-        return [_Item(kind, r["uuid"], r) for r in _rows(graph, cypher, {**params, **extra})]
-
-    def run_index(cypher: str, kind: HitKind, **extra: Any) -> list[_Item]:
-        items = run(cypher, kind, **extra)
-        if len(items) < params["limit"] and params["k"] < MAX_OVERFETCH:
-            # The index is shared by every group: a small group beside a large one can have its matches
-            # crowded out of the first k. Ask once more, as deep as allowed.
-            items = run(cypher, kind, **extra, k=MAX_OVERFETCH)
-        return items
-
-    jobs: dict[str, tuple[str, HitKind, dict[str, Any]]] = {}
+    One query holds the entity channels and the expansion from their winners, the other the fact and passage
+    channels (run in the pool): two round trips in parallel, whatever the number of channels.
+    """
+    names: list[str] = []
     if terms:
-        jobs["fact_fulltext"] = (q.FACT_FULLTEXT, "fact", {"lucene": terms})
-        jobs["entity_fulltext"] = (q.ENTITY_FULLTEXT, "entity", {"lucene": terms})
-        if "episode" in kinds:
-            jobs["passage_fulltext"] = (q.PASSAGE_FULLTEXT, "episode", {"lucene": terms})
+        names += ["fact_fulltext", "entity_fulltext"] + (["passage_fulltext"] if "episode" in kinds else [])
     if embedding is not None:
-        jobs["fact_vector"] = (q.FACT_VECTOR, "fact", {"embedding": embedding})
-        jobs["entity_vector"] = (q.ENTITY_VECTOR, "entity", {"embedding": embedding})
-        if "episode" in kinds:
-            jobs["passage_vector"] = (q.PASSAGE_VECTOR, "episode", {"embedding": embedding})
-    futures = {name: _POOL.submit(run_index, cypher, kind, **extra) for name, (cypher, kind, extra) in jobs.items()}
-    out = {name: future.result() for name, future in futures.items()}
-    seeds = list(dict.fromkeys([*center, *_rrf_order([v for k, v in out.items()
-                                                       if k.startswith("entity")])[:EXPANSION_SEEDS]]))
-    if seeds and "fact" in kinds:
-        out["fact_expansion"] = run(q.FACT_EXPANSION, "fact", entities=seeds)
-    return out
+        names += ["fact_vector", "entity_vector"] + (["passage_vector"] if "episode" in kinds else [])
+    center = list(dict.fromkeys(center))
+    args = {**params, "lucene": terms, "embedding": embedding, "center": center, "entities": center,
+            "rrf_k": RRF_K, "seeds": EXPANSION_SEEDS}
+    expand = "fact" in kinds
+    entity_names = tuple(n for n in names if not n.startswith("fact"))
+    other_names = tuple(n for n in names if n.startswith("fact"))
+    others = _POOL.submit(_index_channels, graph, args, other_names) if other_names else None
+    out: dict[str, list[_Item]] = {}
+    if entity_names:
+        out, deepened = _index_channels(graph, args, entity_names, expand=expand)
+        if deepened and expand:
+            # A deeper entity channel may change the seeds the query expanded from: expand again.
+            seeds = list(dict.fromkeys([*center, *_rrf_order([out[n] for n in entity_names
+                                                              if n.startswith("entity")])[:EXPANSION_SEEDS]]))
+            out.update(_index_channels(graph, {**args, "entities": seeds}, (), expand=True)[0])
+    elif center and expand:
+        out, _ = _index_channels(graph, args, (), expand=True)
+    if others is not None:
+        out.update(others.result()[0])
+    if not out.get("fact_expansion"):
+        out.pop("fact_expansion", None)
+    return {n: out[n] for n in [*names, "fact_expansion"] if n in out}
+
+
+_KIND_OF_CHANNEL: dict[str, HitKind] = {"fact": "fact", "entity": "entity", "passage": "episode"}
+
+
+def _index_channels(graph: Graph, args: dict[str, Any], names: tuple[str, ...],
+                    expand: bool = False) -> tuple[dict[str, list[_Item]], bool]:
+    """Run index channels in one round trip (no names: the expansion alone, from ``args["entities"]``).
+
+    A channel left short by the group and time filters while its index had more entries (the index is shared
+    by every group: a small group beside a large one can have its matches crowded out of the first k) asks
+    once more on its own, as deep as allowed. Returns the channels and whether any was asked again.
+    """
+    cypher = q.index_channels(names, expand) if names else q.FACT_EXPANSION
+    out: dict[str, list[_Item]] = {}
+    deepened = False
+    for row in _rows(graph, cypher, args):
+        name, hits = row["channel"], row["hits"]
+        if len(hits) < args["limit"] and row["raw"] >= args["k"] and args["k"] < MAX_OVERFETCH:
+            hits = _rows(graph, q.INDEX_CHANNELS[name], {**args, "k": MAX_OVERFETCH})[0]["hits"]
+            deepened = True
+        kind = _KIND_OF_CHANNEL[name.split("_")[0]]
+        out[name] = [_Item(kind, h["uuid"], h) for h in hits]
+    return out, deepened
 
 
 def _rows(graph: Graph, cypher: str, args: dict[str, Any]) -> list[dict[str, Any]]:
@@ -192,6 +217,10 @@ def _hydrate(graph: Graph, params: dict[str, Any],
         for r in future.result():
             for ep in r.pop("provenance_episodes"):
                 episodes.setdefault(ep["uuid"], native(ep))
+            for snippet in r.pop("snippets"):
+                if snippet is not None:
+                    episodes[snippet["key"].partition(":")[0]].setdefault("snippets", {})[snippet["key"]] = \
+                        snippet["text"]
             rows[(kind, r["uuid"])] = native(r)
     kept = []
     for item in items:
@@ -280,14 +309,13 @@ def provenance_for(episode: dict[str, Any], start: int | None, end: int | None,
                 messages.append(MessageRef(index=index, speaker=m.get("speaker"), text=m.get("text") or "",
                                            timestamp=m.get("timestamp"), start=m_start, end=m_end,
                                            metadata=m.get("metadata") or {}))
-    content = episode.get("content") or ""
     speakers = episode.get("speakers") or []
     if speaker is None:
         speaker = messages[0].speaker if messages else (speakers[0] if len(speakers) == 1 else None)
     return Provenance(
         episode_uuid=episode["uuid"], source_uuid=episode.get("source_uuid"), source_name=episode.get("source_name"),
         seq=episode.get("seq"), kind=episode.get("kind"), reference_time=episode.get("reference_time"),
-        start=start, end=end, text=content[start:end] if start is not None else None, speaker=speaker,
+        start=start, end=end, text=episode.get("snippets", {}).get(f"{episode['uuid']}:{start}:{end}"), speaker=speaker,
         metadata=json.loads(episode.get("metadata_json") or "{}"), messages=messages)
 
 
@@ -317,6 +345,7 @@ def fact_vector_channel(graph: Graph, group_id: str, embedding: list[float], lim
     """The fact vector channel alone, over every fact of the group (history included), with the over-fetch
     ``search`` uses: what ``brute_force_fact_scan`` ranks exactly, through the index (for benchmarks only)."""
     now = utcnow()
-    return graph.query(q.FACT_VECTOR, group_id=group_id, embedding=embedding, as_of=now, known_at=now,
+    rows = graph.query(q.FACT_VECTOR, group_id=group_id, embedding=embedding, as_of=now, known_at=now,
                        user_as_of=None, user_known_at=None, include_history=True, types=None, predicates=None,
                        with_embedding=False, limit=limit, k=min(max(limit * 20, 100), 1000))
+    return rows[0]["hits"]

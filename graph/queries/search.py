@@ -2,9 +2,12 @@
 graph expansion from entities. Every value is a parameter; index names are constants.
 
 Neo4j 5.26 vector indexes are not filtered, so each channel over-fetches ($k) and then filters by group,
-time and type; the caller sizes $k. Channels return only uuid and score: the few fused winners are read
-whole afterwards (``*_BY_UUID``), which keeps each channel's reply small.
+time and type; the caller sizes $k. Channels return only uuid and score, and several run as one query
+(``index_channels``): the few fused winners are read whole afterwards (``*_BY_UUID``) with the quoted spans
+of their provenance, which keeps every reply small.
 """
+
+from functools import cache
 
 from strata.graph.queries.read import TEMPORAL_FILTER
 
@@ -23,29 +26,53 @@ r.agents AS agents, r.extractor AS extractor, coalesce(r.negated, false) AS nega
 CASE WHEN $with_embedding THEN r.fact_embedding END AS embedding
 """
 
+# Each index channel answers one row: its name, how many entries the index gave (`raw`: equal to $k means the
+# index had more, so a short filtered list is worth a deeper ask) and the filtered hits, best first.
+_RANKED = """
+  WITH {var}, score ORDER BY score DESC LIMIT $limit
+  RETURN collect({{uuid: {var}.uuid, score: score}}) AS hits
+}}"""
+
 FACT_FULLTEXT = """
 CALL db.index.fulltext.queryRelationships('fact_fulltext', $lucene, {limit: $k}) YIELD relationship, score
-WITH relationship AS r, score, startNode(relationship) AS s, endNode(relationship) AS o
-WHERE """ + FACT_HIT_FILTER + """
-RETURN r.uuid AS uuid, score ORDER BY score DESC LIMIT $limit
+WITH collect({r: relationship, score: score}) AS raw
+CALL (raw) {
+  UNWIND raw AS hit
+  WITH hit.r AS r, hit.score AS score, startNode(hit.r) AS s, endNode(hit.r) AS o
+  WHERE """ + FACT_HIT_FILTER + """
+""" + _RANKED.format(var="r") + """
+RETURN 'fact_fulltext' AS channel, size(raw) AS raw, hits
 """
 
 FACT_VECTOR = """
 CALL db.index.vector.queryRelationships('fact_embedding', $k, $embedding) YIELD relationship, score
-WITH relationship AS r, score, startNode(relationship) AS s, endNode(relationship) AS o
-WHERE """ + FACT_HIT_FILTER + """
-RETURN r.uuid AS uuid, score ORDER BY score DESC LIMIT $limit
+WITH collect({r: relationship, score: score}) AS raw
+CALL (raw) {
+  UNWIND raw AS hit
+  WITH hit.r AS r, hit.score AS score, startNode(hit.r) AS s, endNode(hit.r) AS o
+  WHERE """ + FACT_HIT_FILTER + """
+""" + _RANKED.format(var="r") + """
+RETURN 'fact_vector' AS channel, size(raw) AS raw, hits
 """
 
-# Facts around the given entities (matched by the entity channels or named by the client as `center`).
+# Facts around the given entities (matched by the entity channels or named by the client as `center`), nearest
+# entity first. A body over the variable `entities`: alone (FACT_EXPANSION) or after the entity channels.
+_EXPANSION = """
+CALL (entities) {
+  UNWIND range(0, size(entities) - 1) AS i
+  MATCH (c:Entity {uuid: entities[i]})-[r:RELATES_TO]-(:Entity)
+  WITH i, r, startNode(r) AS s, endNode(r) AS o
+  WHERE """ + FACT_HIT_FILTER + """
+  WITH r, min(i) AS rank_of_entity
+  ORDER BY rank_of_entity, r.valid_at DESC, r.uuid LIMIT $limit
+  RETURN collect({uuid: r.uuid, score: 1.0 / (1 + rank_of_entity)}) AS expansion
+}
+"""
+
 FACT_EXPANSION = """
-UNWIND range(0, size($entities) - 1) AS i
-MATCH (c:Entity {uuid: $entities[i]})-[r:RELATES_TO]-(:Entity)
-WITH i, r, startNode(r) AS s, endNode(r) AS o
-WHERE """ + FACT_HIT_FILTER + """
-WITH r, min(i) AS rank_of_entity
-RETURN r.uuid AS uuid, 1.0 / (1 + rank_of_entity) AS score
-ORDER BY rank_of_entity, r.valid_at DESC, r.uuid LIMIT $limit
+WITH $entities AS entities
+""" + _EXPANSION + """
+RETURN 'fact_expansion' AS channel, 0 AS raw, expansion AS hits
 """
 
 ENTITY_HIT_FIELDS = """
@@ -60,15 +87,23 @@ e.group_id = $group_id AND e.expired_at IS NULL AND ($types IS NULL OR e.type IN
 """
 
 ENTITY_FULLTEXT = """
-CALL db.index.fulltext.queryNodes('entity_fulltext', $lucene, {limit: $k}) YIELD node AS e, score
-WITH e, score WHERE """ + ENTITY_FILTER + """
-RETURN e.uuid AS uuid, score ORDER BY score DESC LIMIT $limit
+CALL db.index.fulltext.queryNodes('entity_fulltext', $lucene, {limit: $k}) YIELD node, score
+WITH collect({e: node, score: score}) AS raw
+CALL (raw) {
+  UNWIND raw AS hit
+  WITH hit.e AS e, hit.score AS score WHERE """ + ENTITY_FILTER + """
+""" + _RANKED.format(var="e") + """
+RETURN 'entity_fulltext' AS channel, size(raw) AS raw, hits
 """
 
 ENTITY_VECTOR = """
-CALL db.index.vector.queryNodes('entity_name_embedding', $k, $embedding) YIELD node AS e, score
-WITH e, score WHERE """ + ENTITY_FILTER + """
-RETURN e.uuid AS uuid, score ORDER BY score DESC LIMIT $limit
+CALL db.index.vector.queryNodes('entity_name_embedding', $k, $embedding) YIELD node, score
+WITH collect({e: node, score: score}) AS raw
+CALL (raw) {
+  UNWIND raw AS hit
+  WITH hit.e AS e, hit.score AS score WHERE """ + ENTITY_FILTER + """
+""" + _RANKED.format(var="e") + """
+RETURN 'entity_vector' AS channel, size(raw) AS raw, hits
 """
 
 PASSAGE_FILTER = """
@@ -86,23 +121,76 @@ p.speaker AS speaker, CASE WHEN $with_embedding THEN p.embedding END AS embeddin
 """
 
 PASSAGE_FULLTEXT = """
-CALL db.index.fulltext.queryNodes('passage_fulltext', $lucene, {limit: $k}) YIELD node AS p, score
-WITH p, score WHERE """ + PASSAGE_FILTER + """
-RETURN p.uuid AS uuid, score ORDER BY score DESC LIMIT $limit
+CALL db.index.fulltext.queryNodes('passage_fulltext', $lucene, {limit: $k}) YIELD node, score
+WITH collect({p: node, score: score}) AS raw
+CALL (raw) {
+  UNWIND raw AS hit
+  WITH hit.p AS p, hit.score AS score WHERE """ + PASSAGE_FILTER + """
+""" + _RANKED.format(var="p") + """
+RETURN 'passage_fulltext' AS channel, size(raw) AS raw, hits
 """
 
 PASSAGE_VECTOR = """
-CALL db.index.vector.queryNodes('passage_embedding', $k, $embedding) YIELD node AS p, score
-WITH p, score WHERE """ + PASSAGE_FILTER + """
-RETURN p.uuid AS uuid, score ORDER BY score DESC LIMIT $limit
+CALL db.index.vector.queryNodes('passage_embedding', $k, $embedding) YIELD node, score
+WITH collect({p: node, score: score}) AS raw
+CALL (raw) {
+  UNWIND raw AS hit
+  WITH hit.p AS p, hit.score AS score WHERE """ + PASSAGE_FILTER + """
+""" + _RANKED.format(var="p") + """
+RETURN 'passage_vector' AS channel, size(raw) AS raw, hits
 """
+
+INDEX_CHANNELS = {"fact_fulltext": FACT_FULLTEXT, "fact_vector": FACT_VECTOR, "entity_fulltext": ENTITY_FULLTEXT,
+                  "entity_vector": ENTITY_VECTOR, "passage_fulltext": PASSAGE_FULLTEXT,
+                  "passage_vector": PASSAGE_VECTOR}
+
+
+# Expansion seeds from the entity channels among those of the query: $center first, then the top $seeds
+# entities by reciprocal rank fusion (1 / ($rrf_k + rank)), ties by uuid, as graph/search.py fuses.
+_SEEDS = """
+WITH collect({channel: channel, raw: raw, hits: hits}) AS found
+CALL (found) {
+  UNWIND found AS c
+  WITH c WHERE c.channel STARTS WITH 'entity_'
+  UNWIND range(0, size(c.hits) - 1) AS i
+  WITH c.hits[i].uuid AS uuid, sum(1.0 / ($rrf_k + i + 1)) AS rrf
+  ORDER BY rrf DESC, uuid LIMIT $seeds
+  RETURN collect(uuid) AS ranked
+}
+WITH found, $center + [u IN ranked WHERE NOT u IN $center] AS entities
+"""
+
+
+@cache
+def index_channels(names: tuple[str, ...], expand: bool = False) -> str:
+    """Several index channels in one query (one round trip): a UNION of the constant channel queries above.
+
+    With ``expand``, the facts around the channels' best entities come back as one more channel row,
+    ``fact_expansion``, from the same round trip.
+    """
+    union = "CALL () {\n" + "\nUNION ALL\n".join(INDEX_CHANNELS[n] for n in names) + "\n}\n"
+    if not expand:
+        return union + "RETURN channel, raw, hits"
+    return (union + _SEEDS + _EXPANSION
+            + "UNWIND found + [{channel: 'fact_expansion', raw: 0, hits: expansion}] AS c\n"
+            + "RETURN c.channel AS channel, c.raw AS raw, c.hits AS hits")
+
 
 # The fused winners, read whole once the channels (which return only uuid and score) are fused, each with the
 # episodes its provenance points into (a handful per hit), so one round trip gives hits and provenance.
+# Not the episode's content: only the quoted spans travel (`snippets`, keyed "episode:start:end" like evidence),
+# and the messages only for chat episodes (to map a span to its message ids). Whole contents were most of a
+# search's reply (2-3 KB an episode, up to five episodes a hit).
 EPISODE_MAP = """
 {uuid: ep.uuid, source_uuid: ep.source_uuid, source_name: coalesce(src.name, ep.source_name), seq: ep.seq,
  kind: ep.kind, speakers: ep.speakers, reference_time: ep.reference_time, metadata_json: ep.metadata_json,
- messages_json: ep.messages_json, content: ep.content}
+ messages_json: CASE WHEN ep.kind = 'chat' THEN ep.messages_json END}
+"""
+
+_SNIPPET = """
+CASE WHEN {start} >= 0 AND {end} >= {start}
+     THEN {{key: ep.uuid + ':' + toString({start}) + ':' + toString({end}),
+           text: substring(ep.content, {start}, {end} - {start})}} END
 """
 
 # Evidence keys are "episode:start:end"; evidence episodes come first, then episodes that stated it without a span.
@@ -115,9 +203,13 @@ CALL (r) {
   UNWIND reduce(ids = [], x IN named | CASE WHEN x IN ids THEN ids ELSE ids + x END)[..$per_item] AS episode_uuid
   MATCH (ep:Episode {uuid: episode_uuid}) WHERE ep.group_id = $group_id
   OPTIONAL MATCH (src:Source {uuid: ep.source_uuid})
-  RETURN collect(""" + EPISODE_MAP + """) AS provenance_episodes
+  WITH ep, src, [x IN coalesce(r.evidence, []) WHERE split(x, ':')[0] = ep.uuid
+                 | [toInteger(split(x, ':')[1]), toInteger(split(x, ':')[2])]] AS spans
+  RETURN collect(""" + EPISODE_MAP + """) AS provenance_episodes,
+         reduce(out = [], s IN collect([x IN spans | """ + _SNIPPET.format(start="x[0]", end="x[1]") + """])
+                | out + s) AS snippets
 }
-RETURN """ + FACT_HIT_FIELDS + """, provenance_episodes
+RETURN """ + FACT_HIT_FIELDS + """, provenance_episodes, snippets
 """
 
 # Where each entity was mentioned, newest episodes first; bounded for hub entities (a city mentioned by
@@ -131,9 +223,10 @@ CALL (e) {
   WITH ep, m ORDER BY ep.reference_time DESC LIMIT $per_item
   OPTIONAL MATCH (src:Source {uuid: ep.source_uuid})
   RETURN collect({episode_uuid: ep.uuid, spans: m.spans}) AS mentions,
-         collect(""" + EPISODE_MAP + """) AS provenance_episodes
+         collect(""" + EPISODE_MAP + """) AS provenance_episodes,
+         collect(""" + _SNIPPET.format(start="m.spans[0]", end="m.spans[1]") + """) AS snippets
 }
-RETURN """ + ENTITY_HIT_FIELDS + """, mentions, provenance_episodes
+RETURN """ + ENTITY_HIT_FIELDS + """, mentions, provenance_episodes, snippets
 """
 
 PASSAGES_BY_UUID = """
@@ -142,9 +235,10 @@ MATCH (p:Passage {uuid: id}) WHERE p.group_id = $group_id
 CALL (p) {
   MATCH (ep:Episode {uuid: p.episode_uuid}) WHERE ep.group_id = $group_id
   OPTIONAL MATCH (src:Source {uuid: ep.source_uuid})
-  RETURN collect(""" + EPISODE_MAP + """) AS provenance_episodes
+  RETURN collect(""" + EPISODE_MAP + """) AS provenance_episodes,
+         collect(""" + _SNIPPET.format(start="p.start", end="p.end") + """) AS snippets
 }
-RETURN """ + PASSAGE_FIELDS + """, provenance_episodes
+RETURN """ + PASSAGE_FIELDS + """, provenance_episodes, snippets
 """
 
 BRUTE_FORCE_FACTS = """

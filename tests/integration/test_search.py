@@ -1,4 +1,5 @@
-"""Hybrid search on a real Neo4j: the shared indexes must not hide a small group's facts."""
+"""Hybrid search on a real Neo4j: expansion, quoted provenance, round trips, and the shared indexes that must
+not hide a small group's facts."""
 
 from __future__ import annotations
 
@@ -9,12 +10,13 @@ from datetime import UTC, datetime
 import pytest
 
 from strata.graph import Graph
+from strata.graph import search as search_module
 from strata.graph.commit import commit_episode
 from strata.graph.search import SearchQuery, search
 from strata.resolve.timeline import recompute_timeline
 from strata.schema import ids
-from strata.schema.models import Episode, ExtractorInfo
-from strata.schema.plan import CommitPlan, EntityWrite, FactWrite, PredicateWrite
+from strata.schema.models import Episode, ExtractorInfo, Span
+from strata.schema.plan import CommitPlan, EntityWrite, Evidence, FactWrite, MentionWrite, PredicateWrite
 from strata.schema.settings import Settings
 
 pytestmark = pytest.mark.integration
@@ -65,3 +67,79 @@ def test_a_small_groups_vector_match_is_not_crowded_out_by_a_large_group(graph: 
         assert result.hits[0].channels == ["fact_vector"]
     finally:
         graph.query("MATCH (n {group_id: $g}) DETACH DELETE n", g=crowd)
+
+
+STORY = "Ada Quillfeather wrote notes on the Difference Loom. Ada Quillfeather lived in Marrowgate. Bo met Cy."
+
+
+def _story_plan(group: str) -> tuple[CommitPlan, dict[str, str], dict[str, str]]:
+    """Ada's two facts (each with its evidence span) and one unrelated fact, written without the planner."""
+    ep = Episode(uuid=ids.episode_uuid(group, "story", 0), group_id=group, seq=0, kind="text", content=STORY,
+                 reference_time=NOW, content_hash=ids.content_hash(STORY))
+    names = {"ada": ("Ada Quillfeather", "Person"), "loom": ("Difference Loom", "Thing"),
+             "town": ("Marrowgate", "Place"), "bo": ("Bo", "Person"), "cy": ("Cy", "Person")}
+    uuid = {k: ids.entity_uuid(group, k) for k in names}
+    entities = [EntityWrite(uuid=uuid[k], key=k, name=n, type=t) for k, (n, t) in names.items()]
+    sentences = [sentence + "." for sentence in STORY.rstrip(".").split(". ")]
+    triples = [("ada", "works_on", "loom"), ("ada", "lives_in", "town"), ("bo", "met", "cy")]
+    facts, fact_uuid = [], {}
+    for (s, p, o), text in zip(triples, sentences, strict=True):
+        start = STORY.index(text)
+        fact_uuid[p] = ids.fact_uuid(group, uuid[s], p, uuid[o], NOW)
+        facts.append(FactWrite(uuid=fact_uuid[p], subject_uuid=uuid[s], predicate=p, object_uuid=uuid[o], fact=text,
+                               valid_at=NOW, evidence=[Evidence(episode_uuid=ep.uuid, start=start,
+                                                                end=start + len(text))]))
+    mentions = [MentionWrite(entity_uuid=uuid["ada"], spans=[Span(start=0, end=16)],
+                             surface_forms=["Ada Quillfeather"])]
+    plan = CommitPlan(group_id=group, episode=ep, entities=entities, facts=facts, mentions=mentions,
+                      predicates=[PredicateWrite(name=p) for _, p, _ in triples], extractor=ExtractorInfo(name="test"))
+    return plan, uuid, fact_uuid
+
+
+def test_expansion_brings_the_facts_around_the_best_matched_entity(graph: Graph, group_id: str) -> None:
+    plan, _, fact_uuid = _story_plan(group_id)
+    commit_episode(graph, plan, recompute_timeline, NOW)
+    graph.query("CALL db.awaitIndexes(60)")
+    hits = search(graph, group_id, SearchQuery(q="Quillfeather", kinds=["fact"])).hits
+    expanded = {h.fact.uuid for h in hits if h.fact and "fact_expansion" in h.channels}
+    # "Quillfeather" names Ada (entity channel); both her facts come by expansion, Bo's never.
+    assert expanded == {fact_uuid["works_on"], fact_uuid["lives_in"]}
+    assert fact_uuid["met"] not in {h.fact.uuid for h in hits if h.fact}
+
+
+def test_center_alone_expands_from_the_given_entity(graph: Graph, group_id: str) -> None:
+    plan, uuid, fact_uuid = _story_plan(group_id)
+    commit_episode(graph, plan, recompute_timeline, NOW)
+    hits = search(graph, group_id, SearchQuery(q="", center=[uuid["town"], uuid["town"]])).hits
+    assert [(h.fact.uuid, h.channels) for h in hits if h.fact] == [(fact_uuid["lives_in"], ["fact_expansion"])]
+
+
+def test_a_fact_hit_quotes_its_evidence_span_and_an_entity_hit_its_mention(graph: Graph, group_id: str) -> None:
+    plan, _, fact_uuid = _story_plan(group_id)
+    commit_episode(graph, plan, recompute_timeline, NOW)
+    graph.query("CALL db.awaitIndexes(60)")
+    hits = search(graph, group_id, SearchQuery(q="Marrowgate Quillfeather")).hits
+    fact = next(h for h in hits if h.fact and h.fact.uuid == fact_uuid["lives_in"])
+    assert [p.text for p in fact.provenance] == ["Ada Quillfeather lived in Marrowgate."]
+    ada = next(h for h in hits if h.entity and h.entity.name == "Ada Quillfeather")
+    assert [(p.start, p.end, p.text) for p in ada.provenance] == [(0, 16, "Ada Quillfeather")]
+
+
+def test_the_channels_take_one_round_trip_per_half_when_no_index_is_cut_short(graph: Graph, group_id: str,
+                                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    plan, _, _ = _story_plan(group_id)
+    commit_episode(graph, plan, recompute_timeline, NOW)
+    graph.query("CALL db.awaitIndexes(60)")
+    sent: list[str] = []
+    real_rows = search_module._rows
+
+    def counting(graph_: Graph, cypher: str, args: dict) -> list[dict]:
+        sent.append(cypher)
+        return real_rows(graph_, cypher, args)
+
+    monkeypatch.setattr(search_module, "_rows", counting)
+    search(graph, group_id, SearchQuery(q="Quillfeather"))
+    channel_queries = [c for c in sent if "db.index" in c]
+    # Full-text indexes return only what matches, so nothing was cut short and nothing is asked twice:
+    # entity + passage channels with the expansion in one query, fact channels in the other.
+    assert len(channel_queries) == 2
