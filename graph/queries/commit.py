@@ -35,10 +35,13 @@ MERGE (e:Entity {uuid: row.uuid})
 ON CREATE SET e.group_id = $group_id, e.key = row.key, e.name = row.name, e.type = row.type,
               e.aliases = row.aliases, e.summary = row.summary, e.created_at = $now, e.updated_at = $now
 WITH e, row, [a IN row.aliases WHERE NOT a IN e.aliases] AS new_aliases
-SET e.aliases = e.aliases + new_aliases,
-    e.summary = CASE WHEN coalesce(e.summary, '') = '' THEN row.summary ELSE e.summary END,
-    e.updated_at = CASE WHEN size(new_aliases) > 0 THEN $now ELSE e.updated_at END,
-    e.expired_at = null
+// Only what changes is written: an entity every episode mentions would otherwise be rewritten (and
+// re-indexed in full text) by every episode.
+FOREACH (_ IN CASE WHEN size(new_aliases) > 0 THEN [1] ELSE [] END |
+  SET e.aliases = e.aliases + new_aliases, e.updated_at = $now)
+FOREACH (_ IN CASE WHEN coalesce(e.summary, '') = '' AND coalesce(row.summary, '') <> '' THEN [1] ELSE [] END |
+  SET e.summary = row.summary)
+FOREACH (_ IN CASE WHEN e.expired_at IS NOT NULL THEN [1] ELSE [] END | SET e.expired_at = null)
 SET e:$(row.type)
 WITH e, row WHERE row.embedding IS NOT NULL AND e.name_embedding IS NULL
 CALL db.create.setNodeVectorProperty(e, 'name_embedding', row.embedding)

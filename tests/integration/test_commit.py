@@ -122,8 +122,11 @@ def test_retraction_reopens_what_it_closed_and_recommit_restores(graph: Graph, g
     before = list_facts(graph, group_id, as_of=_dt(1999), known_at=datetime(2026, 2, 1, tzinfo=UTC))
     assert [f.subject_name for f in before.items] == ["Ben Baker"]
     assert list_facts(graph, group_id, known_at=datetime(2025, 12, 31, tzinfo=UTC)).count == 0  # nothing known yet
+    expired = "MATCH (e:Entity {group_id: $g}) WHERE e.expired_at IS NOT NULL RETURN e.name AS name"
+    assert [r["name"] for r in graph.query(expired, g=group_id)] == ["Ben Baker"]  # nothing supports him now
     commit_episode(graph, plans[1], recompute_timeline, LATER)
     assert _intervals(graph, group_id) == original
+    assert graph.query(expired, g=group_id) == []  # stated again: back
 
 
 def test_unrelated_slots_are_never_closed(graph: Graph, group_id: str) -> None:
