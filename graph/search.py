@@ -134,11 +134,9 @@ def search(graph: Graph, group_id: str, query: SearchQuery, embed: EmbedFn | Non
 
 def _channels(graph: Graph, params: dict[str, Any], terms: str, embedding: list[float] | None,
               kinds: set[str], center: list[str]) -> dict[str, list[_Item]]:
-    """The index channels in two queries side by side, expansion in the entity channels' query.
-
-    One query holds the entity channels and the expansion from their winners, the other the fact and passage
-    channels (run in the pool): two round trips in parallel, whatever the number of channels.
-    """
+    """The index channels in two queries side by side: the entity and passage channels with the expansion
+    from the best entities in one (this thread), the fact channels in the other (the pool). Two round trips
+    in parallel whatever the number of channels, and about the same work on each side."""
     names: list[str] = []
     if terms:
         names += ["fact_fulltext", "entity_fulltext"] + (["passage_fulltext"] if "episode" in kinds else [])
@@ -148,23 +146,21 @@ def _channels(graph: Graph, params: dict[str, Any], terms: str, embedding: list[
     args = {**params, "lucene": terms, "embedding": embedding, "center": center, "entities": center,
             "rrf_k": RRF_K, "seeds": EXPANSION_SEEDS}
     expand = "fact" in kinds
-    entity_names = tuple(n for n in names if not n.startswith("fact"))
-    other_names = tuple(n for n in names if n.startswith("fact"))
-    others = _POOL.submit(_index_channels, graph, args, other_names) if other_names else None
+    here = tuple(n for n in names if not n.startswith("fact"))
+    facts = tuple(n for n in names if n.startswith("fact"))
+    in_pool = _POOL.submit(_index_channels, graph, args, facts) if facts else None
     out: dict[str, list[_Item]] = {}
-    if entity_names:
-        out, deepened = _index_channels(graph, args, entity_names, expand=expand)
-        if deepened and expand:
+    if here:
+        out, deepened = _index_channels(graph, args, here, expand=expand)
+        entity_lists = [out[n] for n in here if n.startswith("entity")]
+        if expand and any(n.startswith("entity") for n in deepened):
             # A deeper entity channel may change the seeds the query expanded from: expand again.
-            seeds = list(dict.fromkeys([*center, *_rrf_order([out[n] for n in entity_names
-                                                              if n.startswith("entity")])[:EXPANSION_SEEDS]]))
+            seeds = list(dict.fromkeys([*center, *_rrf_order(entity_lists)[:EXPANSION_SEEDS]]))
             out.update(_index_channels(graph, {**args, "entities": seeds}, (), expand=True)[0])
     elif center and expand:
         out, _ = _index_channels(graph, args, (), expand=True)
-    if others is not None:
-        out.update(others.result()[0])
-    if not out.get("fact_expansion"):
-        out.pop("fact_expansion", None)
+    if in_pool is not None:
+        out.update(in_pool.result()[0])
     return {n: out[n] for n in [*names, "fact_expansion"] if n in out}
 
 
@@ -172,21 +168,21 @@ _KIND_OF_CHANNEL: dict[str, HitKind] = {"fact": "fact", "entity": "entity", "pas
 
 
 def _index_channels(graph: Graph, args: dict[str, Any], names: tuple[str, ...],
-                    expand: bool = False) -> tuple[dict[str, list[_Item]], bool]:
+                    expand: bool = False) -> tuple[dict[str, list[_Item]], list[str]]:
     """Run index channels in one round trip (no names: the expansion alone, from ``args["entities"]``).
 
     A channel left short by the group and time filters while its index had more entries (the index is shared
     by every group: a small group beside a large one can have its matches crowded out of the first k) asks
-    once more on its own, as deep as allowed. Returns the channels and whether any was asked again.
+    once more on its own, as deep as allowed. Returns the channels and the names of those asked again.
     """
     cypher = q.index_channels(names, expand) if names else q.FACT_EXPANSION
     out: dict[str, list[_Item]] = {}
-    deepened = False
+    deepened: list[str] = []
     for row in _rows(graph, cypher, args):
         name, hits = row["channel"], row["hits"]
         if len(hits) < args["limit"] and row["raw"] >= args["k"] and args["k"] < MAX_OVERFETCH:
             hits = _rows(graph, q.INDEX_CHANNELS[name], {**args, "k": MAX_OVERFETCH})[0]["hits"]
-            deepened = True
+            deepened.append(name)
         kind = _KIND_OF_CHANNEL[name.split("_")[0]]
         out[name] = [_Item(kind, h["uuid"], h) for h in hits]
     return out, deepened

@@ -11,6 +11,8 @@ def test_migrations_are_numbered_without_gaps_and_idempotent() -> None:
         for statement in m.statements:
             if statement.startswith("CREATE"):
                 assert "IF NOT EXISTS" in statement, statement
+            elif statement.startswith("DROP"):
+                assert re.fullmatch(r"DROP INDEX \w+ IF EXISTS", statement), statement
             else:  # a data fix: it may only set values, so running it twice is harmless
                 assert statement.startswith("MATCH") and re.search(r"\bSET\b", statement), statement
                 assert not re.search(r"\b(DELETE|CREATE|MERGE|REMOVE)\b", statement.upper()), statement
