@@ -12,6 +12,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from strata.graph import lucene as lucene_syntax
 from strata.graph.driver import Graph
 from strata.graph.queries import read as q
 from strata.schema.errors import InputError
@@ -114,7 +115,9 @@ def entity_candidates(graph: Graph, group_id: str, *, keys: Sequence[str] = (),
         found += [Candidate(**r, channel="key") for r in graph.query(q.ENTITY_BY_KEY, group_id=group_id,
                                                                       keys=list(keys))]
     if lucene:
-        queries = [{"name": name, "lucene": text} for name, text in lucene if text.strip()]
+        fields = lucene_syntax.TEXT_FIELDS["entity"]
+        queries = [{"name": name, "lucene": lucene_syntax.in_group(group_id, text, fields)}
+                   for name, text in lucene if text.strip()]
         if queries:
             found += [Candidate(**r, channel="fulltext") for r in graph.query(
                 q.ENTITY_FULLTEXT, group_id=group_id, queries=queries, limit=limit)]

@@ -143,7 +143,9 @@ def _channels(graph: Graph, params: dict[str, Any], terms: str, embedding: list[
     if embedding is not None:
         names += ["fact_vector", "entity_vector"] + (["passage_vector"] if "episode" in kinds else [])
     center = list(dict.fromkeys(center))
-    args = {**params, "lucene": terms, "embedding": embedding, "center": center, "entities": center,
+    group = params["group_id"]
+    scoped = {f"{kind}_lucene": lucene.in_group(group, terms, fields) for kind, fields in lucene.TEXT_FIELDS.items()}
+    args = {**params, **scoped, "embedding": embedding, "center": center, "entities": center,
             "rrf_k": RRF_K, "seeds": EXPANSION_SEEDS}
     expand = "fact" in kinds
     here = tuple(n for n in names if not n.startswith("fact"))

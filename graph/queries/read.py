@@ -74,7 +74,7 @@ RETURN query.name AS query, e.uuid AS uuid, e.name AS name, e.type AS type, e.al
 
 ENTITY_FULLTEXT = """
 UNWIND $queries AS query
-CALL db.index.fulltext.queryNodes('entity_fulltext', query.lucene, {limit: $limit * 4}) YIELD node, score
+CALL db.index.fulltext.queryNodes('entity_text', query.lucene, {limit: $limit * 4}) YIELD node, score
 """ + _TOP_ENTITIES_PER_QUERY
 
 ENTITY_VECTOR = """

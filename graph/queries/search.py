@@ -35,7 +35,7 @@ _RANKED = """
 }}"""
 
 FACT_FULLTEXT = """
-CALL db.index.fulltext.queryRelationships('fact_fulltext', $lucene, {limit: $k}) YIELD relationship, score
+CALL db.index.fulltext.queryRelationships('fact_text', $fact_lucene, {limit: $k}) YIELD relationship, score
 WITH collect({r: relationship, score: score}) AS raw
 CALL (raw) {
   UNWIND raw AS hit
@@ -88,7 +88,7 @@ e.group_id = $group_id AND e.expired_at IS NULL AND ($types IS NULL OR e.type IN
 """
 
 ENTITY_FULLTEXT = """
-CALL db.index.fulltext.queryNodes('entity_fulltext', $lucene, {limit: $k}) YIELD node, score
+CALL db.index.fulltext.queryNodes('entity_text', $entity_lucene, {limit: $k}) YIELD node, score
 WITH collect({e: node, score: score}) AS raw
 CALL (raw) {
   UNWIND raw AS hit
@@ -122,7 +122,7 @@ p.speaker AS speaker, CASE WHEN $with_embedding THEN p.embedding END AS embeddin
 """
 
 PASSAGE_FULLTEXT = """
-CALL db.index.fulltext.queryNodes('passage_fulltext', $lucene, {limit: $k}) YIELD node, score
+CALL db.index.fulltext.queryNodes('passage_text', $passage_lucene, {limit: $k}) YIELD node, score
 WITH collect({p: node, score: score}) AS raw
 CALL (raw) {
   UNWIND raw AS hit

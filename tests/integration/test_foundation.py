@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from strata.graph import Graph, apply_migrations, load_migrations
+from strata.graph import Graph, apply_migrations, load_migrations, lucene
 from strata.schema.settings import Settings
 
 pytestmark = pytest.mark.integration
@@ -39,10 +39,10 @@ def test_relationship_vector_and_fulltext_indexes(graph: Graph, settings: Settin
         UNWIND $rows AS row
         CREATE (a:Entity {uuid: row.uuid + '-s', group_id: $g, key: row.uuid + '-s', name: 'a'})
         CREATE (b:Entity {uuid: row.uuid + '-o', group_id: $g, key: row.uuid + '-o', name: 'b'})
-        CREATE (a)-[r:RELATES_TO {uuid: row.uuid, group_id: $g, fact: row.fact, predicate: 'rel'}]->(b)
+        CREATE (a)-[r:RELATES_TO {uuid: row.uuid, group_id: $g, group_tag: $tag, fact: row.fact, predicate: 'rel'}]->(b)
         WITH r, row CALL db.create.setRelationshipVectorProperty(r, 'fact_embedding', row.vec)
         """,
-        rows=rows, g=group_id,
+        rows=rows, g=group_id, tag=lucene.group_tag(group_id),
     )
     graph.query("CALL db.awaitIndexes(60)")
     query_vec = _basis(2, dim, tilt=0.1)
@@ -64,10 +64,10 @@ def test_relationship_vector_and_fulltext_indexes(graph: Graph, settings: Settin
 
     text_hits = graph.query(
         """
-        CALL db.index.fulltext.queryRelationships('fact_fulltext', $q) YIELD relationship, score
+        CALL db.index.fulltext.queryRelationships('fact_text', $q) YIELD relationship, score
         WHERE relationship.group_id = $g RETURN relationship.uuid AS uuid ORDER BY score DESC
         """,
-        q="Netherfield", g=group_id,
+        q=lucene.in_group(group_id, "netherfield", lucene.TEXT_FIELDS["fact"]), g=group_id,
     )
     assert {h["uuid"] for h in text_hits} == {f"{group_id}-f2", f"{group_id}-f3"}
 
@@ -89,7 +89,7 @@ def test_migrations_apply_twice_without_change(graph: Graph, settings: Settings)
     assert graph.query("MATCH (m:SchemaMigration) RETURN m.version AS v, m.applied_at AS t ORDER BY v") \
         == recorded_before
     assert (second.indexes, second.constraints) == (first.indexes, first.constraints)
-    expected = {"entity_fulltext", "fact_fulltext", "entity_name_embedding", "fact_embedding",
+    expected = {"entity_text", "fact_text", "entity_name_embedding", "fact_embedding",
                 "entity_group_key", "fact_uuid"}
     assert expected <= names_before
 

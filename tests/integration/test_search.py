@@ -9,9 +9,10 @@ from datetime import UTC, datetime
 
 import pytest
 
-from strata.graph import Graph
+from strata.graph import Graph, lucene
 from strata.graph import search as search_module
 from strata.graph.commit import commit_episode
+from strata.graph.read import entity_candidates
 from strata.graph.search import SearchQuery, search
 from strata.resolve.timeline import recompute_timeline
 from strata.schema import ids
@@ -143,3 +144,49 @@ def test_the_channels_take_one_round_trip_per_half_when_no_index_is_cut_short(gr
     # Full-text indexes return only what matches, so nothing was cut short and nothing is asked twice:
     # entity + passage channels with the expansion in one query, fact channels in the other.
     assert len(channel_queries) == 2
+
+
+def _crowd_plan(group: str, copies: int) -> CommitPlan:
+    """Another group stating our story's fact word for word, between entities of the same names."""
+    content = "Ada Quillfeather lived in Marrowgate."
+    ep = Episode(uuid=ids.episode_uuid(group, "crowd", 0), group_id=group, seq=0, kind="text", content=content,
+                 reference_time=NOW, content_hash=ids.content_hash(content))
+    entities, facts = [], []
+    for k in range(copies):
+        a = EntityWrite(uuid=ids.entity_uuid(group, f"ada-{k}"), key=f"ada-{k}", name="Ada Quillfeather",
+                        type="Person")
+        b = EntityWrite(uuid=ids.entity_uuid(group, f"town-{k}"), key=f"town-{k}", name="Marrowgate", type="Place")
+        entities += [a, b]
+        facts.append(FactWrite(uuid=ids.fact_uuid(group, a.uuid, "lives_in", b.uuid, NOW), subject_uuid=a.uuid,
+                               predicate="lives_in", object_uuid=b.uuid, fact=content, valid_at=NOW))
+    return CommitPlan(group_id=group, episode=ep, entities=entities, facts=facts,
+                      predicates=[PredicateWrite(name="lives_in")], extractor=ExtractorInfo(name="test"))
+
+
+def test_full_text_keeps_to_the_group_inside_the_index(graph: Graph, group_id: str,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    crowd = f"{group_id}-crowd"
+    try:
+        # 300 copies of our fact and entities in another group tie with ours on every full-text score.
+        commit_episode(graph, _crowd_plan(crowd, 300), recompute_timeline, NOW)
+        plan, uuid, fact_uuid = _story_plan(group_id)
+        commit_episode(graph, plan, recompute_timeline, NOW)
+        graph.query("CALL db.awaitIndexes(60)")
+        sent: list[str] = []
+        real_rows = search_module._rows
+
+        def counting(graph_: Graph, cypher: str, args: dict) -> list[dict]:
+            sent.append(cypher)
+            return real_rows(graph_, cypher, args)
+
+        monkeypatch.setattr(search_module, "_rows", counting)
+        hits = search(graph, group_id, SearchQuery(q="Ada Quillfeather lived in Marrowgate", kinds=["fact"])).hits
+        assert fact_uuid["lives_in"] in {h.fact.uuid for h in hits if h.fact and "fact_fulltext" in h.channels}
+        # Found in the first ask: the crowd never took this group's place in the index's top k.
+        assert len([c for c in sent if "db.index" in c]) == 2
+        # Entity resolution asks the same index, 8 deep: the crowd's 300 namesakes do not hide Ada.
+        found = entity_candidates(graph, group_id, lucene=[("0", lucene.any_terms("Ada Quillfeathers", fuzzy=True))],
+                                  limit=2)
+        assert uuid["ada"] in {c.uuid for c in found if c.channel == "fulltext"}
+    finally:
+        graph.query("MATCH (n {group_id: $g}) DETACH DELETE n", g=crowd)
