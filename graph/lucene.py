@@ -36,21 +36,30 @@ def phrase(text: str) -> str:
     return '"' + escape(text) + '"'
 
 
-# Full-text indexes are shared by every group. Each indexed node and fact also carries its group as text
-# (`group_tag`, written by the commit and migration 0010 as 'grpstart ' + group_id + ' grpend'), so a query
-# can require the group inside Lucene, before the top k is cut: a small group is never crowded out by a
-# large one. The sentinels keep "a" from matching inside "a-b"; the Cypher filter on group_id stays exact.
+# Full-text indexes are shared by every group. Each indexed node and fact also carries its group as one
+# token (`group_tag`: "grp" + the group id with - _ . : spelled x2d x5f x2e x3a, written by the commit and
+# migration 0010), so a query can require the group inside Lucene, before the top k is cut: a small group
+# is never crowded out by a large one. The clause has boost 0 (a filter: scores stay those of the content),
+# and the Cypher filter on group_id stays exact (the analyzer lowercases, so "A" and "a" share a token).
 GROUP_TAG_FIELD = "group_tag"
 TEXT_FIELDS = {"entity": ("name", "aliases", "summary"), "fact": ("fact", "predicate"), "passage": ("text",)}
+_TAG_SPELLING = (("-", "x2d"), ("_", "x5f"), (".", "x2e"), (":", "x3a"))
 
 
 def group_tag(group_id: str) -> str:
-    return f"grpstart {group_id} grpend"
+    for char, spelled in _TAG_SPELLING:
+        group_id = group_id.replace(char, spelled)
+    return "grp" + group_id
+
+
+def on_fields(query: str, fields: Sequence[str]) -> str:
+    """``query`` (already built from escaped terms) on the content ``fields`` only, never on the group tag."""
+    if not query.strip():
+        return ""
+    return "(" + " OR ".join(f"{field}:({query})" for field in fields) + ")"
 
 
 def in_group(group_id: str, query: str, fields: Sequence[str]) -> str:
-    """``query`` (already built from escaped terms) on the content ``fields``, required to be in the group."""
-    if not query.strip():
-        return ""
-    content = " OR ".join(f"{field}:({query})" for field in fields)
-    return f"+{GROUP_TAG_FIELD}:{phrase(group_tag(group_id))} +({content})"
+    """``on_fields`` required to be in the group: for a group whose matches a shared index would crowd out."""
+    content = on_fields(query, fields)
+    return f"+{GROUP_TAG_FIELD}:{phrase(group_tag(group_id))}^0 +{content}" if content else ""

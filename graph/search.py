@@ -143,9 +143,8 @@ def _channels(graph: Graph, params: dict[str, Any], terms: str, embedding: list[
     if embedding is not None:
         names += ["fact_vector", "entity_vector"] + (["passage_vector"] if "episode" in kinds else [])
     center = list(dict.fromkeys(center))
-    group = params["group_id"]
-    scoped = {f"{kind}_lucene": lucene.in_group(group, terms, fields) for kind, fields in lucene.TEXT_FIELDS.items()}
-    args = {**params, **scoped, "embedding": embedding, "center": center, "entities": center,
+    text = {f"{kind}_lucene": lucene.on_fields(terms, fields) for kind, fields in lucene.TEXT_FIELDS.items()}
+    args = {**params, **text, "terms": terms, "embedding": embedding, "center": center, "entities": center,
             "rrf_k": RRF_K, "seeds": EXPANSION_SEEDS}
     expand = "fact" in kinds
     here = tuple(n for n in names if not n.startswith("fact"))
@@ -175,17 +174,25 @@ def _index_channels(graph: Graph, args: dict[str, Any], names: tuple[str, ...],
 
     A channel left short by the group and time filters while its index had more entries (the index is shared
     by every group: a small group beside a large one can have its matches crowded out of the first k) asks
-    once more on its own, as deep as allowed. Returns the channels and the names of those asked again.
+    once more on its own: a full-text channel with the group required inside Lucene (cheap for a small
+    group, and not paid by a large one whose first ask suffices), a vector channel as deep as allowed.
+    Returns the channels and the names of those asked again.
     """
     cypher = q.index_channels(names, expand) if names else q.FACT_EXPANSION
     out: dict[str, list[_Item]] = {}
     deepened: list[str] = []
     for row in _rows(graph, cypher, args):
         name, hits = row["channel"], row["hits"]
+        prefix = name.split("_")[0]
         if len(hits) < args["limit"] and row["raw"] >= args["k"] and args["k"] < MAX_OVERFETCH:
-            hits = _rows(graph, q.INDEX_CHANNELS[name], {**args, "k": MAX_OVERFETCH})[0]["hits"]
+            if name.endswith("_fulltext"):
+                fields = lucene.TEXT_FIELDS[prefix]
+                again = {**args, f"{prefix}_lucene": lucene.in_group(args["group_id"], args["terms"], fields)}
+            else:
+                again = {**args, "k": MAX_OVERFETCH}
+            hits = _rows(graph, q.INDEX_CHANNELS[name], again)[0]["hits"]
             deepened.append(name)
-        kind = _KIND_OF_CHANNEL[name.split("_")[0]]
+        kind = _KIND_OF_CHANNEL[prefix]
         out[name] = [_Item(kind, h["uuid"], h) for h in hits]
     return out, deepened
 

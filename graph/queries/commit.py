@@ -4,8 +4,8 @@ Times inside row lists travel as ISO-8601 strings and are read back with ``toStr
 datetime conversion costs ~40 us a value in Python (0.4 s of a 10,000-fact commit), Cypher's parse nothing.
 """
 
-# The group as text beside each full-text indexed node and fact (see graph/lucene.py and migration 0010).
-GROUP_TAG = "'grpstart ' + $group_id + ' grpend'"
+# The group as one token beside each full-text indexed node and fact (graph/lucene.py, migration 0010).
+GROUP_TAG = "'grp' + replace(replace(replace(replace($group_id, '-', 'x2d'), '_', 'x5f'), '.', 'x2e'), ':', 'x3a')"
 
 UPSERT_SOURCE = """
 MERGE (s:Source {uuid: $source.uuid})

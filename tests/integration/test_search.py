@@ -172,18 +172,21 @@ def test_full_text_keeps_to_the_group_inside_the_index(graph: Graph, group_id: s
         plan, uuid, fact_uuid = _story_plan(group_id)
         commit_episode(graph, plan, recompute_timeline, NOW)
         graph.query("CALL db.awaitIndexes(60)")
-        sent: list[str] = []
+        sent: list[dict] = []
         real_rows = search_module._rows
 
-        def counting(graph_: Graph, cypher: str, args: dict) -> list[dict]:
-            sent.append(cypher)
+        def recording(graph_: Graph, cypher: str, args: dict) -> list[dict]:
+            if "db.index" in cypher:
+                sent.append({**args, "fact_lucene": args["fact_lucene"] if "'fact_text'" in cypher else None})
             return real_rows(graph_, cypher, args)
 
-        monkeypatch.setattr(search_module, "_rows", counting)
+        monkeypatch.setattr(search_module, "_rows", recording)
         hits = search(graph, group_id, SearchQuery(q="Ada Quillfeather lived in Marrowgate", kinds=["fact"])).hits
         assert fact_uuid["lives_in"] in {h.fact.uuid for h in hits if h.fact and "fact_fulltext" in h.channels}
-        # Found in the first ask: the crowd never took this group's place in the index's top k.
-        assert len([c for c in sent if "db.index" in c]) == 2
+        # The crowd filled the first ask's top k; the second asked Lucene for this group only, not deeper.
+        asked = [a["fact_lucene"] for a in sent if a["fact_lucene"] is not None]
+        assert [text.startswith("+group_tag:") for text in asked] == [False, True]
+        assert all(a["k"] < search_module.MAX_OVERFETCH for a in sent)
         # Entity resolution asks the same index, 8 deep: the crowd's 300 namesakes do not hide Ada.
         found = entity_candidates(graph, group_id, lucene=[("0", lucene.any_terms("Ada Quillfeathers", fuzzy=True))],
                                   limit=2)
