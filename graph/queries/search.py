@@ -29,32 +29,29 @@ CASE WHEN $with_embedding THEN r.fact_embedding END AS embedding
 
 # Each index channel answers one row: its name, how many entries the index gave (`raw`: equal to $k means the
 # index had more, so a short filtered list is worth a deeper ask) and the filtered hits, best first.
-_RANKED = """
-  WITH {var}, score ORDER BY score DESC LIMIT $limit
-  RETURN collect({{uuid: {var}.uuid, score: score}}) AS hits
-}}"""
+def _index_channel(name: str, call: str, var: str, where: str) -> str:
+    """``call`` yields ``relationship`` or ``node`` and ``score``; ``where`` filters ``var`` (facts: also s, o)."""
+    yielded = "relationship" if "queryRelationships" in call else "node"
+    ends = ", startNode(hit.r) AS s, endNode(hit.r) AS o" if var == "r" else ""
+    return (call + f" YIELD {yielded}, score\n"
+            f"WITH collect({{{var}: {yielded}, score: score}}) AS raw\n"
+            "CALL (raw) {\n"
+            "  UNWIND raw AS hit\n"
+            f"  WITH hit.{var} AS {var}, hit.score AS score{ends}\n"
+            f"  WHERE {where}\n"
+            f"  WITH {var}, score ORDER BY score DESC LIMIT $limit\n"
+            f"  RETURN collect({{uuid: {var}.uuid, score: score}}) AS hits\n"
+            "}\n"
+            f"RETURN '{name}' AS channel, size(raw) AS raw, hits\n")
 
-FACT_FULLTEXT = """
-CALL db.index.fulltext.queryRelationships('fact_text', $fact_lucene, {limit: $k}) YIELD relationship, score
-WITH collect({r: relationship, score: score}) AS raw
-CALL (raw) {
-  UNWIND raw AS hit
-  WITH hit.r AS r, hit.score AS score, startNode(hit.r) AS s, endNode(hit.r) AS o
-  WHERE """ + FACT_HIT_FILTER + """
-""" + _RANKED.format(var="r") + """
-RETURN 'fact_fulltext' AS channel, size(raw) AS raw, hits
-"""
 
-FACT_VECTOR = """
-CALL db.index.vector.queryRelationships('fact_embedding', $k, $embedding) YIELD relationship, score
-WITH collect({r: relationship, score: score}) AS raw
-CALL (raw) {
-  UNWIND raw AS hit
-  WITH hit.r AS r, hit.score AS score, startNode(hit.r) AS s, endNode(hit.r) AS o
-  WHERE """ + FACT_HIT_FILTER + """
-""" + _RANKED.format(var="r") + """
-RETURN 'fact_vector' AS channel, size(raw) AS raw, hits
-"""
+FACT_FULLTEXT = _index_channel(
+    "fact_fulltext", "CALL db.index.fulltext.queryRelationships('fact_text', $fact_lucene, {limit: $k})", "r",
+    FACT_HIT_FILTER)
+
+FACT_VECTOR = _index_channel(
+    "fact_vector", "CALL db.index.vector.queryRelationships('fact_embedding', $k, $embedding)", "r",
+    FACT_HIT_FILTER)
 
 # Facts around the given entities (matched by the entity channels or named by the client as `center`), nearest
 # entity first. A body over the variable `entities`: alone (FACT_EXPANSION) or after the entity channels.
@@ -87,25 +84,13 @@ e.group_id = $group_id AND e.expired_at IS NULL AND ($types IS NULL OR e.type IN
   AND ($user_known_at IS NULL OR e.created_at <= $user_known_at)
 """
 
-ENTITY_FULLTEXT = """
-CALL db.index.fulltext.queryNodes('entity_text', $entity_lucene, {limit: $k}) YIELD node, score
-WITH collect({e: node, score: score}) AS raw
-CALL (raw) {
-  UNWIND raw AS hit
-  WITH hit.e AS e, hit.score AS score WHERE """ + ENTITY_FILTER + """
-""" + _RANKED.format(var="e") + """
-RETURN 'entity_fulltext' AS channel, size(raw) AS raw, hits
-"""
+ENTITY_FULLTEXT = _index_channel(
+    "entity_fulltext", "CALL db.index.fulltext.queryNodes('entity_text', $entity_lucene, {limit: $k})", "e",
+    ENTITY_FILTER)
 
-ENTITY_VECTOR = """
-CALL db.index.vector.queryNodes('entity_name_embedding', $k, $embedding) YIELD node, score
-WITH collect({e: node, score: score}) AS raw
-CALL (raw) {
-  UNWIND raw AS hit
-  WITH hit.e AS e, hit.score AS score WHERE """ + ENTITY_FILTER + """
-""" + _RANKED.format(var="e") + """
-RETURN 'entity_vector' AS channel, size(raw) AS raw, hits
-"""
+ENTITY_VECTOR = _index_channel(
+    "entity_vector", "CALL db.index.vector.queryNodes('entity_name_embedding', $k, $embedding)", "e",
+    ENTITY_FILTER)
 
 PASSAGE_FILTER = """
 p.group_id = $group_id
@@ -121,25 +106,13 @@ p.uuid AS uuid, p.episode_uuid AS episode_uuid, p.start AS start, p.end AS end, 
 p.speaker AS speaker, CASE WHEN $with_embedding THEN p.embedding END AS embedding
 """
 
-PASSAGE_FULLTEXT = """
-CALL db.index.fulltext.queryNodes('passage_text', $passage_lucene, {limit: $k}) YIELD node, score
-WITH collect({p: node, score: score}) AS raw
-CALL (raw) {
-  UNWIND raw AS hit
-  WITH hit.p AS p, hit.score AS score WHERE """ + PASSAGE_FILTER + """
-""" + _RANKED.format(var="p") + """
-RETURN 'passage_fulltext' AS channel, size(raw) AS raw, hits
-"""
+PASSAGE_FULLTEXT = _index_channel(
+    "passage_fulltext", "CALL db.index.fulltext.queryNodes('passage_text', $passage_lucene, {limit: $k})", "p",
+    PASSAGE_FILTER)
 
-PASSAGE_VECTOR = """
-CALL db.index.vector.queryNodes('passage_embedding', $k, $embedding) YIELD node, score
-WITH collect({p: node, score: score}) AS raw
-CALL (raw) {
-  UNWIND raw AS hit
-  WITH hit.p AS p, hit.score AS score WHERE """ + PASSAGE_FILTER + """
-""" + _RANKED.format(var="p") + """
-RETURN 'passage_vector' AS channel, size(raw) AS raw, hits
-"""
+PASSAGE_VECTOR = _index_channel(
+    "passage_vector", "CALL db.index.vector.queryNodes('passage_embedding', $k, $embedding)", "p",
+    PASSAGE_FILTER)
 
 INDEX_CHANNELS = {"fact_fulltext": FACT_FULLTEXT, "fact_vector": FACT_VECTOR, "entity_fulltext": ENTITY_FULLTEXT,
                   "entity_vector": ENTITY_VECTOR, "passage_fulltext": PASSAGE_FULLTEXT,

@@ -70,6 +70,20 @@ def test_a_small_groups_vector_match_is_not_crowded_out_by_a_large_group(graph: 
         graph.query("MATCH (n {group_id: $g}) DETACH DELETE n", g=crowd)
 
 
+@pytest.fixture
+def sent_queries(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, dict]]:
+    """Every (cypher, parameters) the search sends, in order, while still sending it."""
+    sent: list[tuple[str, dict]] = []
+    real_rows = search_module._rows
+
+    def recording(graph: Graph, cypher: str, args: dict) -> list[dict]:
+        sent.append((cypher, args))
+        return real_rows(graph, cypher, args)
+
+    monkeypatch.setattr(search_module, "_rows", recording)
+    return sent
+
+
 STORY = "Ada Quillfeather wrote notes on the Difference Loom. Ada Quillfeather lived in Marrowgate. Bo met Cy."
 
 
@@ -126,21 +140,13 @@ def test_a_fact_hit_quotes_its_evidence_span_and_an_entity_hit_its_mention(graph
     assert [(p.start, p.end, p.text) for p in ada.provenance] == [(0, 16, "Ada Quillfeather")]
 
 
-def test_the_channels_take_one_round_trip_per_half_when_no_index_is_cut_short(graph: Graph, group_id: str,
-                                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_channels_take_one_round_trip_per_half_when_no_index_is_cut_short(
+        graph: Graph, group_id: str, sent_queries: list[tuple[str, dict]]) -> None:
     plan, _, _ = _story_plan(group_id)
     commit_episode(graph, plan, recompute_timeline, NOW)
     graph.query("CALL db.awaitIndexes(60)")
-    sent: list[str] = []
-    real_rows = search_module._rows
-
-    def counting(graph_: Graph, cypher: str, args: dict) -> list[dict]:
-        sent.append(cypher)
-        return real_rows(graph_, cypher, args)
-
-    monkeypatch.setattr(search_module, "_rows", counting)
     search(graph, group_id, SearchQuery(q="Quillfeather"))
-    channel_queries = [c for c in sent if "db.index" in c]
+    channel_queries = [c for c, _ in sent_queries if "db.index" in c]
     # Full-text indexes return only what matches, so nothing was cut short and nothing is asked twice:
     # entity + passage channels with the expansion in one query, fact channels in the other.
     assert len(channel_queries) == 2
@@ -164,7 +170,7 @@ def _crowd_plan(group: str, copies: int) -> CommitPlan:
 
 
 def test_full_text_keeps_to_the_group_inside_the_index(graph: Graph, group_id: str,
-                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+                                                       sent_queries: list[tuple[str, dict]]) -> None:
     crowd = f"{group_id}-crowd"
     try:
         # 300 copies of our fact and entities in another group tie with ours on every full-text score.
@@ -172,21 +178,12 @@ def test_full_text_keeps_to_the_group_inside_the_index(graph: Graph, group_id: s
         plan, uuid, fact_uuid = _story_plan(group_id)
         commit_episode(graph, plan, recompute_timeline, NOW)
         graph.query("CALL db.awaitIndexes(60)")
-        sent: list[dict] = []
-        real_rows = search_module._rows
-
-        def recording(graph_: Graph, cypher: str, args: dict) -> list[dict]:
-            if "db.index" in cypher:
-                sent.append({**args, "fact_lucene": args["fact_lucene"] if "'fact_text'" in cypher else None})
-            return real_rows(graph_, cypher, args)
-
-        monkeypatch.setattr(search_module, "_rows", recording)
         hits = search(graph, group_id, SearchQuery(q="Ada Quillfeather lived in Marrowgate", kinds=["fact"])).hits
         assert fact_uuid["lives_in"] in {h.fact.uuid for h in hits if h.fact and "fact_fulltext" in h.channels}
         # The crowd filled the first ask's top k; the second asked Lucene for this group only, not deeper.
-        asked = [a["fact_lucene"] for a in sent if a["fact_lucene"] is not None]
+        asked = [a["fact_lucene"] for c, a in sent_queries if "'fact_text'" in c]
         assert [text.startswith("+group_tag:") for text in asked] == [False, True]
-        assert all(a["k"] < search_module.MAX_OVERFETCH for a in sent)
+        assert all(a["k"] < search_module.MAX_OVERFETCH for c, a in sent_queries if "db.index" in c)
         # Entity resolution asks the same index, 8 deep: the crowd's 300 namesakes do not hide Ada.
         found = entity_candidates(graph, group_id, lucene=[("0", lucene.any_terms("Ada Quillfeathers", fuzzy=True))],
                                   limit=2)
