@@ -93,7 +93,13 @@ def _run_schema_statement(graph: Graph, statement: str, params: dict[str, int]) 
     used = {k: v for k, v in params.items() if f"${k}" in statement}
     try:
         with mapped_errors():
-            graph.driver.execute_query(statement, used, database_=graph.database)
+            if "IN TRANSACTIONS" in statement:
+                # A backfill over every node of a label commits in batches, so a large graph does not have
+                # to fit one transaction in the heap; Neo4j runs these only in an auto-commit transaction.
+                with graph.driver.session(database=graph.database) as session:
+                    session.run(statement, used).consume()
+            else:
+                graph.driver.execute_query(statement, used, database_=graph.database)
     except Exception as exc:  # a concurrent apply may have created the same rule first
         cause = exc.__cause__
         if isinstance(cause, ClientError) and any(code in (cause.code or "") for code in _ALREADY):
