@@ -1,4 +1,4 @@
-from strata.graph.lucene import any_terms, escape, phrase, terms
+from strata.graph.lucene import any_terms, escape, group_tag, in_group, on_fields, phrase, terms
 
 
 def test_escape_neutralizes_every_operator() -> None:
@@ -17,3 +17,18 @@ def test_any_terms_drops_boolean_words_and_adds_fuzziness() -> None:
 
 def test_phrase_quotes_safely() -> None:
     assert phrase('say "hi"') == '"say \\"hi\\""'
+
+
+def test_group_tag_is_one_alphanumeric_token_for_every_allowed_group_character() -> None:
+    tag = group_tag("team-a_b.c:d")
+    assert tag == "grpteamx2dax5fbx2ecx3ad"
+    assert tag.isalnum()
+    assert len({group_tag("team-a"), group_tag("team_a"), group_tag("teama")}) == 3
+
+
+def test_user_terms_stay_on_the_content_fields_and_the_group_is_a_filter() -> None:
+    # Field syntax typed by a user is split into plain words, searched on the named fields only.
+    assert on_fields(any_terms("group_tag:grpother x"), ("name",)) == "(name:(group_tag OR grpother OR x))"
+    assert in_group("g-1", any_terms("Ada"), ("name", "aliases")) == \
+        '+group_tag:"grpgx2d1"^0 +(name:(ada) OR aliases:(ada))'
+    assert in_group("g-1", "", ("name",)) == ""
