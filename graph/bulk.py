@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
+from strata.graph import lucene
 from strata.graph.driver import Graph
 from strata.graph.queries import bulk as q
 from strata.schema.errors import InputError
@@ -21,7 +22,8 @@ def _check(group_id: str) -> None:
 def _write(graph: Graph, cypher: str, group_id: str, rows: Sequence[dict[str, Any]], now: datetime) -> None:
     _check(group_id)
     if rows:
-        graph.write(lambda tx: tx.run(cypher, rows=list(rows), group_id=group_id, now=now).consume())
+        graph.write(lambda tx: tx.run(cypher, rows=list(rows), group_id=group_id, group_tag=lucene.group_tag(group_id),
+                                      now=now).consume())
 
 
 def bulk_entities(graph: Graph, group_id: str, rows: Sequence[dict[str, Any]], now: datetime) -> None:

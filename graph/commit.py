@@ -14,6 +14,7 @@ from typing import Any
 from neo4j import ManagedTransaction
 from pydantic import BaseModel
 
+from strata.graph import lucene
 from strata.graph.driver import Graph
 from strata.graph.queries import commit as q
 from strata.schema.models import Episode
@@ -57,7 +58,8 @@ def commit_episode(graph: Graph, plan: CommitPlan, timeline: TimelineFn, now: da
     agents = [agent or plan.episode.agent] if (agent or plan.episode.agent) else []
 
     def work(tx: ManagedTransaction) -> CommitResult:
-        common = {"group_id": plan.group_id, "now": now}
+        # group_tag: the group as one full-text token (graph/lucene.py), set on what the text indexes cover.
+        common = {"group_id": plan.group_id, "group_tag": lucene.group_tag(plan.group_id), "now": now}
         if plan.source is not None:
             src = plan.source.model_dump(exclude={"metadata"})
             src["metadata_json"] = json.dumps(plan.source.metadata, sort_keys=True, default=str)

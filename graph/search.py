@@ -350,7 +350,7 @@ def fact_vector_channel(graph: Graph, group_id: str, embedding: list[float], lim
     """The fact vector channel alone, over every fact of the group (history included), with the over-fetch
     ``search`` uses: what ``brute_force_fact_scan`` ranks exactly, through the index (for benchmarks only)."""
     now = utcnow()
-    rows = graph.query(q.FACT_VECTOR, group_id=group_id, embedding=embedding, as_of=now, known_at=now,
+    rows = graph.query(q.INDEX_CHANNELS["fact_vector"], group_id=group_id, embedding=embedding, as_of=now, known_at=now,
                        user_as_of=None, user_known_at=None, include_history=True, types=None, predicates=None,
                        with_embedding=False, limit=limit, k=min(max(limit * 20, 100), 1000))
     return rows[0]["hits"]

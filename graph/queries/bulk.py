@@ -4,11 +4,9 @@ The generator computes every property (including each succession's end and ``inv
 batch is one round trip. Only for fresh ``bench-`` groups; the per-episode commit stays the way real data goes in.
 """
 
-from strata.graph.queries.commit import GROUP_TAG
-
 BULK_ENTITIES = """
 UNWIND $rows AS row
-CREATE (e:Entity {uuid: row.uuid, group_id: $group_id, group_tag: """ + GROUP_TAG + """, key: row.key,
+CREATE (e:Entity {uuid: row.uuid, group_id: $group_id, group_tag: $group_tag, key: row.key,
                   name: row.name, type: row.type, aliases: [], summary: row.summary, created_at: $now,
                   updated_at: $now})
 SET e:$(row.type)
@@ -23,7 +21,7 @@ CREATE (ep:Episode {uuid: row.uuid, group_id: $group_id, kind: 'facts', content:
                     reference_time_inferred: false, status: 'done', created_at: $now, committed_at: $now,
                     metadata_json: '{}', messages_json: '[]', speakers: [], seq: row.seq, span_start: 0,
                     span_end: size(row.content), extractor: 'bench'})
-CREATE (p:Passage {uuid: row.passage_uuid, group_id: $group_id, group_tag: """ + GROUP_TAG + """,
+CREATE (p:Passage {uuid: row.passage_uuid, group_id: $group_id, group_tag: $group_tag,
                    episode_uuid: row.uuid, start: 0, end: size(row.content), text: row.content})
 CREATE (ep)-[:HAS_PASSAGE]->(p)
 WITH ep, p, row
@@ -37,7 +35,7 @@ CREATE (ep)-[:MENTIONS {spans: m.spans, surface_forms: [e.name]}]->(e)
 BULK_FACTS = """
 UNWIND $rows AS f
 MATCH (s:Entity {uuid: f.subject_uuid}), (o:Entity {uuid: f.object_uuid})
-CREATE (s)-[r:RELATES_TO {uuid: f.uuid, group_id: $group_id, group_tag: """ + GROUP_TAG + """,
+CREATE (s)-[r:RELATES_TO {uuid: f.uuid, group_id: $group_id, group_tag: $group_tag,
                           predicate: f.predicate, fact: f.fact,
                           valid_at: f.valid_at, stated_invalid_at: null, invalid_at: f.invalid_at,
                           invalidated_by: f.invalidated_by, invalidated_at: f.invalidated_at, negated: false,

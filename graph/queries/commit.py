@@ -4,9 +4,6 @@ Times inside row lists travel as ISO-8601 strings and are read back with ``toStr
 datetime conversion costs ~40 us a value in Python (0.4 s of a 10,000-fact commit), Cypher's parse nothing.
 """
 
-# The group as one token beside each full-text indexed node and fact (graph/lucene.py, migration 0010).
-GROUP_TAG = "'grp' + replace(replace(replace(replace($group_id, '-', 'x2d'), '_', 'x5f'), '.', 'x2e'), ':', 'x3a')"
-
 UPSERT_SOURCE = """
 MERGE (s:Source {uuid: $source.uuid})
 ON CREATE SET s.group_id = $source.group_id, s.name = $source.name, s.kind = $source.kind, s.uri = $source.uri,
@@ -35,7 +32,7 @@ FOREACH (_ IN CASE WHEN next IS NULL THEN [] ELSE [1] END | MERGE (ep)-[:NEXT]->
 UPSERT_ENTITIES = """
 UNWIND $rows AS row
 MERGE (e:Entity {uuid: row.uuid})
-ON CREATE SET e.group_id = $group_id, e.group_tag = """ + GROUP_TAG + """, e.key = row.key, e.name = row.name,
+ON CREATE SET e.group_id = $group_id, e.group_tag = $group_tag, e.key = row.key, e.name = row.name,
               e.type = row.type, e.aliases = row.aliases, e.summary = row.summary, e.created_at = $now,
               e.updated_at = $now
 WITH e, row, [a IN row.aliases WHERE NOT a IN e.aliases] AS new_aliases
@@ -63,8 +60,7 @@ UPSERT_FACTS = """
 UNWIND $rows AS f
 MATCH (s:Entity {uuid: f.subject_uuid}), (o:Entity {uuid: f.object_uuid})
 MERGE (s)-[r:RELATES_TO {uuid: f.uuid}]->(o)
-ON CREATE SET r.group_id = $group_id, r.group_tag = """ + GROUP_TAG + """, r.predicate = f.predicate,
-              r.fact = f.fact,
+ON CREATE SET r.group_id = $group_id, r.group_tag = $group_tag, r.predicate = f.predicate, r.fact = f.fact,
               r.valid_at = datetime(f.valid_at), r.stated_invalid_at = datetime(f.invalid_at),
               r.invalid_at = datetime(f.invalid_at), r.negated = f.negated,
               r.confidence = f.confidence, r.created_at = $now, r.extractor = $extractor,
@@ -84,7 +80,7 @@ UPSERT_PASSAGES = """
 MATCH (ep:Episode {uuid: $episode_uuid})
 UNWIND $rows AS p
 MERGE (x:Passage {uuid: p.uuid})
-ON CREATE SET x.group_id = $group_id, x.group_tag = """ + GROUP_TAG + """, x.episode_uuid = $episode_uuid,
+ON CREATE SET x.group_id = $group_id, x.group_tag = $group_tag, x.episode_uuid = $episode_uuid,
               x.start = p.start, x.end = p.end, x.text = p.text, x.speaker = p.speaker
 MERGE (ep)-[:HAS_PASSAGE]->(x)
 WITH x, p WHERE p.embedding IS NOT NULL AND x.embedding IS NULL

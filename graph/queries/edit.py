@@ -1,7 +1,5 @@
 """Manual edits: merging two entities and correcting a fact. Values are parameters; no labels are formatted."""
 
-from strata.graph.queries.commit import GROUP_TAG
-
 # Relationships cannot be re-pointed: each fact is re-created on the surviving entity with the same properties
 # (uuid included) and the old one deleted, in one statement.
 MOVE_OUTGOING = """
@@ -93,7 +91,7 @@ MATCH (s:Entity {uuid: $subject_uuid, group_id: $group_id}), (o:Entity {uuid: $o
 WITH old, s, o
 SET old.expired_at = $now, old.corrected_by = $new_uuid
 MERGE (s)-[n:RELATES_TO {uuid: $new_uuid}]->(o)
-SET n += $props, n.group_tag = """ + GROUP_TAG + """, n.predicate = $predicate, n.fact = $fact, n.valid_at = $valid_at,
+SET n += $props, n.predicate = $predicate, n.fact = $fact, n.valid_at = $valid_at,
     n.stated_invalid_at = $invalid_at, n.invalid_at = $invalid_at, n.invalidated_by = null,
     n.invalidated_at = null, n.prev_invalid_at = null, n.prev_invalidated_at = null,
     n.expired_at = null, n.corrected_by = null, n.created_at = $now, n.corrects = $uuid,

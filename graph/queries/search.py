@@ -27,32 +27,6 @@ r.agents AS agents, r.extractor AS extractor, coalesce(r.negated, false) AS nega
 CASE WHEN $with_embedding THEN r.fact_embedding END AS embedding
 """
 
-# Each index channel answers one row: its name, how many entries the index gave (`raw`: equal to $k means the
-# index had more, so a short filtered list is worth a deeper ask) and the filtered hits, best first.
-def _index_channel(name: str, call: str, var: str, where: str) -> str:
-    """``call`` yields ``relationship`` or ``node`` and ``score``; ``where`` filters ``var`` (facts: also s, o)."""
-    yielded = "relationship" if "queryRelationships" in call else "node"
-    ends = ", startNode(hit.r) AS s, endNode(hit.r) AS o" if var == "r" else ""
-    return (call + f" YIELD {yielded}, score\n"
-            f"WITH collect({{{var}: {yielded}, score: score}}) AS raw\n"
-            "CALL (raw) {\n"
-            "  UNWIND raw AS hit\n"
-            f"  WITH hit.{var} AS {var}, hit.score AS score{ends}\n"
-            f"  WHERE {where}\n"
-            f"  WITH {var}, score ORDER BY score DESC LIMIT $limit\n"
-            f"  RETURN collect({{uuid: {var}.uuid, score: score}}) AS hits\n"
-            "}\n"
-            f"RETURN '{name}' AS channel, size(raw) AS raw, hits\n")
-
-
-FACT_FULLTEXT = _index_channel(
-    "fact_fulltext", "CALL db.index.fulltext.queryRelationships('fact_text', $fact_lucene, {limit: $k})", "r",
-    FACT_HIT_FILTER)
-
-FACT_VECTOR = _index_channel(
-    "fact_vector", "CALL db.index.vector.queryRelationships('fact_embedding', $k, $embedding)", "r",
-    FACT_HIT_FILTER)
-
 # Facts around the given entities (matched by the entity channels or named by the client as `center`), nearest
 # entity first. A body over the variable `entities`: alone (FACT_EXPANSION) or after the entity channels.
 _EXPANSION = """
@@ -84,14 +58,6 @@ e.group_id = $group_id AND e.expired_at IS NULL AND ($types IS NULL OR e.type IN
   AND ($user_known_at IS NULL OR e.created_at <= $user_known_at)
 """
 
-ENTITY_FULLTEXT = _index_channel(
-    "entity_fulltext", "CALL db.index.fulltext.queryNodes('entity_text', $entity_lucene, {limit: $k})", "e",
-    ENTITY_FILTER)
-
-ENTITY_VECTOR = _index_channel(
-    "entity_vector", "CALL db.index.vector.queryNodes('entity_name_embedding', $k, $embedding)", "e",
-    ENTITY_FILTER)
-
 PASSAGE_FILTER = """
 p.group_id = $group_id
 WITH p, score
@@ -106,17 +72,34 @@ p.uuid AS uuid, p.episode_uuid AS episode_uuid, p.start AS start, p.end AS end, 
 p.speaker AS speaker, CASE WHEN $with_embedding THEN p.embedding END AS embedding
 """
 
-PASSAGE_FULLTEXT = _index_channel(
-    "passage_fulltext", "CALL db.index.fulltext.queryNodes('passage_text', $passage_lucene, {limit: $k})", "p",
-    PASSAGE_FILTER)
+# Each index channel answers one row: its name, how many entries the index gave (`raw`: equal to $k means the
+# index had more, so a short filtered list is worth a deeper ask) and the filtered hits, best first.
+# kind -> (variable, filter, full-text index, vector index); a full-text channel reads $<kind>_lucene.
+_CHANNEL_KINDS = {"fact": ("r", FACT_HIT_FILTER, "fact_text", "fact_embedding"),
+                  "entity": ("e", ENTITY_FILTER, "entity_text", "entity_name_embedding"),
+                  "passage": ("p", PASSAGE_FILTER, "passage_text", "passage_embedding")}
 
-PASSAGE_VECTOR = _index_channel(
-    "passage_vector", "CALL db.index.vector.queryNodes('passage_embedding', $k, $embedding)", "p",
-    PASSAGE_FILTER)
 
-INDEX_CHANNELS = {"fact_fulltext": FACT_FULLTEXT, "fact_vector": FACT_VECTOR, "entity_fulltext": ENTITY_FULLTEXT,
-                  "entity_vector": ENTITY_VECTOR, "passage_fulltext": PASSAGE_FULLTEXT,
-                  "passage_vector": PASSAGE_VECTOR}
+def _index_channel(kind: str, method: str) -> str:
+    var, where, text_index, vector_index = _CHANNEL_KINDS[kind]
+    target, yielded = ("Relationships", "relationship") if var == "r" else ("Nodes", "node")
+    call = (f"CALL db.index.fulltext.query{target}('{text_index}', ${kind}_lucene, {{limit: $k}})"
+            if method == "fulltext" else f"CALL db.index.vector.query{target}('{vector_index}', $k, $embedding)")
+    ends = ", startNode(hit.r) AS s, endNode(hit.r) AS o" if var == "r" else ""
+    return (call + f" YIELD {yielded}, score\n"
+            f"WITH collect({{{var}: {yielded}, score: score}}) AS raw\n"
+            "CALL (raw) {\n"
+            "  UNWIND raw AS hit\n"
+            f"  WITH hit.{var} AS {var}, hit.score AS score{ends}\n"
+            f"  WHERE {where}\n"
+            f"  WITH {var}, score ORDER BY score DESC LIMIT $limit\n"
+            f"  RETURN collect({{uuid: {var}.uuid, score: score}}) AS hits\n"
+            "}\n"
+            f"RETURN '{kind}_{method}' AS channel, size(raw) AS raw, hits\n")
+
+
+INDEX_CHANNELS = {f"{kind}_{method}": _index_channel(kind, method)
+                  for kind in _CHANNEL_KINDS for method in ("fulltext", "vector")}
 
 
 # Expansion seeds from the entity channels among those of the query: $center first, then the top $seeds
