@@ -24,8 +24,12 @@ from strata.graph.read import native
 from strata.schema.models import Entity, Fact, as_utc, utcnow
 
 RRF_K = 60
-# Indexes are shared by all groups and filtered afterwards, so each channel over-fetches this many at most.
+# Indexes are shared by all groups and filtered afterwards, so each channel over-fetches: per hit asked, at least,
+# by kind. Facts are also filtered by time (the history of a busy slot outnumbers its current fact), entities and
+# passages only by group and expiry, so they ask half as deep (the vector channels' cost grows with the depth).
+# A channel left short while its index had more asks again, MAX_OVERFETCH deep.
 MAX_OVERFETCH = 1000
+OVERFETCH: dict[str, tuple[int, int]] = {"fact": (10, 100), "entity": (5, 50), "passage": (5, 50)}
 # Channels of one search run side by side; the driver's pool is thread-safe.
 _POOL = ThreadPoolExecutor(max_workers=8, thread_name_prefix="strata-search")
 EXPANSION_SEEDS = 3
@@ -119,7 +123,9 @@ def search(graph: Graph, group_id: str, query: SearchQuery, embed: EmbedFn | Non
         "user_as_of": as_utc(query.as_of), "user_known_at": as_utc(query.known_at),
         "include_history": query.include_history,
         "types": query.types or None, "predicates": query.predicates or None, "with_embedding": query.mmr,
-        "limit": query.limit * 3, "k": min(max(query.limit * 10, 100), MAX_OVERFETCH),
+        "limit": query.limit * 3,
+        **{f"k_{kind}": min(max(query.limit * per_hit, least), MAX_OVERFETCH)
+           for kind, (per_hit, least) in OVERFETCH.items()},
     }
     kinds = set(query.kinds or ("fact", "entity", "episode"))
     ranked = _channels(graph, params, terms, embedding, kinds, query.center)
@@ -184,12 +190,13 @@ def _index_channels(graph: Graph, args: dict[str, Any], names: tuple[str, ...],
     for row in _rows(graph, cypher, args):
         name, hits = row["channel"], row["hits"]
         prefix = name.split("_")[0]
-        if len(hits) < args["limit"] and row["raw"] >= args["k"] and args["k"] < MAX_OVERFETCH:
+        depth = f"k_{prefix}"
+        if len(hits) < args["limit"] and row["raw"] >= args[depth] and args[depth] < MAX_OVERFETCH:
             if name.endswith("_fulltext"):
                 fields = lucene.TEXT_FIELDS[prefix]
                 again = {**args, f"{prefix}_lucene": lucene.in_group(args["group_id"], args["terms"], fields)}
             else:
-                again = {**args, "k": MAX_OVERFETCH}
+                again = {**args, depth: MAX_OVERFETCH}
             hits = _rows(graph, q.INDEX_CHANNELS[name], again)[0]["hits"]
             deepened.append(name)
         kind = _KIND_OF_CHANNEL[prefix]
@@ -201,32 +208,29 @@ def _rows(graph: Graph, cypher: str, args: dict[str, Any]) -> list[dict[str, Any
     return graph.fetch(cypher, **args)
 
 
-_BY_UUID: dict[str, str] = {"fact": q.FACTS_BY_UUID, "entity": q.ENTITIES_BY_UUID, "episode": q.PASSAGES_BY_UUID}
-
-
 def _hydrate(graph: Graph, params: dict[str, Any],
              items: list[_Item]) -> tuple[list[_Item], dict[str, dict[str, Any]]]:
-    """Read the fused winners whole with their provenance episodes, one query per kind side by side.
+    """Read the fused winners whole with their provenance episodes, every kind in one round trip.
 
     An item deleted since the channels ran drops out. Returns the items and the episodes by uuid.
     """
-    wanted: dict[str, list[str]] = {}
+    wanted: dict[str, list[str]] = {"fact": [], "entity": [], "episode": []}
     for item in items:
-        wanted.setdefault(item.kind, []).append(item.uuid)
-    args = {"group_id": params["group_id"], "with_embedding": params["with_embedding"], "per_item": MAX_PROVENANCE}
-    futures = {kind: _POOL.submit(_rows, graph, _BY_UUID[kind], {**args, "uuids": uuids})
-               for kind, uuids in wanted.items()}
+        wanted[item.kind].append(item.uuid)
     rows: dict[tuple[str, str], dict[str, Any]] = {}
     episodes: dict[str, dict[str, Any]] = {}
-    for kind, future in futures.items():
-        for r in future.result():
-            for ep in r.pop("provenance_episodes"):
+    if items:
+        found = _rows(graph, q.HITS_BY_UUID, {
+            "group_id": params["group_id"], "with_embedding": params["with_embedding"], "per_item": MAX_PROVENANCE,
+            "fact_uuids": wanted["fact"], "entity_uuids": wanted["entity"], "passage_uuids": wanted["episode"]})
+        for r in found:
+            for ep in r["provenance_episodes"]:
                 episodes.setdefault(ep["uuid"], native(ep))
-            for snippet in r.pop("snippets"):
+            for snippet in r["snippets"]:
                 if snippet is not None:
                     episodes[snippet["key"].partition(":")[0]].setdefault("snippets", {})[snippet["key"]] = \
                         snippet["text"]
-            rows[(kind, r["uuid"])] = native(r)
+            rows[(r["kind"], r["row"]["uuid"])] = native(r["row"])
     kept = []
     for item in items:
         row = rows.get((item.kind, item.uuid))
@@ -352,5 +356,5 @@ def fact_vector_channel(graph: Graph, group_id: str, embedding: list[float], lim
     now = utcnow()
     rows = graph.query(q.INDEX_CHANNELS["fact_vector"], group_id=group_id, embedding=embedding, as_of=now, known_at=now,
                        user_as_of=None, user_known_at=None, include_history=True, types=None, predicates=None,
-                       with_embedding=False, limit=limit, k=min(max(limit * 20, 100), 1000))
+                       with_embedding=False, limit=limit, k_fact=min(max(limit * 20, 100), 1000))
     return rows[0]["hits"]

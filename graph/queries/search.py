@@ -1,9 +1,9 @@
 """Hybrid search channels: full-text (BM25) and vector indexes over facts, entities and passages, plus
 graph expansion from entities. Every value is a parameter; index names are constants.
 
-Neo4j 5.26 vector indexes are not filtered, so each channel over-fetches ($k) and then filters by group,
-time and type; the caller sizes $k. Channels return only uuid and score, and several run as one query
-(``index_channels``): the few fused winners are read whole afterwards (``*_BY_UUID``) with the quoted spans
+Neo4j 5.26 vector indexes are not filtered, so each channel over-fetches ($k_<kind>) and then filters by group,
+time and type; the caller sizes the depth. Channels return only uuid and score, and several run as one query
+(``index_channels``): the few fused winners are read whole afterwards (``HITS_BY_UUID``) with the quoted spans
 of their provenance, which keeps every reply small.
 """
 
@@ -17,14 +17,15 @@ FACT_HIT_FILTER = """
   AND ($types IS NULL OR s.type IN $types OR o.type IN $types)
   AND """ + TEMPORAL_FILTER
 
-FACT_HIT_FIELDS = """
-r.uuid AS uuid, r.group_id AS group_id, s.uuid AS subject_uuid, s.name AS subject_name, r.predicate AS predicate,
-o.uuid AS object_uuid, o.name AS object_name, r.fact AS fact, toString(r.valid_at) AS valid_at,
-toString(r.invalid_at) AS invalid_at, toString(r.created_at) AS created_at,
-toString(r.invalidated_at) AS invalidated_at, r.invalidated_by AS invalidated_by,
-toString(r.expired_at) AS expired_at, r.confidence AS confidence, r.episodes AS episodes, r.asserted_by AS asserted_by,
-r.agents AS agents, r.extractor AS extractor, coalesce(r.negated, false) AS negated, r.evidence AS evidence,
-CASE WHEN $with_embedding THEN r.fact_embedding END AS embedding
+# The fields of a hit, as the body of a map literal (the hydration query returns one map per hit, whatever its kind).
+FACT_HIT_MAP = """
+uuid: r.uuid, group_id: r.group_id, subject_uuid: s.uuid, subject_name: s.name, predicate: r.predicate,
+object_uuid: o.uuid, object_name: o.name, fact: r.fact, valid_at: toString(r.valid_at),
+invalid_at: toString(r.invalid_at), created_at: toString(r.created_at),
+invalidated_at: toString(r.invalidated_at), invalidated_by: r.invalidated_by,
+expired_at: toString(r.expired_at), confidence: r.confidence, episodes: r.episodes, asserted_by: r.asserted_by,
+agents: r.agents, extractor: r.extractor, negated: coalesce(r.negated, false), evidence: r.evidence,
+embedding: CASE WHEN $with_embedding THEN r.fact_embedding END
 """
 
 # Facts around the given entities (matched by the entity channels or named by the client as `center`), nearest
@@ -47,10 +48,10 @@ WITH $entities AS entities
 RETURN 'fact_expansion' AS channel, 0 AS raw, expansion AS hits
 """
 
-ENTITY_HIT_FIELDS = """
-e.uuid AS uuid, e.group_id AS group_id, e.name AS name, e.key AS key, e.type AS type, e.aliases AS aliases,
-e.summary AS summary, toString(e.created_at) AS created_at, toString(e.updated_at) AS updated_at,
-CASE WHEN $with_embedding THEN e.name_embedding END AS embedding
+ENTITY_HIT_MAP = """
+uuid: e.uuid, group_id: e.group_id, name: e.name, key: e.key, type: e.type, aliases: e.aliases,
+summary: e.summary, created_at: toString(e.created_at), updated_at: toString(e.updated_at),
+embedding: CASE WHEN $with_embedding THEN e.name_embedding END
 """
 
 ENTITY_FILTER = """
@@ -67,12 +68,12 @@ WHERE ep.status = 'done' AND ep.group_id = $group_id
   AND ($user_known_at IS NULL OR ep.created_at <= $user_known_at)
 """
 
-PASSAGE_FIELDS = """
-p.uuid AS uuid, p.episode_uuid AS episode_uuid, p.start AS start, p.end AS end, p.text AS text,
-p.speaker AS speaker, CASE WHEN $with_embedding THEN p.embedding END AS embedding
+PASSAGE_HIT_MAP = """
+uuid: p.uuid, episode_uuid: p.episode_uuid, start: p.start, end: p.end, text: p.text,
+speaker: p.speaker, embedding: CASE WHEN $with_embedding THEN p.embedding END
 """
 
-# Each index channel answers one row: its name, how many entries the index gave (`raw`: equal to $k means the
+# Each index channel answers one row: its name, how many entries the index gave (`raw`: equal to $k_<kind> means the
 # index had more, so a short filtered list is worth a deeper ask) and the filtered hits, best first.
 # kind -> (variable, filter, full-text index, vector index); a full-text channel reads $<kind>_lucene.
 _CHANNEL_KINDS = {"fact": ("r", FACT_HIT_FILTER, "fact_text", "fact_embedding"),
@@ -83,8 +84,8 @@ _CHANNEL_KINDS = {"fact": ("r", FACT_HIT_FILTER, "fact_text", "fact_embedding"),
 def _index_channel(kind: str, method: str) -> str:
     var, where, text_index, vector_index = _CHANNEL_KINDS[kind]
     target, yielded = ("Relationships", "relationship") if var == "r" else ("Nodes", "node")
-    call = (f"CALL db.index.fulltext.query{target}('{text_index}', ${kind}_lucene, {{limit: $k}})"
-            if method == "fulltext" else f"CALL db.index.vector.query{target}('{vector_index}', $k, $embedding)")
+    call = (f"CALL db.index.fulltext.query{target}('{text_index}', ${kind}_lucene, {{limit: $k_{kind}}})"
+            if method == "fulltext" else f"CALL db.index.vector.query{target}('{vector_index}', $k_{kind}, $embedding)")
     ends = ", startNode(hit.r) AS s, endNode(hit.r) AS o" if var == "r" else ""
     return (call + f" YIELD {yielded}, score\n"
             f"WITH collect({{{var}: {yielded}, score: score}}) AS raw\n"
@@ -133,10 +134,11 @@ def index_channels(names: tuple[str, ...], expand: bool = False) -> str:
             + "RETURN c.channel AS channel, c.raw AS raw, c.hits AS hits")
 
 
-# Times in the hit rows are ISO strings (`toString`), parsed by the pydantic models: the driver's own
-# DateTime hydration cost about a millisecond of Python a search (30-odd values).
-# The fused winners, read whole once the channels (which return only uuid and score) are fused, each with the
-# episodes its provenance points into (a handful per hit), so one round trip gives hits and provenance.
+# The fused winners, read whole once the channels (which return only uuid and score) are fused: one query for
+# every kind (a UNION, one round trip), a row per hit: its kind, its fields as a map, the episodes its provenance
+# points into (a handful per hit) and the quoted spans.
+# Times are ISO strings (`toString`), parsed by the pydantic models: the driver's own DateTime hydration cost
+# about a millisecond of Python a search (30-odd values).
 # Not the episode's content: only the quoted spans travel (`snippets`, keyed "episode:start:end" like evidence),
 # and the messages only for chat episodes (to map a span to its message ids). Whole contents were most of a
 # search's reply (2-3 KB an episode, up to five episodes a hit).
@@ -153,8 +155,8 @@ CASE WHEN {start} >= 0 AND {end} >= {start}
 """
 
 # Evidence keys are "episode:start:end"; evidence episodes come first, then episodes that stated it without a span.
-FACTS_BY_UUID = """
-UNWIND $uuids AS id
+_FACT_HITS = """
+UNWIND $fact_uuids AS id
 MATCH ()-[r:RELATES_TO {uuid: id}]->()
 WITH r, startNode(r) AS s, endNode(r) AS o WHERE r.group_id = $group_id
 CALL (r) {
@@ -168,13 +170,13 @@ CALL (r) {
          reduce(out = [], s IN collect([x IN spans | """ + _SNIPPET.format(start="x[0]", end="x[1]") + """])
                 | out + s) AS snippets
 }
-RETURN """ + FACT_HIT_FIELDS + """, provenance_episodes, snippets
+RETURN 'fact' AS kind, {""" + FACT_HIT_MAP + """} AS row, provenance_episodes, snippets
 """
 
 # Where each entity was mentioned, newest episodes first; bounded for hub entities (a city mentioned by
 # thousands of episodes): a few dozen mentions are read, the newest of those are returned.
-ENTITIES_BY_UUID = """
-UNWIND $uuids AS id
+_ENTITY_HITS = """
+UNWIND $entity_uuids AS id
 MATCH (e:Entity {uuid: id}) WHERE e.group_id = $group_id
 CALL (e) {
   MATCH (ep:Episode)-[m:MENTIONS]->(e) WHERE ep.group_id = $group_id AND ep.status = 'done'
@@ -185,11 +187,11 @@ CALL (e) {
          collect(""" + EPISODE_MAP + """) AS provenance_episodes,
          collect(""" + _SNIPPET.format(start="m.spans[0]", end="m.spans[1]") + """) AS snippets
 }
-RETURN """ + ENTITY_HIT_FIELDS + """, mentions, provenance_episodes, snippets
+RETURN 'entity' AS kind, {""" + ENTITY_HIT_MAP + """, mentions: mentions} AS row, provenance_episodes, snippets
 """
 
-PASSAGES_BY_UUID = """
-UNWIND $uuids AS id
+_PASSAGE_HITS = """
+UNWIND $passage_uuids AS id
 MATCH (p:Passage {uuid: id}) WHERE p.group_id = $group_id
 CALL (p) {
   MATCH (ep:Episode {uuid: p.episode_uuid}) WHERE ep.group_id = $group_id
@@ -197,8 +199,11 @@ CALL (p) {
   RETURN collect(""" + EPISODE_MAP + """) AS provenance_episodes,
          collect(""" + _SNIPPET.format(start="p.start", end="p.end") + """) AS snippets
 }
-RETURN """ + PASSAGE_FIELDS + """, provenance_episodes, snippets
+RETURN 'episode' AS kind, {""" + PASSAGE_HIT_MAP + """} AS row, provenance_episodes, snippets
 """
+
+HITS_BY_UUID = ("CALL () {\n" + "\nUNION ALL\n".join((_FACT_HITS, _ENTITY_HITS, _PASSAGE_HITS))
+                + "}\nRETURN kind, row, provenance_episodes, snippets")
 
 BRUTE_FORCE_FACTS = """
 MATCH ()-[r:RELATES_TO]->() WHERE r.group_id = $group_id AND r.fact_embedding IS NOT NULL
