@@ -124,8 +124,7 @@ def search(graph: Graph, group_id: str, query: SearchQuery, embed: EmbedFn | Non
         "include_history": query.include_history,
         "types": query.types or None, "predicates": query.predicates or None, "with_embedding": query.mmr,
         "limit": query.limit * 3,
-        **{f"k_{kind}": min(max(query.limit * per_hit, least), MAX_OVERFETCH)
-           for kind, (per_hit, least) in OVERFETCH.items()},
+        **{f"k_{kind}": _depth(kind, query.limit) for kind in OVERFETCH},
     }
     kinds = set(query.kinds or ("fact", "entity", "episode"))
     ranked = _channels(graph, params, terms, embedding, kinds, query.center)
@@ -136,6 +135,12 @@ def search(graph: Graph, group_id: str, query: SearchQuery, embed: EmbedFn | Non
         items = _mmr(items, np.asarray(embedding, dtype=np.float32), query.limit, query.mmr_lambda)
     items = items[: query.limit]
     return SearchResult(query=query.q, hits=[_hit(i, provenance) for i in items])
+
+
+def _depth(kind: str, limit: int) -> int:
+    """How many entries a channel asks its index for, to answer `limit` hits once filtered."""
+    per_hit, least = OVERFETCH[kind]
+    return min(max(limit * per_hit, least), MAX_OVERFETCH)
 
 
 def _channels(graph: Graph, params: dict[str, Any], terms: str, embedding: list[float] | None,
@@ -350,11 +355,17 @@ def brute_force_fact_scan(graph: Graph, group_id: str, embedding: list[float], l
     return graph.query(q.BRUTE_FORCE_FACTS, group_id=group_id, embedding=embedding, limit=limit)
 
 
+def brute_force_scan(graph: Graph, group_id: str, embedding: list[float], limit: int = 10) -> list[dict]:
+    """A query answered without the vector indexes: every embedded fact, entity and passage of the group
+    scored by cosine and ranked together, `kind`, `uuid`, `score` (for benchmarks only)."""
+    return graph.query(q.BRUTE_FORCE_ALL, group_id=group_id, embedding=embedding, limit=limit)
+
+
 def fact_vector_channel(graph: Graph, group_id: str, embedding: list[float], limit: int = 10) -> list[dict]:
     """The fact vector channel alone, over every fact of the group (history included), with the over-fetch
     ``search`` uses: what ``brute_force_fact_scan`` ranks exactly, through the index (for benchmarks only)."""
     now = utcnow()
     rows = graph.query(q.INDEX_CHANNELS["fact_vector"], group_id=group_id, embedding=embedding, as_of=now, known_at=now,
                        user_as_of=None, user_known_at=None, include_history=True, types=None, predicates=None,
-                       with_embedding=False, limit=limit, k_fact=min(max(limit * 20, 100), 1000))
+                       with_embedding=False, limit=limit, k_fact=_depth("fact", limit))
     return rows[0]["hits"]

@@ -205,9 +205,25 @@ RETURN 'episode' AS kind, {""" + PASSAGE_HIT_MAP + """} AS row, provenance_episo
 HITS_BY_UUID = ("CALL () {\n" + "\nUNION ALL\n".join((_FACT_HITS, _ENTITY_HITS, _PASSAGE_HITS))
                 + "}\nRETURN kind, row, provenance_episodes, snippets")
 
+# Exact cosine scans (benchmarks only): every fact of the group, or every embedded item the search's vector
+# channels cover (facts, entities, passages), ranked together.
 BRUTE_FORCE_FACTS = """
 MATCH ()-[r:RELATES_TO]->() WHERE r.group_id = $group_id AND r.fact_embedding IS NOT NULL
 WITH r, vector.similarity.cosine(r.fact_embedding, $embedding) AS score
 ORDER BY score DESC LIMIT $limit
 RETURN r.uuid AS uuid, score
+"""
+
+BRUTE_FORCE_ALL = """
+CALL () {
+  MATCH ()-[r:RELATES_TO]->() WHERE r.group_id = $group_id AND r.fact_embedding IS NOT NULL
+  RETURN 'fact' AS kind, r.uuid AS uuid, vector.similarity.cosine(r.fact_embedding, $embedding) AS score
+  UNION ALL
+  MATCH (e:Entity) WHERE e.group_id = $group_id AND e.name_embedding IS NOT NULL
+  RETURN 'entity' AS kind, e.uuid AS uuid, vector.similarity.cosine(e.name_embedding, $embedding) AS score
+  UNION ALL
+  MATCH (p:Passage) WHERE p.group_id = $group_id AND p.embedding IS NOT NULL
+  RETURN 'episode' AS kind, p.uuid AS uuid, vector.similarity.cosine(p.embedding, $embedding) AS score
+}
+RETURN kind, uuid, score ORDER BY score DESC LIMIT $limit
 """

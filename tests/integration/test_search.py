@@ -13,7 +13,7 @@ from strata.graph import Graph, lucene
 from strata.graph import search as search_module
 from strata.graph.commit import commit_episode
 from strata.graph.read import entity_candidates
-from strata.graph.search import SearchQuery, search
+from strata.graph.search import SearchQuery, brute_force_fact_scan, brute_force_scan, fact_vector_channel, search
 from strata.resolve.timeline import recompute_timeline
 from strata.schema import ids
 from strata.schema.models import Episode, ExtractorInfo, Span
@@ -145,11 +145,14 @@ def test_the_channels_take_one_round_trip_per_half_when_no_index_is_cut_short(
     plan, _, _ = _story_plan(group_id)
     commit_episode(graph, plan, recompute_timeline, NOW)
     graph.query("CALL db.awaitIndexes(60)")
-    search(graph, group_id, SearchQuery(q="Quillfeather"))
+    hits = search(graph, group_id, SearchQuery(q="Quillfeather")).hits
     channel_queries = [c for c, _ in sent_queries if "db.index" in c]
     # Full-text indexes return only what matches, so nothing was cut short and nothing is asked twice:
     # entity + passage channels with the expansion in one query, fact channels in the other.
     assert len(channel_queries) == 2
+    # The winners of every kind are read whole in one more query.
+    assert {h.kind for h in hits} >= {"fact", "entity"}
+    assert len(sent_queries) == 3
 
 
 def _crowd_plan(group: str, copies: int) -> CommitPlan:
@@ -191,3 +194,22 @@ def test_full_text_keeps_to_the_group_inside_the_index(graph: Graph, group_id: s
         assert uuid["ada"] in {c.uuid for c in found if c.channel == "fulltext"}
     finally:
         graph.query("MATCH (n {group_id: $g}) DETACH DELETE n", g=crowd)
+
+
+def test_the_benchmarks_exact_scans_rank_by_cosine_like_the_vector_channel(graph: Graph, settings: Settings,
+                                                                          group_id: str) -> None:
+    dim = settings.embedding_dim
+    # Cosines to the query: 1.0, 0.89 and 0.45.
+    vectors = [_unit([1.0] + [0.0] * (dim - 1)), _unit([1.0, 0.5] + [0.0] * (dim - 2)),
+               _unit([1.0, 2.0] + [0.0] * (dim - 2))]
+    commit_episode(graph, _facts_plan(group_id, 0, ["closest", "near", "far"], vectors), recompute_timeline, NOW)
+    graph.query("CALL db.awaitIndexes(60)")
+    query = vectors[0]
+    everything = brute_force_scan(graph, group_id, query, limit=10)
+    facts = [r for r in everything if r["kind"] == "fact"]
+    assert [r["score"] for r in everything] == sorted((r["score"] for r in everything), reverse=True)
+    exact = brute_force_fact_scan(graph, group_id, query, limit=3)
+    assert [r["uuid"] for r in facts] == [r["uuid"] for r in exact]
+    assert [round(r["score"], 3) for r in exact] == [1.0, round((1 + 2 / math.sqrt(5)) / 2, 3),
+                                                     round((1 + 1 / math.sqrt(5)) / 2, 3)]
+    assert [h["uuid"] for h in fact_vector_channel(graph, group_id, query, limit=3)] == [r["uuid"] for r in exact]
