@@ -122,10 +122,27 @@ def entity_candidates(graph: Graph, group_id: str, *, keys: Sequence[str] = (),
             found += [Candidate(**r, channel="fulltext") for r in graph.query(
                 q.ENTITY_FULLTEXT, group_id=group_id, queries=queries, limit=limit)]
     if vectors:
-        queries = [{"name": name, "embedding": vec} for name, vec in vectors]
-        found += [Candidate(**r, channel="vector") for r in graph.query(
-            q.ENTITY_VECTOR, group_id=group_id, queries=queries, limit=limit)]
+        found += _vector_candidates(graph, group_id, [{"name": name, "embedding": vec} for name, vec in vectors],
+                                    limit)
     return found
+
+
+# The name-vector lookup asks this many per candidate wanted, and at most MAX_VECTOR_DEPTH when it asks again.
+VECTOR_DEPTH_PER_CANDIDATE = 4
+MAX_VECTOR_DEPTH = 1000
+
+
+def _vector_candidates(graph: Graph, group_id: str, queries: list[dict[str, Any]], limit: int) -> list[Candidate]:
+    """Name-vector candidates; a query left short by the group filter while the shared index had more asks once
+    more, as deep as allowed (a small group beside a large one would otherwise lose its nearest names)."""
+    depth = limit * VECTOR_DEPTH_PER_CANDIDATE
+    rows = graph.query(q.ENTITY_VECTOR, group_id=group_id, queries=queries, limit=limit, depth=depth)
+    short = {r["query"] for r in rows if len(r["hits"]) < limit and r["raw"] >= depth}
+    if short and depth < MAX_VECTOR_DEPTH:
+        again = graph.query(q.ENTITY_VECTOR, group_id=group_id, queries=[x for x in queries if x["name"] in short],
+                            limit=limit, depth=MAX_VECTOR_DEPTH)
+        rows = [r for r in rows if r["query"] not in short] + again
+    return [Candidate(**hit, query=r["query"], channel="vector") for r in rows for hit in r["hits"]]
 
 
 def get_entity(graph: Graph, uuid: str, group_id: str | None = None) -> Entity | None:

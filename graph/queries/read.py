@@ -77,10 +77,19 @@ UNWIND $queries AS query
 CALL db.index.fulltext.queryNodes('entity_text', query.lucene, {limit: $limit * 4}) YIELD node, score
 """ + _TOP_ENTITIES_PER_QUERY
 
+# Per query, how many entries the index gave (`raw`: equal to $depth means it had more) beside the group's best:
+# the index is shared by every group, so a small group's names can be crowded out of the first $depth.
 ENTITY_VECTOR = """
 UNWIND $queries AS query
-CALL db.index.vector.queryNodes('entity_name_embedding', $limit * 4, query.embedding) YIELD node, score
-""" + _TOP_ENTITIES_PER_QUERY
+CALL (query) {
+  CALL db.index.vector.queryNodes('entity_name_embedding', $depth, query.embedding) YIELD node, score
+  WITH collect({e: node, score: score}) AS raw
+  RETURN size(raw) AS raw, [h IN raw WHERE h.e.group_id = $group_id AND h.e.expired_at IS NULL][..$limit] AS hits
+}
+RETURN query.name AS query, raw,
+       [h IN hits | {uuid: h.e.uuid, name: h.e.name, type: h.e.type, aliases: h.e.aliases, score: h.score,
+                     embedding: h.e.name_embedding}] AS hits
+"""
 
 GET_ENTITY = """
 MATCH (e:Entity {uuid: $uuid}) WHERE $group_id IS NULL OR e.group_id = $group_id

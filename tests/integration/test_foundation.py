@@ -30,9 +30,9 @@ def _basis(i: int, dim: int, tilt: float = 0.0) -> list[float]:
 def test_relationship_vector_and_fulltext_indexes(graph: Graph, settings: Settings, group_id: str) -> None:
     dim = settings.embedding_dim
     rows = [
-        {"uuid": f"{group_id}-f1", "fact": "Elizabeth Bennet marries Fitzwilliam Darcy", "vec": _basis(1, dim)},
+        {"uuid": f"{group_id}-f1", "fact": "Elizabeth Bennet marries Fitzwilliam Darcy", "vec": _basis(1, dim, 1.0)},
         {"uuid": f"{group_id}-f2", "fact": "Jane Bennet visits Netherfield", "vec": _basis(2, dim)},
-        {"uuid": f"{group_id}-f3", "fact": "Charles Bingley leases Netherfield", "vec": _basis(3, dim)},
+        {"uuid": f"{group_id}-f3", "fact": "Charles Bingley leases Netherfield", "vec": _basis(2, dim, 2.0)},
     ]
     graph.query(
         """
@@ -45,6 +45,7 @@ def test_relationship_vector_and_fulltext_indexes(graph: Graph, settings: Settin
         rows=rows, g=group_id, tag=lucene.group_tag(group_id),
     )
     graph.query("CALL db.awaitIndexes(60)")
+    # Cosines to the query: f2 0.99, f1 0.70, f3 0.53, all above what other groups' facts in the shared index reach.
     query_vec = _basis(2, dim, tilt=0.1)
     hits: list[dict] = []
     deadline = time.monotonic() + 30  # index updates are asynchronous
@@ -59,8 +60,8 @@ def test_relationship_vector_and_fulltext_indexes(graph: Graph, settings: Settin
         if len(hits) == 3:
             break
         time.sleep(0.3)
-    assert [h["uuid"] for h in hits][0] == f"{group_id}-f2"
-    assert hits[0]["score"] > hits[1]["score"]
+    assert [h["uuid"] for h in hits] == [f"{group_id}-f2", f"{group_id}-f1", f"{group_id}-f3"]
+    assert hits[0]["score"] > hits[1]["score"] > hits[2]["score"]
 
     text_hits = graph.query(
         """

@@ -213,3 +213,28 @@ def test_the_benchmarks_exact_scans_rank_by_cosine_like_the_vector_channel(graph
     assert [round(r["score"], 3) for r in exact] == [1.0, round((1 + 2 / math.sqrt(5)) / 2, 3),
                                                      round((1 + 1 / math.sqrt(5)) / 2, 3)]
     assert [h["uuid"] for h in fact_vector_channel(graph, group_id, query, limit=3)] == [r["uuid"] for r in exact]
+
+
+def _names_plan(group: str, names: list[str], embeddings: list[list[float]]) -> CommitPlan:
+    ep = Episode(uuid=ids.episode_uuid(group, "names", 0), group_id=group, seq=0, kind="facts", content="names",
+                 reference_time=NOW, content_hash=ids.content_hash("names"))
+    entities = [EntityWrite(uuid=ids.entity_uuid(group, f"n{k}"), key=f"n{k}", name=name, type="Person",
+                            embedding=embedding) for k, (name, embedding) in enumerate(zip(names, embeddings))]
+    return CommitPlan(group_id=group, episode=ep, entities=entities, extractor=ExtractorInfo(name="test"))
+
+
+def test_resolution_finds_a_small_groups_name_by_vector_beside_a_crowd(graph: Graph, settings: Settings,
+                                                                       group_id: str) -> None:
+    crowd = f"{group_id}-crowd"
+    try:
+        # 300 names of another group lie closer to the mention's vector (cosine ~0.96) than ours (~0.89).
+        dim, rng = settings.embedding_dim, random.Random(3)
+        commit_episode(graph, _names_plan(crowd, [f"Crowd Person {k}" for k in range(300)],
+                                          [_near(dim, rng, 0.015) for _ in range(300)]), recompute_timeline, NOW)
+        commit_episode(graph, _names_plan(group_id, ["Lighthouse Keeper"], [_unit([1.0, 0.5] + [0.0] * (dim - 2))]),
+                       recompute_timeline, NOW)
+        graph.query("CALL db.awaitIndexes(60)")
+        found = entity_candidates(graph, group_id, vectors=[("0", _unit([1.0] + [0.0] * (dim - 1)))], limit=8)
+        assert [(c.name, c.channel) for c in found] == [("Lighthouse Keeper", "vector")]
+    finally:
+        graph.query("MATCH (n {group_id: $g}) DETACH DELETE n", g=crowd)
