@@ -119,7 +119,7 @@ def recompute_slots(tx: ManagedTransaction, group_id: str, seeds: Iterable[tuple
                     facts[row["uuid"]] = SlotFact.model_validate(row)
         # A predicate functional on both sides links slots: follow them until nothing new appears.
         pending = _slots_for([(f.subject_uuid, f.predicate, f.object_uuid) for f in facts.values()
-                              if flags.get(f.predicate) == "both"], flags, negatable)
+                              if flags.get(f.predicate) in ("both", "symmetric")], flags, negatable)
     current = {f.uuid: (f.invalid_at, f.invalidated_by) for f in facts.values()}
     changed = [u for u in timeline(list(facts.values()), flags, now)
                if current.get(u.uuid) != (u.invalid_at, u.invalidated_by)]
@@ -134,12 +134,15 @@ def _slots_for(triples: Iterable[tuple[str, str, str]], flags: Mapping[str, Func
     slots = []
     for subject, predicate, obj in triples:
         flag = flags.get(predicate)
-        if predicate in negatable:
-            slots.append({"kind": "pair", "predicate": predicate, "entity_uuid": subject, "other_uuid": obj})
-        if flag in ("subject", "both"):
-            slots.append({"kind": "subject", "predicate": predicate, "entity_uuid": subject})
-        if flag in ("object", "both"):
-            slots.append({"kind": "object", "predicate": predicate, "entity_uuid": obj})
+        # A symmetric predicate's slot is an entity on either side: read both directions for both entities.
+        ends = ((subject, obj), (obj, subject)) if flag == "symmetric" else ((subject, obj),)
+        for one, other in ends:
+            if predicate in negatable:
+                slots.append({"kind": "pair", "predicate": predicate, "entity_uuid": one, "other_uuid": other})
+            if flag in ("subject", "both", "symmetric"):
+                slots.append({"kind": "subject", "predicate": predicate, "entity_uuid": one})
+            if flag in ("object", "both", "symmetric"):
+                slots.append({"kind": "object", "predicate": predicate, "entity_uuid": other})
     return slots
 
 

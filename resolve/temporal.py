@@ -2,9 +2,12 @@
 
 A fact's effective ``invalid_at`` is the earliest of
   1. ``stated_invalid_at`` (the source said when it ended),
-  2. the earliest ``valid_at`` of a negation of the same (subject, predicate, object) at or after its start,
+  2. the earliest ``valid_at`` of a negation of the same (subject, predicate, object) at or after its start
+     (for a symmetric predicate, of the same two entities in either order),
   3. for a functional slot, the earliest ``valid_at`` STRICTLY after its own of a fact in the same slot with a
-     different value (object for "subject" slots, subject for "object" slots; both for "both").
+     different value (object for "subject" slots, subject for "object" slots; both for "both"). A "symmetric"
+     predicate has one slot per entity whichever side states it: (A, B) and (B, A) are both in A's slot with
+     value B and in B's slot with value A, so restating a marriage the other way round closes nothing.
 Ties between the three: stated, then negation, then successor. Facts with the same value restated later do
 not close each other (a run). Facts starting at the same instant with different values overlap (neither
 closes the other) until the next strictly later value: same-day handovers must carry distinct times.
@@ -29,48 +32,64 @@ def _live(facts: Iterable[TemporalFact]) -> list[TemporalFact]:
     return [f for f in facts if f.expired_at is None]
 
 
-def _successor_closes(facts: Sequence[TemporalFact], key: str, value: str) -> dict[str, _Close]:
-    """Per slot: earliest strictly-later start of a different value. O(n log n) per slot."""
-    slots: dict[str, list[TemporalFact]] = defaultdict(list)
+# A fact's place in a slot: (slot entity, value, fact).
+_Member = tuple[str, str, TemporalFact]
+_BY_SUBJECT: tuple[tuple[str, str], ...] = (("subject_uuid", "object_uuid"),)
+_BY_OBJECT: tuple[tuple[str, str], ...] = (("object_uuid", "subject_uuid"),)
+_EITHER_SIDE = _BY_SUBJECT + _BY_OBJECT
+
+
+def _successor_closes(facts: Sequence[TemporalFact], sides: Sequence[tuple[str, str]]) -> dict[str, list[_Close]]:
+    """Per slot: earliest strictly-later start of a different value. O(n log n) per slot.
+
+    ``sides`` name the (slot, value) fields: several pairs put each fact in several slots of one pool (a
+    symmetric predicate files (A, B) under A with value B and under B with value A).
+    """
+    slots: dict[str, list[_Member]] = defaultdict(list)
     for f in facts:
-        slots[getattr(f, key)].append(f)
-    out: dict[str, _Close] = {}
+        for key, value in sides:
+            slots[getattr(f, key)].append((getattr(f, key), getattr(f, value), f))
+    out: dict[str, list[_Close]] = defaultdict(list)
     for members in slots.values():
-        # groups of facts sharing one valid_at, in time order
-        groups: list[list[TemporalFact]] = []
-        for f in sorted((f for f in members if f.valid_at is not None), key=lambda f: (f.valid_at, f.uuid)):
-            if not groups or f.valid_at != groups[-1][0].valid_at:
+        # groups of members sharing one valid_at, in time order
+        groups: list[list[_Member]] = []
+        for m in sorted((m for m in members if m[2].valid_at is not None), key=lambda m: (m[2].valid_at, m[2].uuid)):
+            if not groups or m[2].valid_at != groups[-1][0][2].valid_at:
                 groups.append([])
-            groups[-1].append(f)
-        values = [frozenset(getattr(f, value) for f in g) for g in groups]
+            groups[-1].append(m)
+        values = [frozenset(m[1] for m in g) for g in groups]
         # next_other[k]: first group after k whose set of values differs from group k's
         n = len(groups)
         next_other = [n] * n
         for k in range(n - 2, -1, -1):
             next_other[k] = k + 1 if values[k + 1] != values[k] else next_other[k + 1]
 
-        starts = [(f, 0) for f in members if f.valid_at is None]  # undated: before every dated group
-        starts += [(f, j + 1) for j, g in enumerate(groups) for f in g]
-        for f, k0 in starts:
-            v = getattr(f, value)
+        starts = [(m, 0) for m in members if m[2].valid_at is None]  # undated: before every dated group
+        starts += [(m, j + 1) for j, g in enumerate(groups) for m in g]
+        for (_, v, f), k0 in starts:
             # first group at or after k0 holding a value other than v
             k = k0 if k0 >= n or values[k0] != {v} else next_other[k0]
             if k < n:
-                closer = min(g.uuid for g in groups[k] if getattr(g, value) != v)
-                out[f.uuid] = (groups[k][0].valid_at, _SUCCESSOR, closer)  # type: ignore[assignment]
+                closer = min(g[2].uuid for g in groups[k] if g[1] != v)
+                out[f.uuid].append((groups[k][0][2].valid_at, _SUCCESSOR, closer))  # type: ignore[arg-type]
     return out
 
 
-def _negation_closes(facts: Sequence[TemporalFact]) -> dict[str, _Close]:
+def _negation_closes(facts: Sequence[TemporalFact], symmetric: bool = False) -> dict[str, _Close]:
+    def pair(f: TemporalFact) -> tuple[str, str, str]:
+        # a symmetric predicate's negation may name the two the other way round
+        ends = sorted((f.subject_uuid, f.object_uuid)) if symmetric else (f.subject_uuid, f.object_uuid)
+        return ends[0], f.predicate, ends[1]
+
     negations: dict[tuple[str, str, str], list[TemporalFact]] = defaultdict(list)
     for n in facts:
         if n.negated and n.valid_at is not None:
-            negations[(n.subject_uuid, n.predicate, n.object_uuid)].append(n)
+            negations[pair(n)].append(n)
     out: dict[str, _Close] = {}
     for f in facts:
         if f.negated:
             continue
-        for n in negations.get((f.subject_uuid, f.predicate, f.object_uuid), ()):
+        for n in negations.get(pair(f), ()):
             if f.valid_at is None or f.valid_at <= n.valid_at:  # type: ignore[operator]
                 close = (n.valid_at, _NEGATION, n.uuid)
                 if f.uuid not in out or close < out[f.uuid]:  # type: ignore[operator]
@@ -93,18 +112,17 @@ def compute_slot_timeline(
     for f in positive:
         if f.stated_invalid_at is not None:
             closes[f.uuid].append((f.stated_invalid_at, _STATED, None))
-    for uuid, close in _negation_closes(live).items():
+    for uuid, close in _negation_closes(live, symmetric=functional == "symmetric").items():
         closes[uuid].append(close)
     by_predicate: dict[str, list[TemporalFact]] = defaultdict(list)
     for f in positive:
         by_predicate[f.predicate].append(f)
+    pools = {"subject": (_BY_SUBJECT,), "object": (_BY_OBJECT,), "both": (_BY_SUBJECT, _BY_OBJECT),
+             "symmetric": (_EITHER_SIDE,)}.get(functional or "", ())
     for members in by_predicate.values():
-        if functional in ("subject", "both"):
-            for uuid, close in _successor_closes(members, "subject_uuid", "object_uuid").items():
-                closes[uuid].append(close)
-        if functional in ("object", "both"):
-            for uuid, close in _successor_closes(members, "object_uuid", "subject_uuid").items():
-                closes[uuid].append(close)
+        for sides in pools:
+            for uuid, found in _successor_closes(members, sides).items():
+                closes[uuid] += found
     updates = []
     for f in sorted(positive, key=lambda f: f.uuid):
         invalid_at, _, by = min(closes[f.uuid]) if closes[f.uuid] else (None, 0, None)

@@ -7,11 +7,9 @@ from typing import Literal
 
 from pydantic import Field
 
-from strata.schema.models import Frozen, Span, UtcDatetime
+from strata.schema.models import Frozen, Functionality, Span, UtcDatetime
 
-# "both" = one object per subject AND one subject per object at a time (spouse_of).
-# schema.models.Functionality lacks "both"; see the report for the proposed change.
-SlotFunctionality = Literal["subject", "object", "both"]
+SlotFunctionality = Functionality
 DecisionAction = Literal["merge", "create", "ambiguous"]
 
 

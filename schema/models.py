@@ -23,7 +23,10 @@ UtcDatetime = Annotated[datetime, AfterValidator(_to_utc)]
 EpisodeKind = Literal["chat", "text", "json", "facts"]
 EpisodeStatus = Literal["queued", "processing", "done", "failed", "retracted"]
 SourceKind = Literal["book", "text", "chat", "facts"]
-Functionality = Literal["subject", "object"]
+# How many facts of a predicate hold at once. subject: one object per subject (lives_in); object: one subject
+# per object (an office's holder); both: one on each side (a one-to-one assignment); symmetric: one partner
+# at a time whichever side states it (spouse_of: "A married B" and "B married A" fill the same two slots).
+Functionality = Literal["subject", "object", "both", "symmetric"]
 
 
 def as_utc(value: datetime | None) -> datetime | None:
@@ -75,7 +78,7 @@ class FactStatement(Frozen):
     object_type: str = "Entity"
     valid_at: UtcDatetime | None = None
     invalid_at: UtcDatetime | None = None
-    # subject: one object per subject at a time; object: one subject per object at a time.
+    # How many facts of the predicate hold at once (see Functionality).
     functional: Functionality | None = None
     fact: str | None = None
     metadata: dict[str, Any] = Field(default_factory=dict)

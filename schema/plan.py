@@ -12,11 +12,11 @@ from typing import Literal
 
 from pydantic import Field, field_validator
 
-from strata.schema.models import Episode, ExtractorInfo, Frozen, Source, Span, UtcDatetime
+from strata.schema.models import Episode, ExtractorInfo, Frozen, Functionality, Source, Span, UtcDatetime
 
 LABEL = re.compile(r"^[A-Z][A-Za-z0-9]{0,39}$")
 PREDICATE = re.compile(r"^[a-z][a-z0-9_]{0,63}$")
-FunctionalFlag = Literal["subject", "object", "both"]
+FunctionalFlag = Functionality
 
 
 class EntityWrite(Frozen):

@@ -213,3 +213,44 @@ def test_merging_two_entities_keeps_one_copy_of_a_fact_both_stated(graph: Graph,
     assert len(list_facts(graph, group_id, include_history=True).items) == 2
     retract_episode(graph, group_id, alias.episode.uuid, recompute_timeline, LATER)
     assert [f.episodes for f in list_facts(graph, group_id).items] == [[ann.episode.uuid]]
+
+
+def _marriage(group: str, seq: int, one: str, other: str, year: int) -> CommitPlan:
+    content = f"{one} married {other} in {year}."
+    ep = Episode(uuid=ids.episode_uuid(group, "src", seq), group_id=group, seq=seq, kind="facts",
+                 content=content, reference_time=_dt(year), content_hash=ids.content_hash(content))
+    a, b = _entity(group, one), _entity(group, other)
+    fact = FactWrite(uuid=ids.fact_uuid(group, a.uuid, "spouse_of", b.uuid, _dt(year)), subject_uuid=a.uuid,
+                     predicate="spouse_of", object_uuid=b.uuid, fact=content, valid_at=_dt(year),
+                     evidence=[Evidence(episode_uuid=ep.uuid, start=0, end=len(content))])
+    return CommitPlan(group_id=group, episode=ep, entities=[a, b], facts=[fact],
+                      mentions=[MentionWrite(entity_uuid=a.uuid, surface_forms=[one]),
+                                MentionWrite(entity_uuid=b.uuid, surface_forms=[other])],
+                      predicates=[PredicateWrite(name="spouse_of", functional="symmetric")],
+                      extractor=ExtractorInfo(name="facts"))
+
+
+MARRIAGES = [("Ann", "Bob", 2000), ("Bob", "Ann", 2003), ("Cat", "Ann", 2009), ("Bob", "Dee", 2012)]
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_a_symmetric_predicate_keeps_one_partner_whichever_side_states_it(graph: Graph, group_id: str,
+                                                                           seed: int) -> None:
+    plans = [_marriage(group_id, i, *m) for i, m in enumerate(MARRIAGES)]
+    for plan in random.Random(seed).sample(plans, len(plans)):
+        commit_episode(graph, plan, recompute_timeline, NOW)
+
+    def intervals() -> dict[tuple[str, str], tuple]:
+        page = list_facts(graph, group_id, include_history=True, limit=1000)
+        return {(f.subject_name, f.object_name): (f.valid_at, f.invalid_at) for f in page.items if not f.expired_at}
+
+    # Ann and Bob's marriage, stated from both sides, ends when Ann marries Cat; Bob's later marriage ends
+    # nothing of Ann's.
+    assert intervals() == {("Ann", "Bob"): (_dt(2000), _dt(2009)), ("Bob", "Ann"): (_dt(2003), _dt(2009)),
+                           ("Cat", "Ann"): (_dt(2009), None), ("Bob", "Dee"): (_dt(2012), None)}
+    assert {(f.subject_name, f.object_name) for f in list_facts(graph, group_id).items} == {("Cat", "Ann"),
+                                                                                        ("Bob", "Dee")}
+    # Retracting Ann's second marriage reopens the first (both statements of it) until Bob remarries.
+    retract_episode(graph, group_id, plans[2].episode.uuid, recompute_timeline, LATER)
+    assert intervals() == {("Ann", "Bob"): (_dt(2000), _dt(2012)), ("Bob", "Ann"): (_dt(2003), _dt(2012)),
+                           ("Bob", "Dee"): (_dt(2012), None)}

@@ -219,7 +219,8 @@ def _names_plan(group: str, names: list[str], embeddings: list[list[float]]) -> 
     ep = Episode(uuid=ids.episode_uuid(group, "names", 0), group_id=group, seq=0, kind="facts", content="names",
                  reference_time=NOW, content_hash=ids.content_hash("names"))
     entities = [EntityWrite(uuid=ids.entity_uuid(group, f"n{k}"), key=f"n{k}", name=name, type="Person",
-                            embedding=embedding) for k, (name, embedding) in enumerate(zip(names, embeddings))]
+                            embedding=embedding)
+                for k, (name, embedding) in enumerate(zip(names, embeddings, strict=True))]
     return CommitPlan(group_id=group, episode=ep, entities=entities, extractor=ExtractorInfo(name="test"))
 
 

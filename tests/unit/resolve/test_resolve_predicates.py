@@ -47,7 +47,7 @@ def test_fold_predicate():
 
 def test_ontology_functionality_and_types():
     onto = load_ontology()
-    assert onto.functional("spouse_of") == "both"
+    assert onto.functional("spouse_of") == "symmetric"
     assert onto.functional("live_in") == "subject"
     assert onto.functional("holds_office") == "object"
     assert onto.functional("employed_by") is None

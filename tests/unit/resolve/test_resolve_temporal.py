@@ -45,8 +45,10 @@ def oracle(facts: list[TemporalFact], functional: str | None) -> dict[str, tuple
         if f.stated_invalid_at is not None:
             closes.append((f.stated_invalid_at, 0, None))
         for n in live:
-            if n.negated and n.valid_at is not None and (n.subject_uuid, n.predicate, n.object_uuid) == (
-                    f.subject_uuid, f.predicate, f.object_uuid) and (f.valid_at is None or f.valid_at <= n.valid_at):
+            same = (n.subject_uuid, n.predicate, n.object_uuid) == (f.subject_uuid, f.predicate, f.object_uuid) or (
+                functional == "symmetric" and (n.object_uuid, n.predicate, n.subject_uuid) == (
+                    f.subject_uuid, f.predicate, f.object_uuid))
+            if n.negated and n.valid_at is not None and same and (f.valid_at is None or f.valid_at <= n.valid_at):
                 closes.append((n.valid_at, 1, n.uuid))
         for g in live:
             if g.negated or g.predicate != f.predicate or g.valid_at is None:
@@ -57,23 +59,38 @@ def oracle(facts: list[TemporalFact], functional: str | None) -> dict[str, tuple
                 and g.object_uuid != f.object_uuid
             obj = functional in ("object", "both") and g.object_uuid == f.object_uuid \
                 and g.subject_uuid != f.subject_uuid
-            if subj or obj:
+            # symmetric: g shares an entity with f, on either side, and pairs it with someone else
+            shared = {f.subject_uuid, f.object_uuid} & {g.subject_uuid, g.object_uuid}
+            either = functional == "symmetric" and any(
+                _partner(g, x) != _partner(f, x) for x in shared)
+            if subj or obj or either:
                 closes.append((g.valid_at, 2, g.uuid))
         t, _, by = min(closes) if closes else (None, 0, None)
         out[f.uuid] = (t, by)
     return out
 
 
+def _partner(f: TemporalFact, entity: str) -> str:
+    return f.object_uuid if f.subject_uuid == entity else f.subject_uuid
+
+
 @st.composite
 def fact_sets(draw: st.DrawFn) -> list[TemporalFact]:
+    """Facts over subjects s1, s2 and objects o1-o3, or (half the time) over one pool of people e1-e4 on
+    either side, as a symmetric predicate sees them: (e1, e2) and (e2, e1) both occur."""
     n = draw(st.integers(1, 12))
+    shared = draw(st.booleans())
     facts = []
     for i in range(n):
         stated = draw(st.one_of(st.none(), st.integers(0, 30)))
+        if shared:
+            subject, obj = draw(st.permutations(["e1", "e2", "e3", "e4"]))[:2]
+        else:
+            subject, obj = draw(st.sampled_from(["s1", "s2"])), draw(st.sampled_from(["o1", "o2", "o3"]))
         facts.append(fact(
             f"f{i:02d}",
-            draw(st.sampled_from(["s1", "s2"])),
-            draw(st.sampled_from(["o1", "o2", "o3"])),
+            subject,
+            obj,
             draw(st.one_of(st.none(), st.integers(0, 20))),
             p=draw(st.sampled_from(["lives_in", "likes"])),
             stated_invalid_at=None if stated is None else day(stated),
@@ -83,7 +100,7 @@ def fact_sets(draw: st.DrawFn) -> list[TemporalFact]:
     return facts
 
 
-FUNCTIONAL = st.sampled_from([None, "subject", "object", "both"])
+FUNCTIONAL = st.sampled_from([None, "subject", "object", "both", "symmetric"])
 
 
 @settings(max_examples=300, deadline=None)
@@ -162,6 +179,18 @@ def test_object_functional_office_holders():
     facts = [fact("h1", "ann", "mayor", 0, p="holds_office"), fact("h2", "bob", "mayor", 4, p="holds_office"),
              fact("h3", "cat", "ceo", 2, p="holds_office")]
     assert ends(facts, "object") == {"h1": (day(4), "h2"), "h2": (None, None), "h3": (None, None)}
+
+
+def test_a_symmetric_fact_restated_the_other_way_round_is_one_partnership():
+    facts = [fact("m1", "ann", "bob", 0, p="spouse_of"), fact("m2", "bob", "ann", 3, p="spouse_of"),
+             fact("m3", "cat", "ann", 9, p="spouse_of"), fact("m4", "bob", "dee", 12, p="spouse_of")]
+    # Ann's marriage to Bob, stated from either side, ends when Ann marries Cat; Bob's later marriage to Dee
+    # ends nothing of Ann's.
+    assert ends(facts, "symmetric") == {"m1": (day(9), "m3"), "m2": (day(9), "m3"), "m3": (None, None),
+                                        "m4": (None, None)}
+    # Read as "both" (one partner per side, direction kept), Ann's marriage to Bob as first stated would stay
+    # open after she married Cat: Cat's fact names Ann as object, Bob's restatement names her as object too.
+    assert ends(facts, "both")["m1"] == (None, None)
 
 
 def test_explicit_end_wins_if_earlier():
