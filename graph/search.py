@@ -29,6 +29,8 @@ RRF_K = 60
 # passages only by group and expiry, so they ask half as deep (the vector channels' cost grows with the depth).
 # A channel left short while its index had more asks again, MAX_OVERFETCH deep.
 MAX_OVERFETCH = 1000
+# Each channel ranks this many hits per hit asked, for the fusion.
+CHANNEL_DEPTH = 3
 OVERFETCH: dict[str, tuple[int, int]] = {"fact": (10, 100), "entity": (5, 50), "passage": (5, 50)}
 # Channels of one search run side by side; the driver's pool is thread-safe.
 _POOL = ThreadPoolExecutor(max_workers=8, thread_name_prefix="strata-search")
@@ -123,7 +125,7 @@ def search(graph: Graph, group_id: str, query: SearchQuery, embed: EmbedFn | Non
         "user_as_of": as_utc(query.as_of), "user_known_at": as_utc(query.known_at),
         "include_history": query.include_history,
         "types": query.types or None, "predicates": query.predicates or None, "with_embedding": query.mmr,
-        "limit": query.limit * 3,
+        "limit": query.limit * CHANNEL_DEPTH,
         **{f"k_{kind}": _depth(kind, query.limit) for kind in OVERFETCH},
     }
     kinds = set(query.kinds or ("fact", "entity", "episode"))
