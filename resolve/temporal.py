@@ -32,8 +32,8 @@ def _live(facts: Iterable[TemporalFact]) -> list[TemporalFact]:
     return [f for f in facts if f.expired_at is None]
 
 
-# A fact's place in a slot: (slot entity, value, fact).
-_Member = tuple[str, str, TemporalFact]
+# A fact in a slot: (its value there, the fact).
+_Member = tuple[str, TemporalFact]
 _BY_SUBJECT: tuple[tuple[str, str], ...] = (("subject_uuid", "object_uuid"),)
 _BY_OBJECT: tuple[tuple[str, str], ...] = (("object_uuid", "subject_uuid"),)
 _EITHER_SIDE = _BY_SUBJECT + _BY_OBJECT
@@ -48,30 +48,30 @@ def _successor_closes(facts: Sequence[TemporalFact], sides: Sequence[tuple[str, 
     slots: dict[str, list[_Member]] = defaultdict(list)
     for f in facts:
         for key, value in sides:
-            slots[getattr(f, key)].append((getattr(f, key), getattr(f, value), f))
+            slots[getattr(f, key)].append((getattr(f, value), f))
     out: dict[str, list[_Close]] = defaultdict(list)
     for members in slots.values():
         # groups of members sharing one valid_at, in time order
         groups: list[list[_Member]] = []
-        for m in sorted((m for m in members if m[2].valid_at is not None), key=lambda m: (m[2].valid_at, m[2].uuid)):
-            if not groups or m[2].valid_at != groups[-1][0][2].valid_at:
+        for m in sorted((m for m in members if m[1].valid_at is not None), key=lambda m: (m[1].valid_at, m[1].uuid)):
+            if not groups or m[1].valid_at != groups[-1][0][1].valid_at:
                 groups.append([])
             groups[-1].append(m)
-        values = [frozenset(m[1] for m in g) for g in groups]
+        values = [frozenset(m[0] for m in g) for g in groups]
         # next_other[k]: first group after k whose set of values differs from group k's
         n = len(groups)
         next_other = [n] * n
         for k in range(n - 2, -1, -1):
             next_other[k] = k + 1 if values[k + 1] != values[k] else next_other[k + 1]
 
-        starts = [(m, 0) for m in members if m[2].valid_at is None]  # undated: before every dated group
+        starts = [(m, 0) for m in members if m[1].valid_at is None]  # undated: before every dated group
         starts += [(m, j + 1) for j, g in enumerate(groups) for m in g]
-        for (_, v, f), k0 in starts:
+        for (v, f), k0 in starts:
             # first group at or after k0 holding a value other than v
             k = k0 if k0 >= n or values[k0] != {v} else next_other[k0]
             if k < n:
-                closer = min(g[2].uuid for g in groups[k] if g[1] != v)
-                out[f.uuid].append((groups[k][0][2].valid_at, _SUCCESSOR, closer))  # type: ignore[arg-type]
+                closer = min(g[1].uuid for g in groups[k] if g[0] != v)
+                out[f.uuid].append((groups[k][0][1].valid_at, _SUCCESSOR, closer))  # type: ignore[arg-type]
     return out
 
 
