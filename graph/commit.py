@@ -67,9 +67,7 @@ def commit_episode(graph: Graph, plan: CommitPlan, timeline: TimelineFn, now: da
         tx.run(q.UPSERT_EPISODE, ep=episode_properties(plan.episode), extractor=extractor,
                summary=plan.summary, now=now, fact_count=len(plan.facts), entity_count=len(plan.entities)).consume()
         tx.run(q.UPSERT_ENTITIES, rows=[e.model_dump() for e in plan.entities], **common).consume()
-        tx.run(q.UPSERT_MENTIONS, episode_uuid=ep_uuid, rows=[
-            {"entity_uuid": m.entity_uuid, "spans": [x for s in m.spans for x in (s.start, s.end)],
-             "surface_forms": m.surface_forms} for m in plan.mentions]).consume()
+        tx.run(q.UPSERT_MENTIONS, episode_uuid=ep_uuid, rows=_mention_rows(plan)).consume()
         negated = {f.predicate for f in plan.facts if f.negated}
         tx.run(q.UPSERT_PREDICATES, rows=[{**p.model_dump(), "negated": p.name in negated} for p in plan.predicates],
                **common).consume()
@@ -127,6 +125,17 @@ def recompute_slots(tx: ManagedTransaction, group_id: str, seeds: Iterable[tuple
         tx.run(q.APPLY_SLOT_UPDATES, rows=[{**u.model_dump(), "invalid_at": _iso(u.invalid_at)} for u in changed],
                now=now).consume()
     return len(facts), len(changed)
+
+
+def _mention_rows(plan: CommitPlan) -> list[dict[str, Any]]:
+    """The plan's mentions, plus a bare one for every fact subject it does not mention: retraction finds an
+    episode's facts through its mentions of their subjects (graph/queries/retract.py)."""
+    rows = [{"entity_uuid": m.entity_uuid, "spans": [x for s in m.spans for x in (s.start, s.end)],
+             "surface_forms": m.surface_forms} for m in plan.mentions]
+    mentioned = {m.entity_uuid for m in plan.mentions}
+    rows += [{"entity_uuid": uuid, "spans": [], "surface_forms": []}
+             for uuid in sorted({f.subject_uuid for f in plan.facts} - mentioned)]
+    return rows
 
 
 def _slots_for(triples: Iterable[tuple[str, str, str]], flags: Mapping[str, FunctionalFlag | None],

@@ -254,3 +254,11 @@ def test_a_symmetric_predicate_keeps_one_partner_whichever_side_states_it(graph:
     retract_episode(graph, group_id, plans[2].episode.uuid, recompute_timeline, LATER)
     assert intervals() == {("Ann", "Bob"): (_dt(2000), _dt(2012)), ("Bob", "Ann"): (_dt(2003), _dt(2012)),
                            ("Bob", "Dee"): (_dt(2012), None)}
+
+
+def test_a_plan_that_mentions_no_subject_can_still_be_retracted(graph: Graph, group_id: str) -> None:
+    plan = _marriage(group_id, 0, "Ann", "Bob", 2000).model_copy(update={"mentions": []})
+    commit_episode(graph, plan, recompute_timeline, NOW)
+    assert list_facts(graph, group_id).count == 1
+    assert retract_episode(graph, group_id, plan.episode.uuid, recompute_timeline, LATER).facts_expired == 1
+    assert list_facts(graph, group_id).count == 0
