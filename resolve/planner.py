@@ -269,7 +269,10 @@ def _fact(episode: Episode, f: ExtractedFact, text: str, vec: list[float] | None
     subject, obj = uuid_of_group[s_idx], uuid_of_group[o_idx]
     if subject == obj:
         raise InputError("subject and object are the same entity (self-loop)")
-    name, negated_word, _ = predicate
+    name, negated_word, info = predicate
+    if info.functional == "symmetric" and obj < subject:
+        # One direction per pair: "A married B" and "B married A" of one day are one fact with two sources.
+        subject, obj = obj, subject
     negated = f.negated or negated_word
     valid_at = f.valid_at or episode.reference_time
     for when in (valid_at, f.invalid_at):

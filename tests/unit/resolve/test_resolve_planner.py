@@ -1,0 +1,38 @@
+"""Planning facts: a symmetric predicate's pair is stored in one direction."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from strata.resolve.planner import build_plan
+from strata.schema.models import Episode, ExtractedEntity, ExtractedFact, Extraction, ExtractorInfo, Span
+
+DAY = datetime(1812, 11, 1, tzinfo=UTC)
+
+
+def _plan(content: str, subject: str, predicate: str, obj: str):
+    episode = Episode(uuid=f"ep-{content}", group_id="g", kind="text", content=content, reference_time=DAY,
+                      content_hash=content)
+    start = content.index(obj)
+    extraction = Extraction(episode_uuid=episode.uuid, extractor=ExtractorInfo(name="t"), entities=[
+        ExtractedEntity(name=subject, type="Person", spans=[Span(start=0, end=len(subject))]),
+        ExtractedEntity(name=obj, type="Person", spans=[Span(start=start, end=start + len(obj))])],
+        facts=[ExtractedFact(subject=subject, predicate=predicate, object=obj, fact=content)])
+    plan, _ = build_plan(episode, extraction, lookup=lambda group_id, queries: {}, predicates=[])
+    return plan
+
+
+def test_a_symmetric_pair_stated_either_way_is_one_fact() -> None:
+    one = _plan("Jane Bennet married Charles Bingley.", "Jane Bennet", "spouse_of", "Charles Bingley")
+    other = _plan("Charles Bingley married Jane Bennet.", "Charles Bingley", "spouse_of", "Jane Bennet")
+    (a,), (b,) = one.facts, other.facts
+    assert a.uuid == b.uuid
+    assert (a.subject_uuid, a.object_uuid) == (b.subject_uuid, b.object_uuid)
+    assert a.subject_uuid < a.object_uuid
+
+
+def test_a_directed_pair_keeps_the_stated_direction() -> None:
+    one = _plan("Jane Bennet visited Charles Bingley.", "Jane Bennet", "visited", "Charles Bingley")
+    other = _plan("Charles Bingley visited Jane Bennet.", "Charles Bingley", "visited", "Jane Bennet")
+    (a,), (b,) = one.facts, other.facts
+    assert a.uuid != b.uuid and (a.subject_uuid, a.object_uuid) == (b.object_uuid, b.subject_uuid)
