@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import re
 from datetime import datetime
-from typing import Literal
 
 from pydantic import Field, field_validator
 
@@ -113,14 +112,6 @@ class CommitPlan(Frozen):
     suggestions: list[SameAsSuggestion] = Field(default_factory=list)
     extractor: ExtractorInfo
     summary: str | None = None
-
-
-class SlotKey(Frozen):
-    """A functional slot: (subject, predicate) or (predicate, object)."""
-
-    predicate: str
-    functional: Literal["subject", "object"]
-    entity_uuid: str  # the subject for "subject" slots, the object for "object" slots
 
 
 class SlotFact(Frozen):

@@ -13,7 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from strata.ingest.protocols import ChatMessage, ExtractionContext, JsonSchema
 from strata.schema.models import Episode
 
-PROMPT_VERSION = "extract-2024.1"
+PROMPT_VERSION = "extract-2024.2"
 SUMMARY_MAX_WORDS = 60
 # Cap on how much of a bad reply is echoed back in the repair turn: enough to show the error, not a second bill.
 REPAIR_ECHO_CHARS = 2000
@@ -38,9 +38,10 @@ class LLMFact(_Strict):
     valid_at: str | None = Field(description="ISO 8601 date when it became true, if stated or implied")
     invalid_at: str | None = Field(description="ISO 8601 date when it stopped being true, if stated")
     negated: bool = Field(description="True when the text says it does not or no longer holds")
-    functional: Literal["subject", "object"] | None = Field(
-        description="subject: the subject has one such object at a time (lives_in, spouse_of); "
-        "object: the object has one such subject at a time (ceo_of)"
+    functional: Literal["subject", "object", "symmetric"] | None = Field(
+        description="subject: the subject has one such object at a time (lives_in); "
+        "object: the object has one such subject at a time (ceo_of); "
+        "symmetric: one partner at a time, the same read either way (spouse_of)"
     )
     evidence: str = Field(description="Exact quote from the episode supporting the fact")
     asserted_by: str | None = Field(description="Speaker or author who states it, if known")
