@@ -19,14 +19,26 @@ def escape(text: str) -> str:
     return _SPECIAL.sub(r"\\\1", cleaned)
 
 
-def terms(text: str, max_terms: int = 32) -> list[str]:
-    return [w for w in _WORD.findall(text) if w.upper() not in _OPERATORS][:max_terms]
+# Lucene's English stop words: the fact and passage indexes use Neo4j's `english` analyzer (stems, drops these;
+# migration 0011), so a query of stop words alone would leave only the group filter, which matches everything.
+# Entity names keep every word (`standard-no-stop-words`: "The Who").
+ENGLISH_STOP_WORDS = frozenset(
+    "a an and are as at be but by for if in into is it no not of on or such that the their then there these they "
+    "this to was will with".split())
+STEMMED_KINDS = frozenset({"fact", "passage"})
 
 
-def any_terms(text: str, fuzzy: bool = False) -> str:
+def terms(text: str, max_terms: int = 32, drop_stop_words: bool = False) -> list[str]:
+    words = [w for w in _WORD.findall(text) if w.upper() not in _OPERATORS]
+    if drop_stop_words:
+        words = [w for w in words if w.lower() not in ENGLISH_STOP_WORDS]
+    return words[:max_terms]
+
+
+def any_terms(text: str, fuzzy: bool = False, drop_stop_words: bool = False) -> str:
     """OR of the words of ``text`` (each escaped); ``fuzzy`` adds edit distance 1 to words of 5+ letters."""
     parts = []
-    for word in terms(text):
+    for word in terms(text, drop_stop_words=drop_stop_words):
         token = escape(word.lower())
         parts.append(f"{token}~1" if fuzzy and len(word) >= 5 else token)
     return " OR ".join(parts)

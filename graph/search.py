@@ -118,7 +118,9 @@ class _Item:
 def search(graph: Graph, group_id: str, query: SearchQuery, embed: EmbedFn | None = None) -> SearchResult:
     text = query.q.strip()
     embedding = embed([text])[0] if (embed is not None and text) else None
-    terms = lucene.any_terms(text) if text else ""
+    # Per index kind: the fact and passage indexes drop stop words (english analyzer), so their queries do too.
+    terms = {kind: lucene.any_terms(text, drop_stop_words=kind in lucene.STEMMED_KINDS) if text else ""
+             for kind in lucene.TEXT_FIELDS}
     now = utcnow()
     params: dict[str, Any] = {
         "group_id": group_id, "as_of": as_utc(query.as_of) or now, "known_at": as_utc(query.known_at) or now,
@@ -145,18 +147,17 @@ def _depth(kind: str, limit: int) -> int:
     return min(max(limit * per_hit, least), MAX_OVERFETCH)
 
 
-def _channels(graph: Graph, params: dict[str, Any], terms: str, embedding: list[float] | None,
+def _channels(graph: Graph, params: dict[str, Any], terms: dict[str, str], embedding: list[float] | None,
               kinds: set[str], center: list[str]) -> dict[str, list[_Item]]:
     """The index channels in two queries side by side: the entity and passage channels with the expansion
     from the best entities in one (this thread), the fact channels in the other (the pool). Two round trips
     in parallel whatever the number of channels, and about the same work on each side."""
-    names: list[str] = []
-    if terms:
-        names += ["fact_fulltext", "entity_fulltext"] + (["passage_fulltext"] if "episode" in kinds else [])
+    names = [f"{kind}_fulltext" for kind in ("fact", "entity", "passage")
+             if terms[kind] and (kind != "passage" or "episode" in kinds)]
     if embedding is not None:
         names += ["fact_vector", "entity_vector"] + (["passage_vector"] if "episode" in kinds else [])
     center = list(dict.fromkeys(center))
-    text = {f"{kind}_lucene": lucene.on_fields(terms, fields) for kind, fields in lucene.TEXT_FIELDS.items()}
+    text = {f"{kind}_lucene": lucene.on_fields(terms[kind], fields) for kind, fields in lucene.TEXT_FIELDS.items()}
     args = {**params, **text, "terms": terms, "embedding": embedding, "center": center, "entities": center,
             "rrf_k": RRF_K, "seeds": EXPANSION_SEEDS}
     expand = "fact" in kinds
@@ -201,7 +202,7 @@ def _index_channels(graph: Graph, args: dict[str, Any], names: tuple[str, ...],
         if len(hits) < args["limit"] and row["raw"] >= args[depth] and args[depth] < MAX_OVERFETCH:
             if name.endswith("_fulltext"):
                 fields = lucene.TEXT_FIELDS[prefix]
-                again = {**args, f"{prefix}_lucene": lucene.in_group(args["group_id"], args["terms"], fields)}
+                again = {**args, f"{prefix}_lucene": lucene.in_group(args["group_id"], args["terms"][prefix], fields)}
             else:
                 again = {**args, depth: MAX_OVERFETCH}
             hits = _rows(graph, q.INDEX_CHANNELS[name], again)[0]["hits"]

@@ -17,7 +17,15 @@ from strata.graph.search import SearchQuery, brute_force_fact_scan, brute_force_
 from strata.resolve.timeline import recompute_timeline
 from strata.schema import ids
 from strata.schema.models import Episode, ExtractorInfo, Span
-from strata.schema.plan import CommitPlan, EntityWrite, Evidence, FactWrite, MentionWrite, PredicateWrite
+from strata.schema.plan import (
+    CommitPlan,
+    EntityWrite,
+    Evidence,
+    FactWrite,
+    MentionWrite,
+    PassageWrite,
+    PredicateWrite,
+)
 from strata.schema.settings import Settings
 
 pytestmark = pytest.mark.integration
@@ -239,3 +247,20 @@ def test_resolution_finds_a_small_groups_name_by_vector_beside_a_crowd(graph: Gr
         assert [(c.name, c.channel) for c in found] == [("Lighthouse Keeper", "vector")]
     finally:
         graph.query("MATCH (n {group_id: $g}) DETACH DELETE n", g=crowd)
+
+
+def test_fact_and_passage_text_match_other_forms_of_a_word_and_ignore_stop_words(
+        graph: Graph, group_id: str, sent_queries: list[tuple[str, dict]]) -> None:
+    plan, _, fact_uuid = _story_plan(group_id)
+    passage = PassageWrite(uuid=f"{group_id}-p0", start=0, end=len(STORY), text=STORY)
+    commit_episode(graph, plan.model_copy(update={"passages": [passage]}), recompute_timeline, NOW)
+    graph.query("CALL db.awaitIndexes(60)")
+    # "living" finds "lived" (the english analyzer stems facts and passages to "live"; no other word matches).
+    hits = search(graph, group_id, SearchQuery(q="living", kinds=["fact", "episode"])).hits
+    assert fact_uuid["lives_in"] in {h.fact.uuid for h in hits if h.fact and "fact_fulltext" in h.channels}
+    assert any(h.episode and "passage_fulltext" in h.channels for h in hits)
+    # Stop words alone ask no fact or passage index (in a group-scoped ask they would match the whole group).
+    sent_queries.clear()
+    assert search(graph, group_id, SearchQuery(q="the of", kinds=["fact", "episode"])).hits == []
+    asked = " ".join(c for c, _ in sent_queries)
+    assert "'fact_text'" not in asked and "'passage_text'" not in asked

@@ -32,3 +32,9 @@ def test_user_terms_stay_on_the_content_fields_and_the_group_is_a_filter() -> No
     assert in_group("g-1", any_terms("Ada"), ("name", "aliases")) == \
         '+group_tag:"grpgx2d1"^0 +(name:(ada) OR aliases:(ada))'
     assert in_group("g-1", "", ("name",)) == ""
+
+
+def test_stop_words_are_dropped_only_for_the_stemmed_indexes() -> None:
+    assert any_terms("Where is The Who", drop_stop_words=True) == "where OR who"
+    assert any_terms("Where is The Who") == "where OR is OR the OR who"
+    assert any_terms("the of", drop_stop_words=True) == ""
