@@ -130,10 +130,3 @@ def test_celery_round_trip_through_real_redis(settings: Settings, tmp_path) -> N
     finally:
         worker.terminate()
         worker.wait(timeout=30)
-
-
-def test_vector_indexes_compare_full_precision_vectors(graph: Graph) -> None:
-    rows = graph.query("SHOW VECTOR INDEXES YIELD name, options "
-                       "RETURN name, options.indexConfig['vector.quantization.enabled'] AS quantized")
-    assert {r["name"]: r["quantized"] for r in rows} == {
-        "entity_name_embedding": False, "fact_embedding": False, "passage_embedding": False}
