@@ -127,9 +127,11 @@ def entity_candidates(graph: Graph, group_id: str, *, keys: Sequence[str] = (),
     return found
 
 
-# The name-vector lookup asks this many per candidate wanted, and at most MAX_VECTOR_DEPTH when it asks again.
+# Indexes are shared by every group and filtered afterwards: a lookup the group filter left short while its
+# index had more asks once more, this deep (search channels and the name-vector lookup alike).
+MAX_INDEX_DEPTH = 1000
+# The name-vector lookup asks this many per candidate wanted the first time.
 VECTOR_DEPTH_PER_CANDIDATE = 4
-MAX_VECTOR_DEPTH = 1000
 
 
 def _vector_candidates(graph: Graph, group_id: str, queries: list[dict[str, Any]], limit: int) -> list[Candidate]:
@@ -138,9 +140,9 @@ def _vector_candidates(graph: Graph, group_id: str, queries: list[dict[str, Any]
     depth = limit * VECTOR_DEPTH_PER_CANDIDATE
     rows = graph.query(q.ENTITY_VECTOR, group_id=group_id, queries=queries, limit=limit, depth=depth)
     short = {r["query"] for r in rows if len(r["hits"]) < limit and r["raw"] >= depth}
-    if short and depth < MAX_VECTOR_DEPTH:
+    if short and depth < MAX_INDEX_DEPTH:
         again = graph.query(q.ENTITY_VECTOR, group_id=group_id, queries=[x for x in queries if x["name"] in short],
-                            limit=limit, depth=MAX_VECTOR_DEPTH)
+                            limit=limit, depth=MAX_INDEX_DEPTH)
         rows = [r for r in rows if r["query"] not in short] + again
     return [Candidate(**hit, query=r["query"], channel="vector") for r in rows for hit in r["hits"]]
 

@@ -20,7 +20,7 @@ from pydantic import BaseModel, Field
 from strata.graph import lucene
 from strata.graph.driver import Graph
 from strata.graph.queries import search as q
-from strata.graph.read import native
+from strata.graph.read import MAX_INDEX_DEPTH, native
 from strata.schema.models import Entity, Fact, as_utc, utcnow
 
 RRF_K = 60
@@ -29,8 +29,7 @@ CHANNEL_DEPTH = 3
 # Indexes are shared by all groups and filtered afterwards, so each channel over-fetches: per hit asked, at least,
 # by kind. Facts are also filtered by time (the history of a busy slot outnumbers its current fact), entities and
 # passages only by group and expiry, so they ask half as deep (the vector channels' cost grows with the depth).
-# A channel left short while its index had more asks again, MAX_OVERFETCH deep.
-MAX_OVERFETCH = 1000
+# A channel left short while its index had more asks again, MAX_INDEX_DEPTH deep.
 OVERFETCH: dict[str, tuple[int, int]] = {"fact": (10, 100), "entity": (5, 50), "passage": (5, 50)}
 # Channels of one search run side by side; the driver's pool is thread-safe.
 _POOL = ThreadPoolExecutor(max_workers=8, thread_name_prefix="strata-search")
@@ -144,7 +143,7 @@ def search(graph: Graph, group_id: str, query: SearchQuery, embed: EmbedFn | Non
 def _depth(kind: str, limit: int) -> int:
     """How many entries a channel asks its index for, to answer `limit` hits once filtered."""
     per_hit, least = OVERFETCH[kind]
-    return min(max(limit * per_hit, least), MAX_OVERFETCH)
+    return min(max(limit * per_hit, least), MAX_INDEX_DEPTH)
 
 
 def _channels(graph: Graph, params: dict[str, Any], terms: dict[str, str], embedding: list[float] | None,
@@ -199,12 +198,12 @@ def _index_channels(graph: Graph, args: dict[str, Any], names: tuple[str, ...],
         name, hits = row["channel"], row["hits"]
         prefix = name.split("_")[0]
         depth = f"k_{prefix}"
-        if len(hits) < args["limit"] and row["raw"] >= args[depth] and args[depth] < MAX_OVERFETCH:
+        if len(hits) < args["limit"] and row["raw"] >= args[depth] and args[depth] < MAX_INDEX_DEPTH:
             if name.endswith("_fulltext"):
                 fields = lucene.TEXT_FIELDS[prefix]
                 again = {**args, f"{prefix}_lucene": lucene.in_group(args["group_id"], args["terms"][prefix], fields)}
             else:
-                again = {**args, depth: MAX_OVERFETCH}
+                again = {**args, depth: MAX_INDEX_DEPTH}
             hits = _rows(graph, q.INDEX_CHANNELS[name], again)[0]["hits"]
             deepened.append(name)
         kind = _KIND_OF_CHANNEL[prefix]

@@ -194,7 +194,7 @@ def test_full_text_keeps_to_the_group_inside_the_index(graph: Graph, group_id: s
         # The crowd filled the first ask's top k; the second asked Lucene for this group only, not deeper.
         asked = [a["fact_lucene"] for c, a in sent_queries if "'fact_text'" in c]
         assert [text.startswith("+group_tag:") for text in asked] == [False, True]
-        assert all(a[depth] < search_module.MAX_OVERFETCH for c, a in sent_queries if "db.index" in c
+        assert all(a[depth] < search_module.MAX_INDEX_DEPTH for c, a in sent_queries if "db.index" in c
                    for depth in ("k_fact", "k_entity", "k_passage"))
         # Entity resolution asks the same index, 8 deep: the crowd's 300 namesakes do not hide Ada.
         found = entity_candidates(graph, group_id, lucene=[("0", lucene.any_terms("Ada Quillfeathers", fuzzy=True))],
