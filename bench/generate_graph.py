@@ -1,12 +1,13 @@
 """Synthetic but realistic temporal graphs for benchmarks: people, organizations and places; functional
 predicates with successions over time (employers, homes, chief executives, head offices) and plain ones
 (membership, acquaintance, birthplace); one sentence per fact, grouped into ``facts`` episodes with a passage
-each, evidence spans and mentions, so search returns full provenance. Embeddings: the deterministic HashEmbedder.
+each, evidence spans and mentions, so search returns full provenance. Embeddings: from the embedder ``load`` is
+given (the deterministic HashEmbedder when none is); the command line uses the configured one or ``--embedder``.
 
 Written straight through ``strata.graph.bulk`` in UNWIND batches (the per-episode commit would take hours for
 100k facts), into ``bench-`` groups only.
 
-Run: .venv/bin/python -m bench.generate_graph --facts 10000 --group bench-10k [--keep]
+Run: .venv/bin/python -m bench.generate_graph --facts 10000 --group bench-10k [--keep] [--embedder hash]
 """
 
 from __future__ import annotations
@@ -20,7 +21,8 @@ from datetime import UTC, datetime, timedelta
 
 from strata.graph import Graph, apply_migrations
 from strata.graph.bulk import bulk_entities, bulk_episodes, bulk_facts, bulk_predicates, drop_group
-from strata.ingest.embedders import HashEmbedder
+from strata.ingest.embedders import HashEmbedder, make_embedder
+from strata.ingest.protocols import Embedder
 from strata.resolve.normalize import entity_key
 from strata.schema import ids
 from strata.schema.models import utcnow
@@ -198,7 +200,7 @@ def _batches(rows: list, size: int = BATCH):
         yield rows[i:i + size]
 
 
-def load(graph: Graph, gen: Generated, embedder: HashEmbedder | None = None) -> dict:
+def load(graph: Graph, gen: Generated, embedder: Embedder | None = None) -> dict:
     """Write the generated graph (after dropping the group); returns counts and timings."""
     embedder = embedder or HashEmbedder()
     now = utcnow()
@@ -262,12 +264,14 @@ def main() -> None:
     parser.add_argument("--group", default=None, help="bench-<facts> by default")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--keep", action="store_true", help="keep the group (default: drop it after loading)")
+    parser.add_argument("--embedder", choices=["onnx-minilm", "hash", "openai"], default=None,
+                        help="the configured one (STRATA_EMBEDDER) by default")
     args = parser.parse_args()
-    settings = Settings()
+    settings = Settings(**({"embedder": args.embedder} if args.embedder else {}))
     group = args.group or f"bench-{args.facts}"
     with Graph.from_settings(settings) as graph:
         apply_migrations(graph, settings.embedding_dim)
-        report = load(graph, generate(group, args.facts, args.seed))
+        report = load(graph, generate(group, args.facts, args.seed), make_embedder(settings))
         if not args.keep:
             drop_group(graph, group)
     print(json.dumps(report, indent=2))
