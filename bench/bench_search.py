@@ -6,8 +6,8 @@ service's default, ONNX all-MiniLM-L6-v2, unless --embedder says otherwise), the
   which reopens the vector indexes: a bulk load leaves them 3-4x slower until then;
 - hybrid search latency (p50/p95) in-process (``strata.graph.search.search``, the query embedded as the
   service does) and over HTTP (uvicorn in a subprocess on 127.0.0.1, httpx client, a read key for the group);
-- the retrieval alone: the same searches given the query's vector (timed alternately with the above, so drift
-  in the machine's speed hits both alike), and the query embedding alone;
+- the retrieval alone: the same searches given the query's vector, timed after them in a block of their own
+  as the scans are, and the query embedding alone;
 - the same queries answered by exact cosine scans instead of indexes: over every embedded item the search covers
   (facts, entities and passages ranked together, ``brute_force_scan``: the goal's ratio) and over the facts alone
   (``brute_force_fact_scan``, the fact vector channel's counterpart); the ratios to hybrid search (retrieval
@@ -95,8 +95,8 @@ def timed(fn: Callable[[], object]) -> float:
 
 def in_process(graph: Graph, group: str, qs: list[str], embedder: Embedder,
                vectors: dict[str, list[float]]) -> tuple[dict, dict, float]:
-    """Search as the service runs it (query embedded) and the retrieval alone (the query's vector given),
-    timed alternately query by query. Returns both and the mean number of hits."""
+    """Search as the service runs it (query embedded), then the retrieval alone (the query's vector given) on
+    the same queries. Returns both and the mean number of hits."""
     hits: list[int] = []
 
     def one(text: str, given: bool = False) -> None:
@@ -106,10 +106,8 @@ def in_process(graph: Graph, group: str, qs: list[str], embedder: Embedder,
     curve = [stats([timed(lambda t=text: one(t)) for text in qs[start:start + WARMUP_BATCH]])["p50_ms"]
              for start in range(0, WARMUP, WARMUP_BATCH)]
     hits.clear()
-    served, retrieval = [], []
-    for i, text in enumerate(qs[WARMUP:]):
-        for given in ((False, True) if i % 2 else (True, False)):
-            (retrieval if given else served).append(timed(lambda t=text, g=given: one(t, g)))
+    served = [timed(lambda t=text: one(t)) for text in qs[WARMUP:]]
+    retrieval = [timed(lambda t=text: one(t, given=True)) for text in qs[WARMUP:]]
     return {**stats(served), "warmup_p50_ms": curve}, stats(retrieval), statistics.fmean(hits)
 
 
