@@ -39,6 +39,8 @@ def search_cmd(query: str = typer.Argument(...), group: str = typer.Option(..., 
     if as_json:
         sys.stdout.write(result.model_dump_json() + "\n")
         return
+    if result.degraded:
+        console.print(f"[yellow]partial answer: no {', '.join(result.degraded)} channels (embedder unreachable)[/]")
     for hit in result.hits:
         what = (f"{hit.fact.subject_name} -[{hit.fact.predicate}]-> {hit.fact.object_name}" if hit.fact else
                 f"{hit.entity.name} ({hit.entity.type})" if hit.entity else hit.episode.text if hit.episode else "")

@@ -9,6 +9,7 @@ unless ``as_of``/``known_at``/``include_history`` say otherwise.
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
@@ -21,7 +22,10 @@ from strata.graph import lucene
 from strata.graph.driver import Graph
 from strata.graph.queries import search as q
 from strata.graph.read import MAX_INDEX_DEPTH, native
+from strata.schema.errors import UpstreamUnavailableError
 from strata.schema.models import Entity, Fact, as_utc, utcnow
+
+log = logging.getLogger(__name__)
 
 RRF_K = 60
 # Each channel ranks this many hits per hit asked, for the fusion.
@@ -102,6 +106,9 @@ class SearchHit(BaseModel):
 class SearchResult(BaseModel):
     query: str
     hits: list[SearchHit]
+    # Channels left out because what they need failed: "vector" when the query could not be embedded (the
+    # embedding service unreachable after its retries). Full text and the graph still answered.
+    degraded: list[Literal["vector"]] = Field(default_factory=list)
 
 
 class _Item:
@@ -116,7 +123,7 @@ class _Item:
 
 def search(graph: Graph, group_id: str, query: SearchQuery, embed: EmbedFn | None = None) -> SearchResult:
     text = query.q.strip()
-    embedding = embed([text])[0] if (embed is not None and text) else None
+    embedding, degraded = _embed_query(embed, text)
     # Per index kind: the fact and passage indexes drop stop words (english analyzer), so their queries do too.
     terms = {kind: lucene.any_terms(text, drop_stop_words=kind in lucene.STEMMED_KINDS) if text else ""
              for kind in lucene.TEXT_FIELDS}
@@ -137,7 +144,19 @@ def search(graph: Graph, group_id: str, query: SearchQuery, embed: EmbedFn | Non
     if use_mmr:
         items = _mmr(items, np.asarray(embedding, dtype=np.float32), query.limit, query.mmr_lambda)
     items = items[: query.limit]
-    return SearchResult(query=query.q, hits=[_hit(i, provenance) for i in items])
+    return SearchResult(query=query.q, hits=[_hit(i, provenance) for i in items], degraded=degraded)
+
+
+def _embed_query(embed: EmbedFn | None, text: str) -> tuple[list[float] | None, list[Literal["vector"]]]:
+    """The query's vector, or None and the vector channels marked missing when the embedder is unreachable:
+    an answer from full text and the graph, flagged, serves a caller better than an error."""
+    if embed is None or not text:
+        return None, []
+    try:
+        return embed([text])[0], []
+    except UpstreamUnavailableError as exc:
+        log.warning("search without its vector channels: %s", exc)
+        return None, ["vector"]
 
 
 def _depth(kind: str, limit: int) -> int:

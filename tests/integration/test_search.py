@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 import random
+import socket
 from datetime import UTC, datetime
 
 import pytest
@@ -14,6 +15,8 @@ from strata.graph import search as search_module
 from strata.graph.commit import commit_episode
 from strata.graph.read import entity_candidates
 from strata.graph.search import SearchQuery, brute_force_fact_scan, brute_force_scan, fact_vector_channel, search
+from strata.ingest.embedders import OpenAIEmbedder
+from strata.ingest.llm_client import OpenAIEmbeddingsAPI
 from strata.resolve.timeline import recompute_timeline
 from strata.schema import ids
 from strata.schema.models import Episode, ExtractorInfo, Span
@@ -128,6 +131,26 @@ def test_expansion_brings_the_facts_around_the_best_matched_entity(graph: Graph,
     # "Quillfeather" names Ada (entity channel); both her facts come by expansion, Bo's never.
     assert expanded == {fact_uuid["works_on"], fact_uuid["lives_in"]}
     assert fact_uuid["met"] not in {h.fact.uuid for h in hits if h.fact}
+
+
+def test_an_unreachable_embedder_leaves_full_text_and_graph_answering_and_says_so(graph: Graph,
+                                                                                   group_id: str) -> None:
+    plan, _, fact_uuid = _story_plan(group_id)
+    commit_episode(graph, plan, recompute_timeline, NOW)
+    graph.query("CALL db.awaitIndexes(60)")
+
+    # The real client against a port nobody listens on: connection refused, no retry.
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    down = OpenAIEmbedder(OpenAIEmbeddingsAPI(model="m", base_url=f"http://127.0.0.1:{port}/v1", api_key="k",
+                                              max_retries=0), dimension=384)
+    result = search(graph, group_id, SearchQuery(q="Marrowgate Quillfeather"), embed=down.embed)
+    assert result.degraded == ["vector"]
+    found = {h.fact.uuid for h in result.hits if h.fact}
+    assert fact_uuid["lives_in"] in found
+    assert not any(c.endswith("_vector") for h in result.hits for c in h.channels)
+    assert search(graph, group_id, SearchQuery(q="Marrowgate Quillfeather")).degraded == []
 
 
 def test_center_alone_expands_from_the_given_entity(graph: Graph, group_id: str) -> None:
