@@ -123,7 +123,7 @@ class _Item:
 
 def search(graph: Graph, group_id: str, query: SearchQuery, embed: EmbedFn | None = None) -> SearchResult:
     text = query.q.strip()
-    embedding, degraded = _embed_query(embed, text)
+    embedding, degraded = embed_query(embed, text)
     # Per index kind: the fact and passage indexes drop stop words (english analyzer), so their queries do too.
     terms = {kind: lucene.any_terms(text, drop_stop_words=kind in lucene.STEMMED_KINDS) if text else ""
              for kind in lucene.TEXT_FIELDS}
@@ -147,7 +147,7 @@ def search(graph: Graph, group_id: str, query: SearchQuery, embed: EmbedFn | Non
     return SearchResult(query=query.q, hits=[_hit(i, provenance) for i in items], degraded=degraded)
 
 
-def _embed_query(embed: EmbedFn | None, text: str) -> tuple[list[float] | None, list[Literal["vector"]]]:
+def embed_query(embed: EmbedFn | None, text: str) -> tuple[list[float] | None, list[Literal["vector"]]]:
     """The query's vector, or None and the vector channels marked missing when the embedder is unreachable:
     an answer from full text and the graph, flagged, serves a caller better than an error."""
     if embed is None or not text:

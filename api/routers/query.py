@@ -4,15 +4,16 @@ from __future__ import annotations
 
 import re
 from datetime import datetime
+from typing import Literal
 
 from fastapi import APIRouter, Depends, Query
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from strata.api.auth import read_group
 from strata.api.deps import Runtime, runtime
 from strata.graph import lucene
 from strata.graph.read import Candidate, FactPage, PredicateInfo, entity_candidates, list_facts, predicates
-from strata.graph.search import SearchQuery, SearchResult, search
+from strata.graph.search import SearchQuery, SearchResult, embed_query, search
 from strata.graph.traverse import Path, TypeCount, entity_types, shortest_paths
 from strata.resolve.normalize import entity_key
 from strata.schema.errors import InputError
@@ -56,6 +57,8 @@ def search_group(
 class Resolution(BaseModel):
     name: str
     candidates: list[Candidate]
+    # "vector" when the name could not be embedded: exact and full-text matches only (as in search).
+    degraded: list[Literal["vector"]] = Field(default_factory=list)
 
 
 @router.get("/groups/{group}/entities", response_model=Resolution)
@@ -64,7 +67,8 @@ def resolve_name(group: str = Depends(read_group), rt: Runtime = Depends(runtime
                  limit: int = Query(10, ge=1, le=50)) -> Resolution:
     """Resolve a name to entities: exact key, full-text and name-vector matches with their scores."""
     keys = _keys(rt, group, name)
-    vectors = [("q", v) for v in rt.embed([name])] if rt.embedder else []
+    embedding, degraded = embed_query(rt.embed if rt.embedder else None, name)
+    vectors = [("q", embedding)] if embedding is not None else []
     text = lucene.any_terms(name, fuzzy=True)
     hits = entity_candidates(rt.graph, group, keys=keys, lucene=[("q", text)] if text else [], vectors=vectors,
                              limit=limit)
@@ -75,7 +79,7 @@ def resolve_name(group: str = Depends(read_group), rt: Runtime = Depends(runtime
         if hit.uuid not in best or hit.score > best[hit.uuid].score:
             best[hit.uuid] = hit
     ranked = sorted(best.values(), key=lambda c: (-c.score, c.name))[:limit]
-    return Resolution(name=name, candidates=ranked)
+    return Resolution(name=name, candidates=ranked, degraded=degraded)
 
 
 def _scaled(channel: str, score: float) -> float:
