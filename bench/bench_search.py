@@ -41,7 +41,7 @@ from pathlib import Path
 
 import httpx
 
-from bench.generate_graph import Generated, generate, load
+from bench.generate_graph import Generated, add_embedder_option, generate, load, settings_for
 from strata.graph import Graph, apply_migrations
 from strata.graph.bulk import delete_key, drop_group
 from strata.graph.keys import create_key
@@ -205,7 +205,8 @@ def run_size(settings: Settings, graph: Graph, embedder: Embedder, n_facts: int,
     # The generated graph is this harness's memory, not the service's: keep it out of the collector's way.
     gc.collect()
     gc.freeze()
-    just_loaded = {"search_in_process": in_process(graph, group, qs, embedder, vectors)[0],
+    served, retrieval, _ = in_process(graph, group, qs, embedder, vectors)
+    just_loaded = {"search_in_process": served, "retrieval_in_process": retrieval,
                    "search_http": over_http(settings, graph, group, qs)}
     if restart:
         # Right after a bulk load the vector indexes answer 3-4x slower than the same files reopened.
@@ -250,11 +251,10 @@ def main() -> None:
     parser.add_argument("--scans", type=int, default=20, help="brute-force scans per size")
     parser.add_argument("--no-restart", dest="restart", action="store_false",
                         help="do not restart the local Neo4j (`strata services`) between loading and measuring")
-    parser.add_argument("--embedder", choices=["onnx-minilm", "hash", "openai"], default=None,
-                        help="the configured one (STRATA_EMBEDDER, ONNX MiniLM by default)")
+    add_embedder_option(parser)
     parser.add_argument("--serve", type=int, default=None, help=argparse.SUPPRESS)
     args = parser.parse_args()
-    settings = Settings(**({"embedder": args.embedder} if args.embedder else {}))
+    settings = settings_for(args)
     if args.serve:
         return serve(args.serve, settings.embedder)
     embedder = make_embedder(settings)

@@ -16,6 +16,7 @@ import argparse
 import json
 import random
 import time
+import typing
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 
@@ -258,16 +259,25 @@ def load(graph: Graph, gen: Generated, embedder: Embedder | None = None) -> dict
             "facts_per_second": round(len(gen.facts) / max(total_s - entities_s - episodes_s, 1e-9), 1)}
 
 
+def add_embedder_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--embedder", choices=typing.get_args(Settings.model_fields["embedder"].annotation),
+                        default=None, help="the configured one (STRATA_EMBEDDER, ONNX MiniLM by default)")
+
+
+def settings_for(args: argparse.Namespace) -> Settings:
+    """The configured settings, with the embedder the command line chose, if any."""
+    return Settings(**({"embedder": args.embedder} if args.embedder else {}))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--facts", type=int, default=10_000)
     parser.add_argument("--group", default=None, help="bench-<facts> by default")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--keep", action="store_true", help="keep the group (default: drop it after loading)")
-    parser.add_argument("--embedder", choices=["onnx-minilm", "hash", "openai"], default=None,
-                        help="the configured one (STRATA_EMBEDDER) by default")
+    add_embedder_option(parser)
     args = parser.parse_args()
-    settings = Settings(**({"embedder": args.embedder} if args.embedder else {}))
+    settings = settings_for(args)
     group = args.group or f"bench-{args.facts}"
     with Graph.from_settings(settings) as graph:
         apply_migrations(graph, settings.embedding_dim)

@@ -155,7 +155,7 @@ def embed_query(embed: EmbedFn | None, text: str) -> tuple[list[float] | None, l
     try:
         return embed([text])[0], []
     except UpstreamUnavailableError as exc:
-        log.warning("search without its vector channels: %s", exc)
+        log.warning("no vector matches for this query: %s", exc)
         return None, ["vector"]
 
 
