@@ -20,6 +20,7 @@ from pydantic import BaseModel, Field
 
 from strata.graph import lucene
 from strata.graph.driver import Graph
+from strata.graph.ranking import Candidate, RankWeights, rank
 from strata.graph.queries import search as q
 from strata.graph.read import MAX_INDEX_DEPTH, native
 from strata.schema.errors import UpstreamUnavailableError
@@ -34,11 +35,14 @@ CHANNEL_DEPTH = 3
 # by kind. Facts are also filtered by time (the history of a busy slot outnumbers its current fact), entities and
 # passages only by group and expiry, so they ask half as deep (the vector channels' cost grows with the depth).
 # A channel left short while its index had more asks again, MAX_INDEX_DEPTH deep.
-OVERFETCH: dict[str, tuple[int, int]] = {"fact": (10, 100), "entity": (5, 50), "passage": (5, 50)}
+OVERFETCH: dict[str, tuple[int, int]] = {"fact": (10, 100), "entity": (5, 50), "passage": (5, 50),
+                                          "context": (5, 50)}
 # Channels of one search run side by side; the driver's pool is thread-safe.
 _POOL = ThreadPoolExecutor(max_workers=8, thread_name_prefix="strata-search")
 EXPANSION_SEEDS = 3
 MAX_PROVENANCE = 5
+# An entity hit cites its mentions inside the best passages of the ranking, among this many.
+PROVENANCE_PASSAGES = 100
 # MMR picks its `limit` hits from this many times as many fused candidates.
 MMR_POOL = 3
 HitKind = Literal["fact", "entity", "episode"]
@@ -121,7 +125,8 @@ class _Item:
         self.embedding: list[float] | None = None
 
 
-def search(graph: Graph, group_id: str, query: SearchQuery, embed: EmbedFn | None = None) -> SearchResult:
+def search(graph: Graph, group_id: str, query: SearchQuery, embed: EmbedFn | None = None,
+           weights: RankWeights | None = None) -> SearchResult:
     text = query.q.strip()
     embedding, degraded = embed_query(embed, text)
     # Per index kind: the fact and passage indexes drop stop words (english analyzer), so their queries do too.
@@ -138,9 +143,12 @@ def search(graph: Graph, group_id: str, query: SearchQuery, embed: EmbedFn | Non
     }
     kinds = set(query.kinds or ("fact", "entity", "episode"))
     ranked = _channels(graph, params, terms, embedding, kinds, query.center)
+    candidates = rank(_candidates(ranked), weights or RankWeights(), _text_channels(ranked))
     use_mmr = query.mmr and embedding is not None
-    items = [i for i in _fuse(ranked) if i.kind in kinds][: query.limit * (MMR_POOL if use_mmr else 1)]
-    items, provenance = _hydrate(graph, params, items)
+    chosen = [c for c in candidates if c.kind in kinds][: query.limit * (MMR_POOL if use_mmr else 1)]
+    relevant = [{"episode": c.episode, "start": c.start, "end": c.end}
+                for c in candidates if c.kind == "episode" and c.episode][:PROVENANCE_PASSAGES]
+    items, provenance = _hydrate(graph, params, [_item(c) for c in chosen], relevant)
     if use_mmr:
         items = _mmr(items, np.asarray(embedding, dtype=np.float32), query.limit, query.mmr_lambda)
     items = items[: query.limit]
@@ -170,10 +178,10 @@ def _channels(graph: Graph, params: dict[str, Any], terms: dict[str, str], embed
     """The index channels in two queries side by side: the entity and passage channels with the expansion
     from the best entities in one (this thread), the fact channels in the other (the pool). Two round trips
     in parallel whatever the number of channels, and about the same work on each side."""
-    names = [f"{kind}_fulltext" for kind in ("fact", "entity", "passage")
-             if terms[kind] and (kind != "passage" or "episode" in kinds)]
+    passages = ("passage", "context") if "episode" in kinds else ()
+    names = [f"{kind}_fulltext" for kind in ("fact", "entity", *passages) if terms[kind]]
     if embedding is not None:
-        names += ["fact_vector", "entity_vector"] + (["passage_vector"] if "episode" in kinds else [])
+        names += ["fact_vector", "entity_vector"] + [f"{kind}_vector" for kind in passages]
     center = list(dict.fromkeys(center))
     text = {f"{kind}_lucene": lucene.on_fields(terms[kind], fields) for kind, fields in lucene.TEXT_FIELDS.items()}
     args = {**params, **text, "terms": terms, "embedding": embedding, "center": center, "entities": center,
@@ -197,7 +205,7 @@ def _channels(graph: Graph, params: dict[str, Any], terms: dict[str, str], embed
     return {n: out[n] for n in [*names, "fact_expansion"] if n in out}
 
 
-_KIND_OF_CHANNEL: dict[str, HitKind] = {"fact": "fact", "entity": "entity", "passage": "episode"}
+_KIND_OF_CHANNEL: dict[str, HitKind] = {"fact": "fact", "entity": "entity", "passage": "episode", "context": "episode"}
 
 
 def _index_channels(graph: Graph, args: dict[str, Any], names: tuple[str, ...],
@@ -234,9 +242,10 @@ def _rows(graph: Graph, cypher: str, args: dict[str, Any]) -> list[dict[str, Any
     return graph.fetch(cypher, **args)
 
 
-def _hydrate(graph: Graph, params: dict[str, Any],
-             items: list[_Item]) -> tuple[list[_Item], dict[str, dict[str, Any]]]:
-    """Read the fused winners whole with their provenance episodes, every kind in one round trip.
+def _hydrate(graph: Graph, params: dict[str, Any], items: list[_Item],
+             passages: list[dict[str, Any]]) -> tuple[list[_Item], dict[str, dict[str, Any]]]:
+    """Read the ranked winners whole with their provenance episodes, every kind in one round trip; an entity
+    cites its mentions inside ``passages`` (the relevant ones, best first).
 
     An item deleted since the channels ran drops out. Returns the items and the episodes by uuid.
     """
@@ -248,7 +257,8 @@ def _hydrate(graph: Graph, params: dict[str, Any],
     if items:
         found = _rows(graph, q.HITS_BY_UUID, {
             "group_id": params["group_id"], "with_embedding": params["with_embedding"], "per_item": MAX_PROVENANCE,
-            "fact_uuids": wanted["fact"], "entity_uuids": wanted["entity"], "passage_uuids": wanted["episode"]})
+            "fact_uuids": wanted["fact"], "entity_uuids": wanted["entity"], "passage_uuids": wanted["episode"],
+            "passages": passages})
         for r in found:
             for ep in r["provenance_episodes"]:
                 episodes.setdefault(ep["uuid"], native(ep))
@@ -276,16 +286,40 @@ def _rrf_order(lists: list[list[_Item]]) -> list[str]:
     return sorted(scores, key=lambda u: (-scores[u], u))
 
 
-def _fuse(ranked: dict[str, list[_Item]]) -> list[_Item]:
-    """Reciprocal rank fusion: each list adds 1/(k + rank) to every item it contains."""
-    fused: dict[tuple[str, str], _Item] = {}
+def _candidates(ranked: dict[str, list[_Item]]) -> list[Candidate]:
+    """One candidate per hit, whichever channels found it: its full-text scores, semantic scores and place,
+    and its reciprocal-rank fusion (k=60) as the tie-break."""
+    found: dict[tuple[str, str], Candidate] = {}
     for channel, items in ranked.items():
-        for rank, item in enumerate(items, start=1):
-            key = (item.kind, item.uuid)
-            kept = fused.setdefault(key, item)
-            kept.score += 1.0 / (RRF_K + rank)
-            kept.channels.append(channel)
-    return sorted(fused.values(), key=lambda i: (-i.score, i.kind, i.uuid))
+        for position, item in enumerate(items, start=1):
+            c = found.get((item.kind, item.uuid))
+            if c is None:
+                c = found[(item.kind, item.uuid)] = Candidate(kind=item.kind, uuid=item.uuid)
+            c.channels.append(channel)
+            c.fusion += 1.0 / (RRF_K + position)
+            hit = item.row
+            if channel.endswith("_fulltext"):
+                c.text[channel] = float(hit["score"])
+            if not c.semantic and "sim" in hit:
+                c.semantic = [hit["sim"], hit["sim_context"]] if item.kind == "episode" else [hit["sim"]]
+            if item.kind == "episode" and c.episode is None:
+                c.episode, c.start, c.end = hit.get("episode"), hit.get("start"), hit.get("end")
+    return list(found.values())
+
+
+def _text_channels(ranked: dict[str, list[_Item]]) -> dict[str, list[str]]:
+    """The full-text channels asked for each hit kind."""
+    out: dict[str, list[str]] = {}
+    for channel in ranked:
+        if channel.endswith("_fulltext"):
+            out.setdefault(_KIND_OF_CHANNEL[channel.split("_")[0]], []).append(channel)
+    return out
+
+
+def _item(c: Candidate) -> _Item:
+    item = _Item(c.kind, c.uuid, {})  # type: ignore[arg-type]
+    item.score, item.channels = c.score, c.channels
+    return item
 
 
 def _mmr(items: list[_Item], query: np.ndarray, limit: int, lam: float) -> list[_Item]:

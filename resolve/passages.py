@@ -1,6 +1,9 @@
 """Passages: the small, individually searchable pieces of an episode (a chat message, a few sentences).
 
 Search hits on passages point at the exact message or sentences that matched, not a whole chapter window.
+Each passage also carries its context: the passage before it in the episode (its tail, for long prose windows)
+and itself. A reply ("Yes, a sunset over the lake") means little alone; with the turn it answers it matches
+the question that asks for it. Context has its own full-text and vector index, searched beside the passage's.
 """
 
 from __future__ import annotations
@@ -12,14 +15,38 @@ from strata.schema.models import Episode
 from strata.schema.plan import PassageWrite
 
 TARGET_CHARS = 600
+# How much of the previous passage a passage's context keeps (the tail: what leads into it).
+CONTEXT_CHARS = 300
 _SENTENCE_END = re.compile(r"(?:(?<=[.!?])|(?<=[.!?][\"')\]]))\s+|\n{2,}")
 
 
 def passages_for(episode: Episode) -> list[PassageWrite]:
     if episode.kind == "chat" and episode.messages:
-        return [_passage(episode, k, m.start, m.end, m.speaker) for k, m in enumerate(episode.messages)
-                if episode.content[m.start:m.end].strip()]
-    return [_passage(episode, k, start, end, None) for k, (start, end) in enumerate(sentence_windows(episode.content))]
+        passages = [_passage(episode, k, m.start, m.end, m.speaker) for k, m in enumerate(episode.messages)
+                    if episode.content[m.start:m.end].strip()]
+    else:
+        passages = [_passage(episode, k, start, end, None)
+                    for k, (start, end) in enumerate(sentence_windows(episode.content))]
+    return [p.model_copy(update={"context": context_of(passages[k - 1] if k else None, p)})
+            for k, p in enumerate(passages)]
+
+
+def context_of(previous: PassageWrite | None, passage: PassageWrite) -> str:
+    """The passage with the tail of the one before it (speaker-prefixed for chat), one per line."""
+    if previous is None:
+        return _with_speaker(passage)
+    before = _with_speaker(previous)
+    if len(before) > CONTEXT_CHARS:
+        cut = before.find(" ", len(before) - CONTEXT_CHARS)
+        before = before[cut + 1 if cut >= 0 else len(before) - CONTEXT_CHARS:]
+    return f"{before}\n{_with_speaker(passage)}"
+
+
+def _with_speaker(passage: PassageWrite) -> str:
+    text = passage.text.strip()
+    if passage.speaker and not text.startswith(f"{passage.speaker}:"):
+        return f"{passage.speaker}: {text}"
+    return text
 
 
 def sentence_windows(text: str, target: int = TARGET_CHARS) -> list[tuple[int, int]]:

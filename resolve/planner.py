@@ -88,7 +88,8 @@ def texts_to_embed(episode: Episode, extraction: Extraction, ontology: Ontology 
     groups = [g for g in collapse_mentions(_all_mentions(extraction, onto), onto, fuzzy=episode.kind != "facts")
               if _usable(g)]
     facts = [f.fact or f"{f.subject} {f.predicate} {f.object}" for f in extraction.facts]
-    return [g.name for g in groups] + facts + [p.text for p in passages_for(episode)]
+    passages = passages_for(episode)
+    return [g.name for g in groups] + facts + [p.text for p in passages] + [p.context or "" for p in passages]
 
 
 def build_plan(episode: Episode, extraction: Extraction, *, lookup: CandidateLookup,
@@ -102,8 +103,9 @@ def build_plan(episode: Episode, extraction: Extraction, *, lookup: CandidateLoo
     facts = list(extraction.facts)
     fact_texts = [f.fact or f"{f.subject} {f.predicate} {f.object}" for f in facts]
     passages = passages_for(episode)
-    vectors = _embed_all(embed, [g.name for g in groups], fact_texts, [p.text for p in passages])
-    name_vecs, fact_vecs, passage_vecs = vectors
+    vectors = _embed_all(embed, [g.name for g in groups], fact_texts, [p.text for p in passages],
+                         [p.context or "" for p in passages])
+    name_vecs, fact_vecs, passage_vecs, context_vecs = vectors
 
     queries = [MentionQuery(index=i, name=g.name, type=g.type, aliases=g.aliases,
                             keys=sorted({entity_key(f, g.type, onto) for f in (g.name, *g.aliases) if fold_name(f)}),
@@ -166,7 +168,8 @@ def build_plan(episode: Episode, extraction: Extraction, *, lookup: CandidateLoo
         group_id=episode.group_id, episode=episode, source=source, entities=list(entities.values()),
         mentions=_merge_mentions(mention_writes), facts=list(fact_writes.values()),
         predicates=list(predicate_writes.values()),
-        passages=[p.model_copy(update={"embedding": passage_vecs[k] if passage_vecs else None})
+        passages=[p.model_copy(update={"embedding": passage_vecs[k] if passage_vecs else None,
+                                       "context_embedding": context_vecs[k] if context_vecs else None})
                   for k, p in enumerate(passages)],
         suggestions=suggestions, extractor=extraction.extractor, summary=extraction.summary)
     return plan, report

@@ -89,7 +89,10 @@ class PassageWrite(Frozen):
     end: int = Field(ge=0)
     text: str
     speaker: str | None = None
+    # The passage with the one before it (resolve/passages.py), indexed and embedded on its own.
+    context: str | None = None
     embedding: list[float] | None = None
+    context_embedding: list[float] | None = None
 
 
 class SameAsSuggestion(Frozen):

@@ -28,8 +28,15 @@ agents: r.agents, extractor: r.extractor, negated: coalesce(r.negated, false), e
 embedding: CASE WHEN $with_embedding THEN r.fact_embedding END
 """
 
-# Facts around the given entities (matched by the entity channels or named by the client as `center`), nearest
-# entity first. A body over the variable `entities`: alone (FACT_EXPANSION) or after the entity channels.
+def _similarity(vector: str) -> str:
+    """Cosine of the query's vector and ``vector`` rescaled to [0, 1] as the vector indexes score; null without
+    either (a full-text hit then still carries its semantic score, so the ranker sees every hit whole)."""
+    return (f"CASE WHEN $embedding IS NULL OR {vector} IS NULL THEN null "
+            f"ELSE vector.similarity.cosine({vector}, $embedding) END")
+
+
+# Facts around the given entities (matched by the entity channels or named by the client as `center`), the
+# closest to the query first (they compete on relevance, not on how many channels reached them). A body over the variable `entities`: alone (FACT_EXPANSION) or after the entity channels.
 _EXPANSION = """
 CALL (entities) {
   UNWIND range(0, size(entities) - 1) AS i
@@ -37,8 +44,9 @@ CALL (entities) {
   WITH i, r, startNode(r) AS s, endNode(r) AS o
   WHERE """ + FACT_HIT_FILTER + """
   WITH r, min(i) AS rank_of_entity
-  ORDER BY rank_of_entity, r.valid_at DESC, r.uuid LIMIT $limit
-  RETURN collect({uuid: r.uuid, score: 1.0 / (1 + rank_of_entity)}) AS expansion
+  WITH r, rank_of_entity, """ + _similarity("r.fact_embedding") + """ AS sim
+  ORDER BY sim DESC, rank_of_entity, r.valid_at DESC, r.uuid LIMIT $limit
+  RETURN collect({uuid: r.uuid, score: 1.0 / (1 + rank_of_entity), sim: sim}) AS expansion
 }
 """
 
@@ -76,9 +84,20 @@ speaker: p.speaker, embedding: CASE WHEN $with_embedding THEN p.embedding END
 # Each index channel answers one row: its name, how many entries the index gave (`raw`: equal to $k_<kind> means the
 # index had more, so a short filtered list is worth a deeper ask) and the filtered hits, best first.
 # kind -> (variable, filter, full-text index, vector index); a full-text channel reads $<kind>_lucene.
+# A passage's context (the passage before it and itself) has indexes of its own: kind "context".
 _CHANNEL_KINDS = {"fact": ("r", FACT_HIT_FILTER, "fact_text", "fact_embedding"),
                   "entity": ("e", ENTITY_FILTER, "entity_text", "entity_name_embedding"),
-                  "passage": ("p", PASSAGE_FILTER, "passage_text", "passage_embedding")}
+                  "passage": ("p", PASSAGE_FILTER, "passage_text", "passage_embedding"),
+                  "context": ("p", PASSAGE_FILTER, "passage_context_text", "passage_context_embedding")}
+# What each hit carries for the ranker besides its channel score: its semantic scores (whichever channel
+# found it) and, for passages, where it lies (the episode, for the episode's weight; the span, for entities'
+# provenance).
+_HIT_FEATURES = {
+    "r": "sim: " + _similarity("r.fact_embedding"),
+    "e": "sim: " + _similarity("e.name_embedding"),
+    "p": ("sim: " + _similarity("p.embedding") + ", sim_context: " + _similarity("p.context_embedding")
+          + ", episode: p.episode_uuid, start: p.start, end: p.end"),
+}
 
 
 def _index_channel(kind: str, method: str) -> str:
@@ -94,7 +113,7 @@ def _index_channel(kind: str, method: str) -> str:
             f"  WITH hit.{var} AS {var}, hit.score AS score{ends}\n"
             f"  WHERE {where}\n"
             f"  WITH {var}, score ORDER BY score DESC LIMIT $limit\n"
-            f"  RETURN collect({{uuid: {var}.uuid, score: score}}) AS hits\n"
+            f"  RETURN collect({{uuid: {var}.uuid, score: score, {_HIT_FEATURES[var]}}}) AS hits\n"
             "}\n"
             f"RETURN '{kind}_{method}' AS channel, size(raw) AS raw, hits\n")
 
@@ -173,19 +192,25 @@ CALL (r) {
 RETURN 'fact' AS kind, {""" + FACT_HIT_MAP + """} AS row, provenance_episodes, snippets
 """
 
-# Where each entity was mentioned, newest episodes first; bounded for hub entities (a city mentioned by
-# thousands of episodes): a few dozen mentions are read, the newest of those are returned.
+# Where each entity was mentioned *for this query*: its mentions inside the passages the ranker found
+# relevant ($passages, best first: {episode, start, end}), cited as those passages, best first. An entity
+# none of whose mentions lies in a relevant passage cites nothing (its mentions are listed by
+# GET /v1/entities/{uuid}): a greeting that names it says nothing about the query. Bounded for hub entities:
+# the mentions in the passages' episodes are read, a few dozen at most.
 _ENTITY_HITS = """
 UNWIND $entity_uuids AS id
 MATCH (e:Entity {uuid: id}) WHERE e.group_id = $group_id
 CALL (e) {
-  MATCH (ep:Episode)-[m:MENTIONS]->(e) WHERE ep.group_id = $group_id AND ep.status = 'done'
-  WITH ep, m LIMIT 50
-  WITH ep, m ORDER BY ep.reference_time DESC LIMIT $per_item
+  UNWIND range(0, size($passages) - 1) AS rank
+  WITH rank, $passages[rank] AS p
+  MATCH (ep:Episode {uuid: p.episode})-[m:MENTIONS]->(e)
+  WHERE ep.group_id = $group_id AND ep.status = 'done'
+    AND any(j IN range(0, size(m.spans) / 2 - 1) WHERE m.spans[2 * j] < p.end AND m.spans[2 * j + 1] > p.start)
+  WITH ep, p, rank ORDER BY rank LIMIT $per_item
   OPTIONAL MATCH (src:Source {uuid: ep.source_uuid})
-  RETURN collect({episode_uuid: ep.uuid, spans: m.spans}) AS mentions,
+  RETURN collect({episode_uuid: ep.uuid, spans: [p.start, p.end]}) AS mentions,
          collect(""" + EPISODE_MAP + """) AS provenance_episodes,
-         collect(""" + _SNIPPET.format(start="m.spans[0]", end="m.spans[1]") + """) AS snippets
+         collect(""" + _SNIPPET.format(start="p.start", end="p.end") + """) AS snippets
 }
 RETURN 'entity' AS kind, {""" + ENTITY_HIT_MAP + """, mentions: mentions} AS row, provenance_episodes, snippets
 """

@@ -1,0 +1,100 @@
+"""The ranking stage of search: candidates from every channel ordered by their relevance to the query.
+
+Channels only generate candidates. Each candidate is then scored on what it says about the query, whichever
+channel found it: its full-text scores (BM25, each divided by the best score of that channel for this query,
+0 where the channel did not return it) and its semantic scores (the cosine of the query's vector and the hit's
+own vectors, read for every hit, standardized by a fixed mean and scale so that a weak match stays weak even
+when it is the best a channel has). A passage has two of each (its text and its context, the passage before
+it and itself); a fact or an entity one. Passages then take part of their episode's weight: the mean of the
+best few passage scores of the same episode, since the turns that answer a question tend to sit together.
+
+The weights are plain numbers (``RankWeights``), set from the dev measure in bench/ (docs/benchmarks.md): no
+channel wins by being one of several that agree, which is what reciprocal rank fusion rewarded.
+Pure logic: no I/O, no Cypher.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from pydantic import BaseModel, Field
+
+
+class RankWeights(BaseModel):
+    text: float = Field(default=6.0, description="Weight of the mean normalized full-text score.")
+    semantic: float = Field(default=2.0, description="Weight of the mean standardized semantic score.")
+    cosine_mean: float = Field(default=0.3, description="Cosine taken as neither relevant nor irrelevant.")
+    cosine_scale: float = Field(default=0.1, gt=0, description="Cosine difference worth one unit.")
+    episode: float = Field(default=0.5, description="Weight of the episode's best passages on each of them.")
+    episode_top: int = Field(default=3, ge=1, description="How many of an episode's best passages count.")
+    kind: dict[str, float] = Field(default_factory=lambda: {"fact": 0.0, "entity": 0.0, "episode": 0.0},
+                                   description="A prior per hit kind, added to its score.")
+
+
+@dataclass
+class Candidate:
+    kind: str  # fact, entity, episode
+    uuid: str
+    channels: list[str] = field(default_factory=list)
+    text: dict[str, float] = field(default_factory=dict)  # full-text channel -> BM25 score
+    # Semantic scores as the index scores them, (1 + cosine) / 2; None where a vector is missing.
+    semantic: list[float | None] = field(default_factory=list)
+    episode: str | None = None  # a passage's episode
+    start: int | None = None
+    end: int | None = None
+    fusion: float = 0.0  # reciprocal-rank fusion, the tie-break (and the order when the query has no text)
+    base: float = 0.0
+    score: float = 0.0
+    features: dict[str, float] = field(default_factory=dict)
+
+
+def rank(candidates: Sequence[Candidate], weights: RankWeights, text_channels: dict[str, list[str]]) -> list[Candidate]:
+    """Score and order ``candidates`` (a new list, best first).
+
+    ``text_channels``: the full-text channels asked for each kind (a candidate absent from one scores 0 there).
+    """
+    best = _best_text_scores(candidates)
+    for c in candidates:
+        asked = text_channels.get(c.kind, [])
+        text = [c.text.get(ch, 0.0) / best[ch] if best.get(ch) else 0.0 for ch in asked]
+        cosines = [2.0 * s - 1.0 for s in c.semantic if s is not None]
+        semantic = [(cos - weights.cosine_mean) / weights.cosine_scale for cos in cosines]
+        c.features = {"text": _mean(text), "semantic": _mean(semantic)}
+        c.base = (weights.text * c.features["text"] + weights.semantic * c.features["semantic"]
+                  + weights.kind.get(c.kind, 0.0))
+    episode_weight = _episode_weights(candidates, weights.episode_top)
+    for c in candidates:
+        c.features["episode"] = episode_weight.get(c.episode, 0.0) if c.kind == "episode" else 0.0
+        c.score = c.base + weights.episode * c.features["episode"]
+    return sorted(candidates, key=lambda c: (-c.score, -c.fusion, c.kind, c.uuid))
+
+
+def _best_text_scores(candidates: Sequence[Candidate]) -> dict[str, float]:
+    best: dict[str, float] = defaultdict(float)
+    for c in candidates:
+        for channel, score in c.text.items():
+            best[channel] = max(best[channel], score)
+    return best
+
+
+def _episode_weights(candidates: Sequence[Candidate], top: int) -> dict[str, float]:
+    """Per episode, the mean of its ``top`` best passage scores; an episode with fewer candidates counts the
+    lowest passage score for the missing ones (they were not found, so they are no better than that)."""
+    passages = [c for c in candidates if c.kind == "episode" and c.episode]
+    if not passages:
+        return {}
+    floor = min(c.base for c in passages)
+    by_episode: dict[str, list[float]] = defaultdict(list)
+    for c in passages:
+        by_episode[c.episode].append(c.base)  # type: ignore[index]
+    out = {}
+    for episode, scores in by_episode.items():
+        scores = sorted(scores, reverse=True)[:top]
+        out[episode] = _mean(scores + [floor] * (top - len(scores)))
+    return out
+
+
+def _mean(values: list[float]) -> float:
+    return sum(values) / len(values) if values else 0.0
