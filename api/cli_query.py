@@ -1,4 +1,4 @@
-"""`strata` commands for query: search, facts, serve, keys."""
+"""`strata` commands for query: search, context, facts, serve, keys."""
 
 from __future__ import annotations
 
@@ -28,14 +28,15 @@ def search_cmd(query: str = typer.Argument(...), group: str = typer.Option(..., 
                limit: int = typer.Option(10, "--limit", min=1, max=100),
                as_json: bool = typer.Option(False, "--json")) -> None:
     """Hybrid search in a group; prints hits with their provenance."""
+    from strata.api.recall import recall_search
     from strata.graph import Graph
-    from strata.graph.search import SearchQuery, search
+    from strata.graph.search import SearchQuery
     from strata.ingest.embedders import make_embedder
 
     cfg = Settings()
     with Graph.from_settings(cfg) as graph:
-        result = search(graph, group, SearchQuery(q=query, limit=limit, as_of=_when(as_of)),
-                        embed=make_embedder(cfg).embed)
+        result = recall_search(graph, group, SearchQuery(q=query, limit=limit, as_of=_when(as_of)),
+                               make_embedder(cfg).embed)
     if as_json:
         sys.stdout.write(result.model_dump_json() + "\n")
         return
@@ -47,6 +48,28 @@ def search_cmd(query: str = typer.Argument(...), group: str = typer.Option(..., 
         where = hit.provenance[0] if hit.provenance else None
         src = f"  [{where.source_name or where.episode_uuid} #{where.seq}]" if where else ""
         console.print(escape(f"{hit.score:.4f} {hit.kind:7} {what}{src}"), highlight=False)
+
+
+@app.command("context")
+def context_cmd(query: str = typer.Argument(...), group: str = typer.Option(..., "--group"),
+                budget: int = typer.Option(1000, "--budget", min=50, max=32_000, help="Token budget."),
+                as_of: str = typer.Option(None, "--as-of", help="Valid time (ISO date)."),
+                as_json: bool = typer.Option(False, "--json")) -> None:
+    """A ready-to-paste memory block about QUERY within the token budget (what an agent's prompt takes)."""
+    from strata.api.recall import context_block
+    from strata.graph import Graph
+    from strata.ingest.embedders import make_embedder
+
+    cfg = Settings()
+    with Graph.from_settings(cfg) as graph:
+        block = context_block(graph, group, query, budget, make_embedder(cfg).embed, as_of=_when(as_of))
+    if as_json:
+        sys.stdout.write(block.model_dump_json() + "\n")
+        return
+    if block.degraded:
+        console.print(f"[yellow]partial answer: no {', '.join(block.degraded)} channels (embedder unreachable)[/]")
+    sys.stdout.write(block.text + "\n")
+    console.print(f"[dim]{block.tokens} of {block.budget_tokens} tokens, {len(block.hits)} hits[/]")
 
 
 @app.command("facts")

@@ -1,7 +1,8 @@
 """The MCP endpoint (official ``mcp`` SDK, streamable HTTP at ``/mcp``), authenticated with the same API keys.
 
-Tools: add_episode, search, get_entity, entity_timeline, list_facts, retract_episode. Each tool checks the key
-against the group exactly as the REST routers do, and runs the synchronous driver in a worker thread.
+Tools: add_episode, search, get_context, get_entity, entity_timeline, list_facts, retract_episode. Each tool
+checks the key against the group exactly as the REST routers do, and runs the synchronous driver in a worker
+thread.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from mcp.server.transport_security import TransportSecuritySettings
 
 from strata.api.auth import authenticate, check_group, owned_group
 from strata.api.deps import Runtime
+from strata.api.recall import MAX_BUDGET, MIN_BUDGET, context_block, recall_search
 from strata.api.routers.bodies import EpisodeIn, to_episode
 from strata.graph.keys import ApiKey
 from strata.graph.read import entity_timeline as read_timeline
@@ -25,7 +27,6 @@ from strata.graph.read import get_entity as read_entity
 from strata.graph.read import list_facts as read_facts
 from strata.graph.retract import retract_episode as do_retract
 from strata.graph.search import SearchQuery
-from strata.graph.search import search as do_search
 from strata.resolve.timeline import recompute_timeline
 from strata.schema.errors import NotFoundError, StrataError
 from strata.schema.models import utcnow
@@ -78,7 +79,24 @@ def build_mcp(app: FastAPI) -> MCPServer:
         def run() -> dict[str, Any]:
             check_group(key_of(ctx), group, "r")
             q = SearchQuery(q=query, limit=max(1, min(limit, 100)), as_of=as_of, include_history=include_history)
-            return do_search(rt().graph, group, q, embed=rt().embed if rt().embedder else None).model_dump(mode="json")
+            return recall_search(rt().graph, group, q, rt().embed if rt().embedder else None).model_dump(mode="json")
+
+        return await call(run)
+
+    @mcp.tool()
+    async def get_context(group: str, query: str, ctx: Context, budget_tokens: int = 1000,
+                          as_of: str | None = None) -> dict[str, Any]:
+        """One ready-to-paste memory block about the query within budget_tokens (facts with when they were true,
+        quotes with speaker and date), and the hits behind it."""
+
+        def run() -> dict[str, Any]:
+            from datetime import datetime
+
+            check_group(key_of(ctx), group, "r")
+            when = datetime.fromisoformat(as_of) if as_of else None
+            budget = max(MIN_BUDGET, min(budget_tokens, MAX_BUDGET))
+            return context_block(rt().graph, group, query, budget, rt().embed if rt().embedder else None,
+                                 as_of=when).model_dump(mode="json")
 
         return await call(run)
 

@@ -5,7 +5,9 @@ The measure of ``shared/data/chatlogs/locomo_dev/README.md``: every session post
 reference time), one group per conversation; every question of categories 1-4 sent to
 ``GET /v1/groups/{g}/search?q=...&limit=20``; the hits turned into a ranked list of turns through their
 provenance messages, in order, without repeats. Reports recall@k overall and per category beside the raw-turn
-baselines of that README, and the search latency over HTTP (p50/p95, one client).
+baselines of that README, the search latency over HTTP (p50/p95, one client), and for the context block
+(``GET /v1/groups/{g}/context`` at 1,000 and 2,000 tokens) the recall of the turns it quotes and how many
+blocks went over budget.
 
 The API runs as ``strata serve --inline`` in a subprocess with the shipped defaults (offline spaCy extractor,
 ONNX MiniLM embedder, the configured reranker) unless the environment says otherwise; groups are named
@@ -40,6 +42,7 @@ from strata.schema.settings import Settings
 
 RESULTS = Path(__file__).resolve().parent / "results" / "retrieval.json"
 KS = (5, 10, 20)
+CONTEXT_BUDGETS = (1000, 2000)
 # The raw-turn baselines of the dev README (same 652 questions): BM25, MiniLM and their RRF over `speaker: text`.
 BASELINES = {
     "bm25": {"r5": 0.482, "r10": 0.554, "r20": 0.634, "multi-hop": 0.210, "temporal": 0.612, "open-domain": 0.237,
@@ -71,11 +74,12 @@ def ingest(http: httpx.Client, graph: Graph, conv: Conversation, reuse: bool) ->
     reply = http.post(f"/v1/groups/{group}/episodes:batch", json={"episodes": conv.sessions}, timeout=3600)
     reply.raise_for_status()
     job = reply.json()["job"]
-    return {"group": group, "reused": False, "status": job["status"], "seconds": round(time.perf_counter() - started, 1),
-            "episodes": len(conv.sessions), "turns": conv.turns}
+    return {"group": group, "reused": False, "status": job["status"], "episodes": len(conv.sessions),
+            "turns": conv.turns, "seconds": round(time.perf_counter() - started, 1)}
 
 
-def ask(http: httpx.Client, conv: Conversation, limit: int, kinds: str | None) -> list[dict[str, Any]]:
+def ask(http: httpx.Client, conv: Conversation, limit: int, kinds: str | None,
+        context: bool = False) -> list[dict[str, Any]]:
     out = []
     for question in conv.questions:
         params: dict[str, Any] = {"q": question.text, "limit": limit}
@@ -87,8 +91,17 @@ def ask(http: httpx.Client, conv: Conversation, limit: int, kinds: str | None) -
         reply.raise_for_status()
         hits = reply.json()["hits"]
         turns = ranked_turns(hits)
-        out.append({"category": question.category, "ms": elapsed, "kinds": [h["kind"] for h in hits[:10]],
-                    **{f"r{k}": recall_at(turns, question.evidence, k) for k in KS}})
+        row = {"category": question.category, "ms": elapsed, "kinds": [h["kind"] for h in hits[:10]],
+               **{f"r{k}": recall_at(turns, question.evidence, k) for k in KS}}
+        for budget in CONTEXT_BUDGETS if context else ():
+            block = http.get(f"/v1/groups/{group_of(conv)}/context", params={"q": question.text,
+                                                                               "budget_tokens": budget})
+            block.raise_for_status()
+            body = block.json()
+            quoted = [m["metadata"]["dia_id"] for m in body["quoted"] if "dia_id" in m["metadata"]]
+            row[f"context{budget}"] = recall_at(quoted, question.evidence, len(quoted))
+            row[f"context{budget}_over"] = body["tokens"] > budget
+        out.append(row)
     return out
 
 
@@ -103,7 +116,11 @@ def summarize(rows: list[dict[str, Any]]) -> dict[str, Any]:
         for kind in row["kinds"]:
             kinds[kind] += 1
     ms = sorted(r["ms"] for r in rows)
-    return {"questions": len(rows), **{f"r{k}": mean([r[f"r{k}"] for r in rows]) for k in KS},
+    context = {f"context_recall_{b}": mean([r[f"context{b}"] for r in rows]) for b in CONTEXT_BUDGETS
+               if f"context{b}" in rows[0]}
+    context.update({f"context_over_budget_{b}": sum(r[f"context{b}_over"] for r in rows) for b in CONTEXT_BUDGETS
+                    if f"context{b}" in rows[0]})
+    return {"questions": len(rows), **{f"r{k}": mean([r[f"r{k}"] for r in rows]) for k in KS}, **context,
             "r10_by_category": {c: mean(by_category[c]) for c in CATEGORIES.values()},
             "top10_kinds": dict(kinds),
             "latency_ms": {"p50": round(ms[len(ms) // 2], 1), "p95": round(ms[int(len(ms) * 0.95)], 1)}}
@@ -116,6 +133,8 @@ def main() -> None:
     parser.add_argument("--kinds", default=None, help="restrict hit kinds, e.g. episode")
     parser.add_argument("--reuse", action="store_true", help="keep a conversation's group when it is complete")
     parser.add_argument("--drop", action="store_true", help="delete the groups at the end")
+    parser.add_argument("--no-context", dest="context", action="store_false",
+                        help="skip the context-block measure (GET /context at 1,000 and 2,000 tokens)")
     parser.add_argument("--out", type=Path, default=RESULTS)
     args = parser.parse_args()
     if not args.data.exists():
@@ -137,7 +156,8 @@ def main() -> None:
                 print(json.dumps(loads), file=sys.stderr)
                 for c in conversations[:1]:  # warm the API process and Neo4j's query plans
                     ask(http, c, args.limit, args.kinds)
-                answers = {c.sample_id: ask(http, c, args.limit, args.kinds) for c in conversations}
+                answers = {c.sample_id: ask(http, c, args.limit, args.kinds, context=args.context)
+                           for c in conversations}
         finally:
             server.terminate()
             server.wait(timeout=30)

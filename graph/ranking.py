@@ -17,9 +17,12 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from datetime import datetime, timedelta
 
 from pydantic import BaseModel, Field
+
+from strata.schema.models import TimeWindow
 
 
 class RankWeights(BaseModel):
@@ -29,12 +32,17 @@ class RankWeights(BaseModel):
     cosine_scale: float = Field(default=0.1, gt=0, description="Cosine difference worth one unit.")
     episode: float = Field(default=0.5, description="Weight of the episode's best passages on each of them.")
     episode_top: int = Field(default=3, ge=1, description="How many of an episode's best passages count.")
+    time: float = Field(default=2.0, description="Added to a hit said or true inside the query's time window.")
+    # A passage said a little after the window still speaks of it ("yesterday", "last week").
+    time_slack_days: float = Field(default=14.0, ge=0)
     kind: dict[str, float] = Field(default_factory=lambda: {"fact": 0.0, "entity": 0.0, "episode": 0.0},
                                    description="A prior per hit kind, added to its score.")
 
 
 @dataclass
 class Candidate:
+    """A hit before ranking, with what the ranker reads and (after ``rank``) its score and features."""
+
     kind: str  # fact, entity, episode
     uuid: str
     channels: list[str] = field(default_factory=list)
@@ -42,6 +50,7 @@ class Candidate:
     # Semantic scores as the index scores them, (1 + cosine) / 2; None where a vector is missing.
     semantic: list[float | None] = field(default_factory=list)
     episode: str | None = None  # a passage's episode
+    said_at: datetime | None = None  # a passage's episode reference time, a fact's valid time
     start: int | None = None
     end: int | None = None
     fusion: float = 0.0  # reciprocal-rank fusion, the tie-break (and the order when the query has no text)
@@ -49,11 +58,18 @@ class Candidate:
     score: float = 0.0
     features: dict[str, float] = field(default_factory=dict)
 
+    def fresh(self) -> Candidate:
+        """A copy to rank (ranking writes scores), so one gathering can be ranked several ways."""
+        return replace(self, channels=list(self.channels), text=dict(self.text), semantic=list(self.semantic),
+                       features={})
 
-def rank(candidates: Sequence[Candidate], weights: RankWeights, text_channels: dict[str, list[str]]) -> list[Candidate]:
+
+def rank(candidates: Sequence[Candidate], weights: RankWeights, text_channels: dict[str, list[str]],
+         window: TimeWindow | None = None) -> list[Candidate]:
     """Score and order ``candidates`` (a new list, best first).
 
     ``text_channels``: the full-text channels asked for each kind (a candidate absent from one scores 0 there).
+    ``window``: the time the query asks about; hits said or true in it gain ``weights.time``.
     """
     best = _best_text_scores(candidates)
     for c in candidates:
@@ -61,14 +77,21 @@ def rank(candidates: Sequence[Candidate], weights: RankWeights, text_channels: d
         text = [c.text.get(ch, 0.0) / best[ch] if best.get(ch) else 0.0 for ch in asked]
         cosines = [2.0 * s - 1.0 for s in c.semantic if s is not None]
         semantic = [(cos - weights.cosine_mean) / weights.cosine_scale for cos in cosines]
-        c.features = {"text": _mean(text), "semantic": _mean(semantic)}
+        c.features = {"text": _mean(text), "semantic": _mean(semantic), "time": _in_window(c, window, weights)}
         c.base = (weights.text * c.features["text"] + weights.semantic * c.features["semantic"]
-                  + weights.kind.get(c.kind, 0.0))
+                  + weights.time * c.features["time"] + weights.kind.get(c.kind, 0.0))
     episode_weight = _episode_weights(candidates, weights.episode_top)
     for c in candidates:
         c.features["episode"] = episode_weight.get(c.episode, 0.0) if c.kind == "episode" else 0.0
         c.score = c.base + weights.episode * c.features["episode"]
     return sorted(candidates, key=lambda c: (-c.score, -c.fusion, c.kind, c.uuid))
+
+
+def _in_window(c: Candidate, window: TimeWindow | None, weights: RankWeights) -> float:
+    if window is None or c.said_at is None:
+        return 0.0
+    slack = timedelta(days=weights.time_slack_days) if c.kind == "episode" else timedelta(0)
+    return 1.0 if window.start <= c.said_at < window.end + slack else 0.0
 
 
 def _best_text_scores(candidates: Sequence[Candidate]) -> dict[str, float]:

@@ -20,11 +20,11 @@ from pydantic import BaseModel, Field
 
 from strata.graph import lucene
 from strata.graph.driver import Graph
-from strata.graph.ranking import Candidate, RankWeights, rank
 from strata.graph.queries import search as q
+from strata.graph.ranking import Candidate, RankWeights, rank
 from strata.graph.read import MAX_INDEX_DEPTH, native
 from strata.schema.errors import UpstreamUnavailableError
-from strata.schema.models import Entity, Fact, as_utc, utcnow
+from strata.schema.models import Entity, Fact, TimeWindow, as_utc, utcnow
 
 log = logging.getLogger(__name__)
 
@@ -40,9 +40,9 @@ OVERFETCH: dict[str, tuple[int, int]] = {"fact": (10, 100), "entity": (5, 50), "
 # Channels of one search run side by side; the driver's pool is thread-safe.
 _POOL = ThreadPoolExecutor(max_workers=8, thread_name_prefix="strata-search")
 EXPANSION_SEEDS = 3
+# A fact cites at most this many evidence spans; an entity its mentions inside the passages among the hits
+# (what the caller reads anyway), this many at most.
 MAX_PROVENANCE = 5
-# An entity hit cites its mentions inside the best passages of the ranking, among this many.
-PROVENANCE_PASSAGES = 100
 # MMR picks its `limit` hits from this many times as many fused candidates.
 MMR_POOL = 3
 HitKind = Literal["fact", "entity", "episode"]
@@ -61,6 +61,11 @@ class SearchQuery(BaseModel):
     center: list[str] = Field(default_factory=list)
     mmr: bool = False
     mmr_lambda: float = Field(default=0.7, ge=0.0, le=1.0)
+    # Only what was said (a passage's episode) or became true (a fact) in [said_after, said_before).
+    said_after: datetime | None = None
+    said_before: datetime | None = None
+    # The time the question asks about ("in May 2023"): ranked higher, not filtered (resolve/timewords.py).
+    around: TimeWindow | None = None
 
 
 class MessageRef(BaseModel):
@@ -105,6 +110,9 @@ class SearchHit(BaseModel):
     entity: Entity | None = None
     episode: PassageHit | None = None
     provenance: list[Provenance] = Field(default_factory=list)
+    # When it was said: the earliest reference time among its provenance episodes (a fact's valid time is
+    # in `fact`).
+    said_at: datetime | None = None
 
 
 class SearchResult(BaseModel):
@@ -125,8 +133,28 @@ class _Item:
         self.embedding: list[float] | None = None
 
 
+class Gathered(BaseModel):
+    """What the channels found for one search, before ranking: the candidates and what hydration needs."""
+
+    model_config = {"arbitrary_types_allowed": True}
+
+    query: SearchQuery
+    group_id: str
+    params: dict[str, Any]
+    kinds: set[str]
+    embedding: list[float] | None
+    degraded: list[Literal["vector"]]
+    candidates: list[Candidate]
+    text_channels: dict[str, list[str]]
+
+
 def search(graph: Graph, group_id: str, query: SearchQuery, embed: EmbedFn | None = None,
            weights: RankWeights | None = None) -> SearchResult:
+    return answer(graph, gather(graph, group_id, query, embed), weights)
+
+
+def gather(graph: Graph, group_id: str, query: SearchQuery, embed: EmbedFn | None = None) -> Gathered:
+    """Run the channels (two round trips side by side) and turn their hits into candidates."""
     text = query.q.strip()
     embedding, degraded = embed_query(embed, text)
     # Per index kind: the fact and passage indexes drop stop words (english analyzer), so their queries do too.
@@ -136,23 +164,33 @@ def search(graph: Graph, group_id: str, query: SearchQuery, embed: EmbedFn | Non
     params: dict[str, Any] = {
         "group_id": group_id, "as_of": as_utc(query.as_of) or now, "known_at": as_utc(query.known_at) or now,
         "user_as_of": as_utc(query.as_of), "user_known_at": as_utc(query.known_at),
-        "include_history": query.include_history,
+        "include_history": query.include_history, "said_after": as_utc(query.said_after),
+        "said_before": as_utc(query.said_before),
         "types": query.types or None, "predicates": query.predicates or None, "with_embedding": query.mmr,
         "limit": query.limit * CHANNEL_DEPTH,
         **{f"k_{kind}": _depth(kind, query.limit) for kind in OVERFETCH},
     }
     kinds = set(query.kinds or ("fact", "entity", "episode"))
     ranked = _channels(graph, params, terms, embedding, kinds, query.center)
-    candidates = rank(_candidates(ranked), weights or RankWeights(), _text_channels(ranked))
+    return Gathered(query=query, group_id=group_id, params=params, kinds=kinds, embedding=embedding,
+                    degraded=degraded, candidates=_candidates(ranked), text_channels=_text_channels(ranked))
+
+
+def answer(graph: Graph, gathered: Gathered, weights: RankWeights | None = None) -> SearchResult:
+    """Rank the candidates and read the winners whole (one round trip)."""
+    query, embedding = gathered.query, gathered.embedding
+    candidates = rank([c.fresh() for c in gathered.candidates], weights or RankWeights(), gathered.text_channels,
+                      query.around)
     use_mmr = query.mmr and embedding is not None
-    chosen = [c for c in candidates if c.kind in kinds][: query.limit * (MMR_POOL if use_mmr else 1)]
+    chosen = [c for c in candidates if c.kind in gathered.kinds][: query.limit * (MMR_POOL if use_mmr else 1)]
+    # An entity cites its mentions in the passages the answer holds (never a greeting the answer left out).
     relevant = [{"episode": c.episode, "start": c.start, "end": c.end}
-                for c in candidates if c.kind == "episode" and c.episode][:PROVENANCE_PASSAGES]
-    items, provenance = _hydrate(graph, params, [_item(c) for c in chosen], relevant)
+                for c in chosen if c.kind == "episode" and c.episode]
+    items, provenance = _hydrate(graph, gathered.params, [_item(c) for c in chosen], relevant)
     if use_mmr:
         items = _mmr(items, np.asarray(embedding, dtype=np.float32), query.limit, query.mmr_lambda)
     items = items[: query.limit]
-    return SearchResult(query=query.q, hits=[_hit(i, provenance) for i in items], degraded=degraded)
+    return SearchResult(query=query.q, hits=[_hit(i, provenance) for i in items], degraded=gathered.degraded)
 
 
 def embed_query(embed: EmbedFn | None, text: str) -> tuple[list[float] | None, list[Literal["vector"]]]:
@@ -281,8 +319,8 @@ def _rrf_order(lists: list[list[_Item]]) -> list[str]:
     """Uuids in fused order, without touching the items (used to pick expansion seeds)."""
     scores: dict[str, float] = {}
     for items in lists:
-        for rank, item in enumerate(items, start=1):
-            scores[item.uuid] = scores.get(item.uuid, 0.0) + 1.0 / (RRF_K + rank)
+        for position, item in enumerate(items, start=1):
+            scores[item.uuid] = scores.get(item.uuid, 0.0) + 1.0 / (RRF_K + position)
     return sorted(scores, key=lambda u: (-scores[u], u))
 
 
@@ -302,6 +340,8 @@ def _candidates(ranked: dict[str, list[_Item]]) -> list[Candidate]:
                 c.text[channel] = float(hit["score"])
             if not c.semantic and "sim" in hit:
                 c.semantic = [hit["sim"], hit["sim_context"]] if item.kind == "episode" else [hit["sim"]]
+            if c.said_at is None and hit.get("said_at"):
+                c.said_at = as_utc(datetime.fromisoformat(hit["said_at"]))
             if item.kind == "episode" and c.episode is None:
                 c.episode, c.start, c.end = hit.get("episode"), hit.get("start"), hit.get("end")
     return list(found.values())
@@ -395,7 +435,9 @@ def _hit(item: _Item, episodes: dict[str, dict[str, Any]]) -> SearchHit:
             speaker = item.row.get("speaker") if item.kind == "episode" else None
             prov.append(provenance_for(episodes[ep], start, end, speaker))
     row = {k: v for k, v in item.row.items() if k not in ("score", "mentions")}
-    hit = SearchHit(kind=item.kind, score=round(item.score, 6), channels=item.channels, provenance=prov)
+    said = [p.reference_time for p in prov if p.reference_time is not None]
+    hit = SearchHit(kind=item.kind, score=round(item.score, 6), channels=item.channels, provenance=prov,
+                    said_at=min(said, default=None))
     if item.kind == "fact":
         hit.fact = Fact(**row)
     elif item.kind == "entity":
@@ -422,5 +464,6 @@ def fact_vector_channel(graph: Graph, group_id: str, embedding: list[float], lim
     now = utcnow()
     rows = graph.query(q.INDEX_CHANNELS["fact_vector"], group_id=group_id, embedding=embedding, as_of=now, known_at=now,
                        user_as_of=None, user_known_at=None, include_history=True, types=None, predicates=None,
+                       said_after=None, said_before=None,
                        with_embedding=False, limit=limit, k_fact=_depth("fact", limit))
     return rows[0]["hits"]

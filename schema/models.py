@@ -42,6 +42,14 @@ class Frozen(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
 
+class TimeWindow(Frozen):
+    """A stretch of time a query asks about (resolve/timewords.py reads it from the query's words)."""
+
+    start: UtcDatetime
+    end: UtcDatetime  # exclusive
+    phrase: str = ""
+
+
 class Span(Frozen):
     """A character range inside an episode's content."""
 

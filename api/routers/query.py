@@ -11,9 +11,10 @@ from pydantic import BaseModel, Field
 
 from strata.api.auth import read_group
 from strata.api.deps import Runtime, runtime
+from strata.api.recall import MAX_BUDGET, MIN_BUDGET, ContextBlock, context_block, recall_search
 from strata.graph import lucene
 from strata.graph.read import Candidate, FactPage, PredicateInfo, entity_candidates, list_facts, predicates
-from strata.graph.search import SearchQuery, SearchResult, embed_query, search
+from strata.graph.search import SearchQuery, SearchResult, embed_query
 from strata.graph.traverse import Path, TypeCount, entity_types, shortest_paths
 from strata.resolve.normalize import entity_key
 from strata.schema.errors import InputError
@@ -43,15 +44,36 @@ def search_group(
     kinds: list[str] | None = Query(None, description="Hit kinds: fact, entity, episode."),
     center: list[str] | None = Query(None, description="Entity uuids to expand from."),
     mmr: bool = Query(False, description="Diversify the results with maximal marginal relevance."),
+    said_after: datetime | None = Query(None, description="Only passages said (facts true from) at or after."),
+    said_before: datetime | None = Query(None, description="Only passages said (facts true from) before."),
+    time_words: bool = Query(True, description="Rank higher what falls in the time the question names "
+                                               "('in May 2023', 'last year'; relative to as_of or now)."),
 ) -> SearchResult:
-    """Hybrid search over facts, entities and episode passages; every hit carries its provenance."""
+    """Hybrid search over facts, entities and episode passages, ranked by relevance to the query; every hit
+    carries its provenance (the messages or span that support it for this query) and when it was said."""
     wanted = split(kinds)
     if wanted and not set(wanted) <= {"fact", "entity", "episode"}:
         raise InputError("kinds must be fact, entity or episode", {"kinds": wanted})
+    if said_after and said_before and said_after >= said_before:
+        raise InputError("said_after must be before said_before",
+                         {"said_after": said_after.isoformat(), "said_before": said_before.isoformat()})
     query = SearchQuery(q=q, limit=limit, as_of=as_of, known_at=known_at, include_history=include_history,
                         types=split(types), predicates=split(predicates), kinds=wanted, center=split(center) or [],
-                        mmr=mmr)
-    return search(rt.graph, group, query, embed=rt.embed if rt.embedder else None)
+                        mmr=mmr, said_after=said_after, said_before=said_before)
+    return recall_search(rt.graph, group, query, rt.embed if rt.embedder else None, time_words)
+
+
+@router.get("/groups/{group}/context", response_model=ContextBlock)
+def context(group: str = Depends(read_group), rt: Runtime = Depends(runtime),
+            q: str = Query(..., min_length=1, max_length=2000, examples=["where does Maya live"]),
+            budget_tokens: int = Query(1000, ge=MIN_BUDGET, le=MAX_BUDGET,
+                                       description="The block's size limit in tokens (WordPiece count)."),
+            as_of: datetime | None = AS_OF,
+            time_words: bool = Query(True, description="As in search.")) -> ContextBlock:
+    """One ready-to-paste memory block for an agent's prompt, never over ``budget_tokens``: facts with when they
+    were true, quotes with speaker and date, entity summaries; the hits behind it and the quoted messages."""
+    return context_block(rt.graph, group, q, budget_tokens, rt.embed if rt.embedder else None, as_of=as_of,
+                         time_words=time_words)
 
 
 class Resolution(BaseModel):

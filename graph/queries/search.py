@@ -13,6 +13,7 @@ from strata.graph.queries.read import TEMPORAL_FILTER
 
 FACT_HIT_FILTER = """
   r.group_id = $group_id
+  AND ($said_after IS NULL OR r.valid_at >= $said_after) AND ($said_before IS NULL OR r.valid_at < $said_before)
   AND ($predicates IS NULL OR r.predicate IN $predicates)
   AND ($types IS NULL OR s.type IN $types OR o.type IN $types)
   AND """ + TEMPORAL_FILTER
@@ -36,7 +37,8 @@ def _similarity(vector: str) -> str:
 
 
 # Facts around the given entities (matched by the entity channels or named by the client as `center`), the
-# closest to the query first (they compete on relevance, not on how many channels reached them). A body over the variable `entities`: alone (FACT_EXPANSION) or after the entity channels.
+# closest to the query first (they compete on relevance, not on how many channels reached them). A body over
+# the variable `entities`: alone (FACT_EXPANSION) or after the entity channels.
 _EXPANSION = """
 CALL (entities) {
   UNWIND range(0, size(entities) - 1) AS i
@@ -46,7 +48,8 @@ CALL (entities) {
   WITH r, min(i) AS rank_of_entity
   WITH r, rank_of_entity, """ + _similarity("r.fact_embedding") + """ AS sim
   ORDER BY sim DESC, rank_of_entity, r.valid_at DESC, r.uuid LIMIT $limit
-  RETURN collect({uuid: r.uuid, score: 1.0 / (1 + rank_of_entity), sim: sim}) AS expansion
+  RETURN collect({uuid: r.uuid, score: 1.0 / (1 + rank_of_entity), sim: sim, said_at: toString(r.valid_at)})
+         AS expansion
 }
 """
 
@@ -74,6 +77,8 @@ MATCH (ep:Episode {uuid: p.episode_uuid})
 WHERE ep.status = 'done' AND ep.group_id = $group_id
   AND ($user_as_of IS NULL OR ep.reference_time <= $user_as_of)
   AND ($user_known_at IS NULL OR ep.created_at <= $user_known_at)
+  AND ($said_after IS NULL OR ep.reference_time >= $said_after)
+  AND ($said_before IS NULL OR ep.reference_time < $said_before)
 """
 
 PASSAGE_HIT_MAP = """
@@ -93,11 +98,14 @@ _CHANNEL_KINDS = {"fact": ("r", FACT_HIT_FILTER, "fact_text", "fact_embedding"),
 # found it) and, for passages, where it lies (the episode, for the episode's weight; the span, for entities'
 # provenance).
 _HIT_FEATURES = {
-    "r": "sim: " + _similarity("r.fact_embedding"),
+    "r": "sim: " + _similarity("r.fact_embedding") + ", said_at: toString(said_at)",
     "e": "sim: " + _similarity("e.name_embedding"),
     "p": ("sim: " + _similarity("p.embedding") + ", sim_context: " + _similarity("p.context_embedding")
-          + ", episode: p.episode_uuid, start: p.start, end: p.end"),
+          + ", episode: p.episode_uuid, start: p.start, end: p.end, said_at: toString(said_at)"),
 }
+# When a hit was said (a passage: its episode's reference time) or became true (a fact: valid time), kept
+# past the filter for the ranker's time window.
+_SAID_AT = {"r": "r.valid_at", "e": "null", "p": "ep.reference_time"}
 
 
 def _index_channel(kind: str, method: str) -> str:
@@ -112,7 +120,7 @@ def _index_channel(kind: str, method: str) -> str:
             "  UNWIND raw AS hit\n"
             f"  WITH hit.{var} AS {var}, hit.score AS score{ends}\n"
             f"  WHERE {where}\n"
-            f"  WITH {var}, score ORDER BY score DESC LIMIT $limit\n"
+            f"  WITH {var}, score, {_SAID_AT[var]} AS said_at ORDER BY score DESC LIMIT $limit\n"
             f"  RETURN collect({{uuid: {var}.uuid, score: score, {_HIT_FEATURES[var]}}}) AS hits\n"
             "}\n"
             f"RETURN '{kind}_{method}' AS channel, size(raw) AS raw, hits\n")
@@ -192,11 +200,10 @@ CALL (r) {
 RETURN 'fact' AS kind, {""" + FACT_HIT_MAP + """} AS row, provenance_episodes, snippets
 """
 
-# Where each entity was mentioned *for this query*: its mentions inside the passages the ranker found
-# relevant ($passages, best first: {episode, start, end}), cited as those passages, best first. An entity
-# none of whose mentions lies in a relevant passage cites nothing (its mentions are listed by
-# GET /v1/entities/{uuid}): a greeting that names it says nothing about the query. Bounded for hub entities:
-# the mentions in the passages' episodes are read, a few dozen at most.
+# Where each entity was mentioned *for this query*: its mentions inside the passages among the hits
+# ($passages, best first: {episode, start, end}), cited as those passages, best first. An entity none of whose
+# mentions lies in one cites nothing (its mentions are listed by GET /v1/entities/{uuid}): a greeting that
+# names it says nothing about the query. Bounded for hub entities: only the passages' episodes are read.
 _ENTITY_HITS = """
 UNWIND $entity_uuids AS id
 MATCH (e:Entity {uuid: id}) WHERE e.group_id = $group_id

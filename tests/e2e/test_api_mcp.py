@@ -26,7 +26,8 @@ def test_mcp_tools_with_keys(client, group_id, other_group, make_key) -> None:
     r = init(client, h)
     assert r.status_code == 200, r.text
     tools = rpc(client, h, "tools/list").json()["result"]["tools"]
-    assert {"add_episode", "search", "get_entity", "entity_timeline", "list_facts", "retract_episode"} <= {
+    assert {"add_episode", "search", "get_context", "get_entity", "entity_timeline", "list_facts",
+            "retract_episode"} <= {
         t["name"] for t in tools}
     added = rpc(client, h, "tools/call", {"name": "add_episode", "arguments": {
         "group": group_id, "content": "Marie Curie worked in Paris.", "reference_time": "1900-01-01T00:00:00Z"}})
@@ -34,5 +35,9 @@ def test_mcp_tools_with_keys(client, group_id, other_group, make_key) -> None:
     assert added.json()["result"].get("isError") is not True, added.text
     found = rpc(client, h, "tools/call", {"name": "search", "arguments": {"group": group_id, "query": "Curie Paris"}})
     assert "Marie Curie" in found.text
+    block = rpc(client, h, "tools/call", {"name": "get_context", "arguments": {
+        "group": group_id, "query": "Where did Curie work?", "budget_tokens": 200}})
+    assert block.json()["result"].get("isError") is not True, block.text
+    assert "Memory for" in block.text and "Paris" in block.text
     denied = rpc(client, h, "tools/call", {"name": "search", "arguments": {"group": other_group, "query": "x"}})
     assert denied.json()["result"]["isError"] is True and "forbidden" in denied.text

@@ -117,7 +117,9 @@ def _story_plan(group: str) -> tuple[CommitPlan, dict[str, str], dict[str, str]]
                                                                 end=start + len(text))]))
     mentions = [MentionWrite(entity_uuid=uuid["ada"], spans=[Span(start=0, end=16)],
                              surface_forms=["Ada Quillfeather"])]
-    plan = CommitPlan(group_id=group, episode=ep, entities=entities, facts=facts, mentions=mentions,
+    passages = [PassageWrite(uuid=ids.stable_uuid("passage", ep.uuid, k), start=STORY.index(text),
+                             end=STORY.index(text) + len(text), text=text) for k, text in enumerate(sentences)]
+    plan = CommitPlan(group_id=group, episode=ep, entities=entities, facts=facts, mentions=mentions, passages=passages,
                       predicates=[PredicateWrite(name=p) for _, p, _ in triples], extractor=ExtractorInfo(name="test"))
     return plan, uuid, fact_uuid
 
@@ -160,15 +162,22 @@ def test_center_alone_expands_from_the_given_entity(graph: Graph, group_id: str)
     assert [(h.fact.uuid, h.channels) for h in hits if h.fact] == [(fact_uuid["lives_in"], ["fact_expansion"])]
 
 
-def test_a_fact_hit_quotes_its_evidence_span_and_an_entity_hit_its_mention(graph: Graph, group_id: str) -> None:
+def test_a_fact_hit_quotes_its_evidence_span_and_an_entity_hit_its_mention_in_an_answered_passage(
+        graph: Graph, group_id: str) -> None:
     plan, _, fact_uuid = _story_plan(group_id)
     commit_episode(graph, plan, recompute_timeline, NOW)
     graph.query("CALL db.awaitIndexes(60)")
-    hits = search(graph, group_id, SearchQuery(q="Marrowgate Quillfeather")).hits
-    fact = next(h for h in hits if h.fact and h.fact.uuid == fact_uuid["lives_in"])
-    assert [p.text for p in fact.provenance] == ["Ada Quillfeather lived in Marrowgate."]
+    hits = search(graph, group_id, SearchQuery(q="Quillfeather Difference Loom notes", limit=20)).hits
+    fact = next(h for h in hits if h.fact and h.fact.uuid == fact_uuid["works_on"])
+    assert [p.text for p in fact.provenance] == ["Ada Quillfeather wrote notes on the Difference Loom."]
     ada = next(h for h in hits if h.entity and h.entity.name == "Ada Quillfeather")
-    assert [(p.start, p.end, p.text) for p in ada.provenance] == [(0, 16, "Ada Quillfeather")]
+    first = "Ada Quillfeather wrote notes on the Difference Loom."
+    # Her mention lies in the first sentence, a passage among the hits: she cites that passage.
+    assert [(p.start, p.end, p.text) for p in ada.provenance] == [(0, len(first), first)]
+    assert any(h.episode and h.episode.text == first for h in hits)
+    # Asked for entities alone, no passage is answered, so she cites nothing rather than any mention.
+    alone = search(graph, group_id, SearchQuery(q="Quillfeather", kinds=["entity"])).hits
+    assert [h.provenance for h in alone if h.entity and h.entity.name == "Ada Quillfeather"] == [[]]
 
 
 def test_the_channels_take_one_round_trip_per_half_when_no_index_is_cut_short(

@@ -36,3 +36,26 @@ def test_a_directed_pair_keeps_the_stated_direction() -> None:
     other = _plan("Charles Bingley visited Jane Bennet.", "Charles Bingley", "visited", "Jane Bennet")
     (a,), (b,) = one.facts, other.facts
     assert a.uuid != b.uuid and (a.subject_uuid, a.object_uuid) == (b.object_uuid, b.subject_uuid)
+
+
+def test_a_passage_context_is_the_turn_before_and_itself() -> None:
+    from strata.resolve.passages import CONTEXT_CHARS, passages_for
+    from strata.schema.models import Episode, Message
+
+    long = "word " * (CONTEXT_CHARS // 4) + "and then a sunset over the lake."
+    lines = [("ann", "Did you finish the painting?"), ("bob", "Yes, a sunset over the lake."), ("bob", long),
+             ("ann", "Lovely!")]
+    content, messages = "", []
+    for speaker, text in lines:
+        content += f"{speaker}: "
+        messages.append(Message(speaker=speaker, text=text, start=len(content), end=len(content) + len(text)))
+        content += text + "\n"
+    episode = Episode(uuid="e", group_id="g", seq=0, kind="chat", content=content, messages=messages,
+                      content_hash="h", reference_time=datetime(2024, 1, 1, tzinfo=UTC))
+    passages = passages_for(episode)
+    assert passages[0].context == "ann: Did you finish the painting?"
+    assert passages[1].context == "ann: Did you finish the painting?\nbob: Yes, a sunset over the lake."
+    # A long turn before: its tail, cut at a word, leads into the reply.
+    before, own = passages[3].context.rsplit("\n", 1)
+    assert own == "ann: Lovely!"
+    assert len(before) <= CONTEXT_CHARS and before.endswith("sunset over the lake.") and before.startswith("word")

@@ -1,0 +1,101 @@
+"""Fit the ranking weights (graph/ranking.py ``RankWeights``) on LoCoMo-format conversations, honestly.
+
+Each question's channels run once (``graph.search.gather``, in process, the shipped embedder); every weight
+setting then only ranks and reads the winners (``answer``), so a setting costs seconds. Coordinate ascent on
+recall@10 from the shipped defaults, each weight scaled by a few factors in turn until nothing improves.
+Two-fold check: fit on half of the conversations, report recall@10 on the other half with the fitted and the
+default weights (what the fit is worth on conversations it did not see); then fit on all of them.
+
+Needs the groups `bench.bench_retrieval` ingested (run it first, keep the groups).
+Run: .venv/bin/python -m bench.fit_ranking [--data PATH]
+Writes bench/results/ranking_fit.json.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+from pathlib import Path
+
+from bench.bench_retrieval import group_of
+from bench.locomo import DEV, Conversation, load_conversations, ranked_turns, recall_at
+from strata.graph import Graph
+from strata.graph.ranking import RankWeights
+from strata.graph.search import Gathered, SearchQuery, answer, gather
+from strata.ingest.embedders import make_embedder
+from strata.schema.settings import Settings
+
+RESULTS = Path(__file__).resolve().parent / "results" / "ranking_fit.json"
+FACTORS = (0.0, 0.5, 2.0)
+KIND_STEPS = (-2.0, -1.0, 1.0)
+SCALARS = ("text", "semantic", "episode")
+
+
+def evaluate(graph: Graph, asked: list[tuple[Gathered, list[str]]], weights: RankWeights) -> float:
+    scores = []
+    for gathered, evidence in asked:
+        hits = [h.model_dump(mode="json") for h in answer(graph, gathered, weights).hits]
+        scores.append(recall_at(ranked_turns(hits), evidence, 10))
+    return statistics.fmean(scores)
+
+
+def variants(w: RankWeights) -> list[RankWeights]:
+    out = [w.model_copy(update={name: getattr(w, name) * f}) for name in SCALARS for f in FACTORS]
+    out += [w.model_copy(update={"cosine_mean": w.cosine_mean + d}) for d in (-0.1, 0.1)]
+    out += [w.model_copy(update={"episode_top": t}) for t in (1, 2, 5) if t != w.episode_top]
+    for kind in ("fact", "entity"):
+        out += [w.model_copy(update={"kind": {**w.kind, kind: w.kind.get(kind, 0.0) + d}}) for d in KIND_STEPS]
+    return out
+
+
+def fit(graph: Graph, asked: list[tuple[Gathered, list[str]]], start: RankWeights) -> tuple[RankWeights, float]:
+    best, best_score = start, evaluate(graph, asked, start)
+    improved = True
+    while improved:
+        improved = False
+        for candidate in variants(best):
+            score = evaluate(graph, asked, candidate)
+            if score > best_score + 1e-4:
+                best, best_score, improved = candidate, score, True
+                print(f"  {score:.3f} {candidate.model_dump()}", flush=True)
+    return best, best_score
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--data", type=Path, default=DEV)
+    args = parser.parse_args()
+    conversations = load_conversations(args.data)
+    settings = Settings()
+    embed = make_embedder(settings).embed
+    with Graph.from_settings(settings) as graph:
+        asked: dict[str, list[tuple[Gathered, list[str]]]] = {}
+        for conv in conversations:
+            asked[conv.sample_id] = [(gather(graph, group_of(conv), SearchQuery(q=q.text, limit=20), embed),
+                                      q.evidence) for q in conv.questions]
+        half = len(conversations) // 2
+        folds = [(conversations[:half], conversations[half:]), (conversations[half:], conversations[:half])]
+        defaults, report = RankWeights(), {"folds": []}
+
+        def pool(convs: list[Conversation]) -> list[tuple[Gathered, list[str]]]:
+            return [x for c in convs for x in asked[c.sample_id]]
+
+        for train, test in folds:
+            fitted, train_score = fit(graph, pool(train), defaults)
+            report["folds"].append({
+                "train": [c.sample_id for c in train], "test": [c.sample_id for c in test],
+                "train_r10": round(train_score, 3), "test_r10_fitted": round(evaluate(graph, pool(test), fitted), 3),
+                "test_r10_defaults": round(evaluate(graph, pool(test), defaults), 3), "weights": fitted.model_dump()})
+            print(json.dumps(report["folds"][-1]), flush=True)
+        fitted, score = fit(graph, pool(conversations), defaults)
+        report["all"] = {"r10_fitted": round(score, 3), "r10_defaults": round(evaluate(graph, pool(conversations),
+                                                                                         defaults), 3),
+                         "weights": fitted.model_dump()}
+    RESULTS.parent.mkdir(parents=True, exist_ok=True)
+    RESULTS.write_text(json.dumps(report, indent=2) + "\n")
+    print(json.dumps(report, indent=2))
+
+
+if __name__ == "__main__":
+    main()

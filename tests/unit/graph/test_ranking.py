@@ -1,0 +1,78 @@
+"""The ranking stage: relevance to the query decides, not how many channels agree."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from strata.graph.ranking import Candidate, RankWeights, rank
+from strata.schema.models import TimeWindow
+
+PASSAGE_TEXT = {"episode": ["passage_fulltext", "context_fulltext"], "fact": ["fact_fulltext"]}
+
+
+def _sim(cosine: float) -> float:
+    """A cosine as the indexes score it."""
+    return (1.0 + cosine) / 2.0
+
+
+def test_a_hit_many_channels_reach_weakly_ranks_below_one_that_answers() -> None:
+    # The person's generic fact: every channel returns it (it is the best each has), but it says little.
+    generic = Candidate(kind="fact", uuid="generic", channels=["fact_fulltext", "fact_vector", "fact_expansion"],
+                        text={"fact_fulltext": 1.0}, semantic=[_sim(0.25)], fusion=3 / 61)
+    # The turn that answers: found by its own channels with a strong match.
+    answer = Candidate(kind="episode", uuid="answer", channels=["passage_fulltext", "context_vector"],
+                       text={"passage_fulltext": 8.0, "context_fulltext": 9.0}, semantic=[_sim(0.62), _sim(0.55)],
+                       episode="e1", fusion=2 / 61)
+    ranked = rank([generic, answer], RankWeights(), PASSAGE_TEXT)
+    assert [c.uuid for c in ranked] == ["answer", "generic"]
+    assert ranked[0].score > ranked[1].score
+
+
+def test_a_channel_that_did_not_return_a_hit_counts_zero_for_it() -> None:
+    both = Candidate(kind="episode", uuid="both", text={"passage_fulltext": 4.0, "context_fulltext": 4.0},
+                     semantic=[_sim(0.4), _sim(0.4)], episode="e1")
+    one = Candidate(kind="episode", uuid="one", text={"passage_fulltext": 4.0},
+                    semantic=[_sim(0.4), _sim(0.4)], episode="e2")
+    ranked = rank([one, both], RankWeights(episode=0.0), PASSAGE_TEXT)
+    assert [c.uuid for c in ranked] == ["both", "one"]
+    assert ranked[0].features["text"] == 1.0 and ranked[1].features["text"] == 0.5
+
+
+def test_an_episode_with_several_good_passages_lifts_them() -> None:
+    def passage(uuid: str, episode: str, cosine: float) -> Candidate:
+        return Candidate(kind="episode", uuid=uuid, semantic=[_sim(cosine), _sim(cosine)], episode=episode)
+
+    alone = passage("alone", "e1", 0.50)
+    together = [passage("t1", "e2", 0.48), passage("t2", "e2", 0.47), passage("t3", "e2", 0.47)]
+    weak = passage("weak", "e3", 0.10)  # what the channels found at the bottom: the floor for missing passages
+    without = rank([alone, *together, weak], RankWeights(episode=0.0), {})
+    assert without[0].uuid == "alone"
+    lifted = rank([alone, *together, weak], RankWeights(episode=1.0, episode_top=3), {})
+    assert [c.uuid for c in lifted[:2]] == ["t1", "t2"]
+
+
+def test_the_time_the_question_names_ranks_what_was_said_then_higher() -> None:
+    def said(uuid: str, when: datetime) -> Candidate:
+        return Candidate(kind="episode", uuid=uuid, semantic=[_sim(0.5), _sim(0.5)], episode=uuid, said_at=when)
+
+    january, march = said("jan", datetime(2024, 1, 10, tzinfo=UTC)), said("mar", datetime(2024, 3, 10, tzinfo=UTC))
+    assert {c.uuid for c in rank([january, march], RankWeights(), {})} == {"jan", "mar"}
+    window = TimeWindow(start=datetime(2024, 3, 1, tzinfo=UTC), end=datetime(2024, 4, 1, tzinfo=UTC))
+    ranked = rank([january, march], RankWeights(), {}, window)
+    assert [c.uuid for c in ranked] == ["mar", "jan"] and ranked[0].features["time"] == 1.0
+    # A passage said within the slack after the window still speaks of it; a fact must fall inside.
+    late = said("late", datetime(2024, 4, 5, tzinfo=UTC))
+    fact = Candidate(kind="fact", uuid="f", semantic=[_sim(0.5)], said_at=datetime(2024, 4, 5, tzinfo=UTC))
+    assert [c.features["time"] for c in rank([late, fact], RankWeights(), {}, window)] == [1.0, 0.0]
+
+
+def test_without_query_text_or_vectors_the_fusion_order_decides() -> None:
+    first = Candidate(kind="fact", uuid="b", fusion=1 / 61)
+    second = Candidate(kind="fact", uuid="a", fusion=1 / 62)
+    assert [c.uuid for c in rank([second, first], RankWeights(), {})] == ["b", "a"]
+
+
+def test_ranking_a_copy_leaves_the_gathered_candidate_untouched() -> None:
+    c = Candidate(kind="fact", uuid="x", text={"fact_fulltext": 2.0}, semantic=[_sim(0.5)])
+    rank([c.fresh()], RankWeights(), PASSAGE_TEXT)
+    assert c.score == 0.0 and c.features == {}
