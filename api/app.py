@@ -132,6 +132,11 @@ def create_app(settings: Settings, *, inline: bool = False, runtime: Runtime | N
     return app
 
 
+def app_from_environment() -> FastAPI:
+    """The app as each process of a multi-process `strata serve` builds it (settings from the environment)."""
+    return create_app(Settings())
+
+
 def _install_routes(app: FastAPI, settings: Settings) -> None:
     from strata.api.routers import entities, health, query, writes
 

@@ -99,15 +99,26 @@ def facts_cmd(group: str = typer.Option(..., "--group"), predicate: str = typer.
 
 @app.command("serve")
 def serve(host: str = typer.Option(None, "--host"), port: int = typer.Option(None, "--port"),
-          inline: bool = typer.Option(False, "--inline", help="Commit episodes in the API process (no worker).")
-          ) -> None:
-    """Run the HTTP API (REST under /v1, MCP at /mcp)."""
+          workers: int = typer.Option(None, "--workers", min=0, max=64,
+                                      help="API processes (default STRATA_API_WORKERS; 0 = one per CPU core)."),
+          inline: bool = typer.Option(False, "--inline", help="Commit episodes in the API process (no worker; "
+                                                              "one process).")) -> None:
+    """Run the HTTP API (REST under /v1, MCP at /mcp) in one or more processes."""
+    import os
+
     import uvicorn
 
     from strata.api.app import create_app
 
     cfg = Settings()
-    uvicorn.run(create_app(cfg, inline=inline), host=host or cfg.api_host, port=port or cfg.api_port)
+    count = cfg.api_workers if workers is None else workers
+    count = count or os.cpu_count() or 1
+    host, port = host or cfg.api_host, port or cfg.api_port
+    if inline or count == 1:
+        uvicorn.run(create_app(cfg, inline=inline), host=host, port=port)
+    else:
+        console.print(f"serving on http://{host}:{port} with {count} processes")
+        uvicorn.run("strata.api.app:app_from_environment", factory=True, host=host, port=port, workers=count)
 
 
 @keys_app.command("create")

@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import json
 import statistics
+from collections.abc import Callable
 from pathlib import Path
 
 from bench.bench_retrieval import group_of
@@ -27,7 +28,7 @@ from strata.ingest.embedders import make_embedder
 from strata.schema.settings import Settings
 
 RESULTS = Path(__file__).resolve().parent / "results" / "ranking_fit.json"
-FACTORS = (0.0, 0.5, 2.0)
+FACTORS = (0.5, 2.0)
 KIND_STEPS = (-2.0, -1.0, 1.0)
 SCALARS = ("text", "semantic", "episode")
 
@@ -40,21 +41,31 @@ def evaluate(graph: Graph, asked: list[tuple[Gathered, list[str]]], weights: Ran
     return statistics.fmean(scores)
 
 
-def variants(w: RankWeights) -> list[RankWeights]:
-    out = [w.model_copy(update={name: getattr(w, name) * f}) for name in SCALARS for f in FACTORS]
-    out += [w.model_copy(update={"cosine_mean": w.cosine_mean + d}) for d in (-0.1, 0.1)]
-    out += [w.model_copy(update={"episode_top": t}) for t in (1, 2, 5) if t != w.episode_top]
-    for kind in ("fact", "entity"):
-        out += [w.model_copy(update={"kind": {**w.kind, kind: w.kind.get(kind, 0.0) + d}}) for d in KIND_STEPS]
+def steps() -> list[Callable[[RankWeights], RankWeights]]:
+    """One change of one weight each: scale a weight, move the cosine midpoint, count more or fewer of an
+    episode's passages, shift a hit kind's prior."""
+    out: list[Callable[[RankWeights], RankWeights]] = [
+        lambda w, n=name, f=f: w.model_copy(update={n: getattr(w, n) * f}) for name in SCALARS for f in FACTORS]
+    out += [lambda w, d=d: w.model_copy(update={"cosine_mean": round(w.cosine_mean + d, 3)}) for d in (-0.1, 0.1)]
+    out += [lambda w, d=d: w.model_copy(update={"episode_top": max(1, w.episode_top + d)}) for d in (-1, 2)]
+    out += [lambda w, k=kind, d=d: w.model_copy(update={"kind": {**w.kind, k: w.kind.get(k, 0.0) + d}})
+            for kind in ("fact", "entity") for d in KIND_STEPS]
     return out
 
 
 def fit(graph: Graph, asked: list[tuple[Gathered, list[str]]], start: RankWeights) -> tuple[RankWeights, float]:
+    """Coordinate ascent: take any step that improves recall@10, from the weights as they are now, until a
+    whole round of steps improves nothing."""
     best, best_score = start, evaluate(graph, asked, start)
+    tried: set[str] = {best.model_dump_json()}
     improved = True
     while improved:
         improved = False
-        for candidate in variants(best):
+        for step in steps():
+            candidate = step(best)
+            if candidate.model_dump_json() in tried:
+                continue
+            tried.add(candidate.model_dump_json())
             score = evaluate(graph, asked, candidate)
             if score > best_score + 1e-4:
                 best, best_score, improved = candidate, score, True

@@ -26,12 +26,17 @@ ENGLISH_STOP_WORDS = frozenset(
     "a an and are as at be but by for if in into is it no not of on or such that the their then there these they "
     "this to was will with".split())
 STEMMED_KINDS = frozenset({"fact", "passage", "context"})
+# A question's own words ("what did", "when was", "how has") say what is asked, not what to find: queries to the
+# stemmed indexes drop them with the stop words (the indexes keep them; only the query leaves them out).
+QUESTION_WORDS = frozenset(
+    "what when where who whom whose which why how did does do has have had was were is are".split())
+_QUERY_DROPPED = ENGLISH_STOP_WORDS | QUESTION_WORDS
 
 
 def terms(text: str, max_terms: int = 32, drop_stop_words: bool = False) -> list[str]:
     words = [w for w in _WORD.findall(text) if w.upper() not in _OPERATORS]
     if drop_stop_words:
-        words = [w for w in words if w.lower() not in ENGLISH_STOP_WORDS]
+        words = [w for w in words if w.lower() not in _QUERY_DROPPED]
     return words[:max_terms]
 
 

@@ -167,8 +167,8 @@ def gather(graph: Graph, group_id: str, query: SearchQuery, embed: EmbedFn | Non
         "include_history": query.include_history, "said_after": as_utc(query.said_after),
         "said_before": as_utc(query.said_before),
         "types": query.types or None, "predicates": query.predicates or None, "with_embedding": query.mmr,
-        "limit": query.limit * CHANNEL_DEPTH,
-        **{f"k_{kind}": _depth(kind, query.limit) for kind in OVERFETCH},
+        "limit": query.limit * CHANNEL_DEPTH, "want": query.limit,
+        **{f"{k}_{kind}": _depth(kind, query.limit) for kind in OVERFETCH for k in ("k", "kt")},
     }
     kinds = set(query.kinds or ("fact", "entity", "episode"))
     ranked = _channels(graph, params, terms, embedding, kinds, query.center)
@@ -254,25 +254,30 @@ def _index_channels(graph: Graph, args: dict[str, Any], names: tuple[str, ...],
     by every group: a small group beside a large one can have its matches crowded out of the first k) asks
     once more on its own: a full-text channel with the group required inside Lucene (cheap for a small
     group, and not paid by a large one whose first ask suffices), a vector channel as deep as allowed.
+    Every short channel asks again in one more round trip, whatever their number. Short means fewer hits
+    than the caller asked for (``want``), while ``limit`` hits per channel are kept for the ranker.
     Returns the channels and the names of those asked again.
     """
     cypher = q.index_channels(names, expand) if names else q.FACT_EXPANSION
-    out: dict[str, list[_Item]] = {}
-    deepened: list[str] = []
-    for row in _rows(graph, cypher, args):
-        name, hits = row["channel"], row["hits"]
-        prefix = name.split("_")[0]
-        depth = f"k_{prefix}"
-        if len(hits) < args["limit"] and row["raw"] >= args[depth] and args[depth] < MAX_INDEX_DEPTH:
-            if name.endswith("_fulltext"):
+    rows = {row["channel"]: row for row in _rows(graph, cypher, args)}
+    again: dict[str, Any] = {}
+    deepened = []
+    for name, row in rows.items():
+        prefix, text = name.split("_")[0], name.endswith("_fulltext")
+        depth = f"kt_{prefix}" if text else f"k_{prefix}"
+        if name in names and len(row["hits"]) < args["want"] and row["raw"] >= args[depth] \
+                and args[depth] < MAX_INDEX_DEPTH:
+            if text:  # the group required inside Lucene, as deep as before
                 fields = lucene.TEXT_FIELDS[prefix]
-                again = {**args, f"{prefix}_lucene": lucene.in_group(args["group_id"], args["terms"][prefix], fields)}
+                again[f"{prefix}_lucene"] = lucene.in_group(args["group_id"], args["terms"][prefix], fields)
             else:
-                again = {**args, depth: MAX_INDEX_DEPTH}
-            hits = _rows(graph, q.INDEX_CHANNELS[name], again)[0]["hits"]
+                again[depth] = MAX_INDEX_DEPTH
             deepened.append(name)
-        kind = _KIND_OF_CHANNEL[prefix]
-        out[name] = [_Item(kind, h["uuid"], h) for h in hits]
+    if deepened:  # every short channel asks again in one more round trip
+        rows.update({row["channel"]: row for row in _rows(graph, q.index_channels(tuple(deepened)),
+                                                           {**args, **again})})
+    out = {name: [_Item(_KIND_OF_CHANNEL[name.split("_")[0]], h["uuid"], h) for h in row["hits"]]
+           for name, row in rows.items()}
     return out, deepened
 
 
@@ -465,5 +470,5 @@ def fact_vector_channel(graph: Graph, group_id: str, embedding: list[float], lim
     rows = graph.query(q.INDEX_CHANNELS["fact_vector"], group_id=group_id, embedding=embedding, as_of=now, known_at=now,
                        user_as_of=None, user_known_at=None, include_history=True, types=None, predicates=None,
                        said_after=None, said_before=None,
-                       with_embedding=False, limit=limit, k_fact=_depth("fact", limit))
+                       with_embedding=False, limit=limit, k_fact=_depth("fact", limit), kt_fact=_depth("fact", limit))
     return rows[0]["hits"]

@@ -86,5 +86,8 @@ class Settings(BaseSettings):
     # API
     api_host: str = "127.0.0.1"
     api_port: int = 8000
+    # API processes `strata serve` starts (uvicorn workers); 0 = one per CPU core. Searches are CPU-bound in
+    # Python (ranking, serialization) beside Neo4j, so one process per core serves concurrent agents best.
+    api_workers: int = Field(default=0, ge=0, le=64)
     max_request_bytes: int = Field(default=10_000_000, gt=0)
     auth_disabled: bool = False

@@ -86,8 +86,9 @@ uuid: p.uuid, episode_uuid: p.episode_uuid, start: p.start, end: p.end, text: p.
 speaker: p.speaker, embedding: CASE WHEN $with_embedding THEN p.embedding END
 """
 
-# Each index channel answers one row: its name, how many entries the index gave (`raw`: equal to $k_<kind> means the
-# index had more, so a short filtered list is worth a deeper ask) and the filtered hits, best first.
+# Each index channel answers one row: its name, how many entries the index gave (`raw`: equal to its depth,
+# $k_<kind> for vectors and $kt_<kind> for full text, means the index had more, so a short filtered list is worth
+# another ask) and the filtered hits, best first.
 # kind -> (variable, filter, full-text index, vector index); a full-text channel reads $<kind>_lucene.
 # A passage's context (the passage before it and itself) has indexes of its own: kind "context".
 _CHANNEL_KINDS = {"fact": ("r", FACT_HIT_FILTER, "fact_text", "fact_embedding"),
@@ -111,7 +112,7 @@ _SAID_AT = {"r": "r.valid_at", "e": "null", "p": "ep.reference_time"}
 def _index_channel(kind: str, method: str) -> str:
     var, where, text_index, vector_index = _CHANNEL_KINDS[kind]
     target, yielded = ("Relationships", "relationship") if var == "r" else ("Nodes", "node")
-    call = (f"CALL db.index.fulltext.query{target}('{text_index}', ${kind}_lucene, {{limit: $k_{kind}}})"
+    call = (f"CALL db.index.fulltext.query{target}('{text_index}', ${kind}_lucene, {{limit: $kt_{kind}}})"
             if method == "fulltext" else f"CALL db.index.vector.query{target}('{vector_index}', $k_{kind}, $embedding)")
     ends = ", startNode(hit.r) AS s, endNode(hit.r) AS o" if var == "r" else ""
     return (call + f" YIELD {yielded}, score\n"

@@ -25,5 +25,5 @@ def test_split_statements_drops_comments_and_blank_parts() -> None:
 
 def test_vector_dimension_is_a_parameter_not_formatted() -> None:
     vector = [s for m in load_migrations() for s in m.statements if "VECTOR INDEX" in s]
-    assert len(vector) == 3
+    assert len(vector) == 4
     assert all("$embedding_dim" in s for s in vector)
