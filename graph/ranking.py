@@ -8,8 +8,10 @@ when it is the best a channel has). A passage has two of each (its text and its 
 it and itself); a fact or an entity one. Passages then take part of their episode's weight: the mean of the
 best few passage scores of the same episode, since the turns that answer a question tend to sit together.
 
-The weights are plain numbers (``RankWeights``), set from the dev measure in bench/ (docs/benchmarks.md): no
-channel wins by being one of several that agree, which is what reciprocal rank fusion rewarded.
+The weights are plain numbers (``RankWeights``): first set by hand on the fusion of raw turns, then fit on the
+LoCoMo dev conversations by ``python -m bench.fit_ranking`` (coordinate ascent on recall@10; a two-fold check
+on conversations the fit did not see is in docs/benchmarks.md). No channel wins by being one of several that
+agree, which is what reciprocal rank fusion rewarded.
 Pure logic: no I/O, no Cypher.
 """
 
@@ -26,16 +28,16 @@ from strata.schema.models import TimeWindow
 
 
 class RankWeights(BaseModel):
-    text: float = Field(default=6.0, description="Weight of the mean normalized full-text score.")
+    text: float = Field(default=12.0, description="Weight of the mean normalized full-text score.")
     semantic: float = Field(default=2.0, description="Weight of the mean standardized semantic score.")
     cosine_mean: float = Field(default=0.3, description="Cosine taken as neither relevant nor irrelevant.")
     cosine_scale: float = Field(default=0.1, gt=0, description="Cosine difference worth one unit.")
-    episode: float = Field(default=0.5, description="Weight of the episode's best passages on each of them.")
-    episode_top: int = Field(default=3, ge=1, description="How many of an episode's best passages count.")
+    episode: float = Field(default=1.0, description="Weight of the episode's best passages on each of them.")
+    episode_top: int = Field(default=1, ge=1, description="How many of an episode's best passages count.")
     time: float = Field(default=2.0, description="Added to a hit said or true inside the query's time window.")
     # A passage said a little after the window still speaks of it ("yesterday", "last week").
     time_slack_days: float = Field(default=14.0, ge=0)
-    kind: dict[str, float] = Field(default_factory=lambda: {"fact": 0.0, "entity": 0.0, "episode": 0.0},
+    kind: dict[str, float] = Field(default_factory=lambda: {"fact": -1.0, "entity": 0.0, "episode": 0.0},
                                    description="A prior per hit kind, added to its score.")
 
 
