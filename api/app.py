@@ -73,8 +73,7 @@ def build_runtime(settings: Settings, inline: bool = False) -> Runtime:
 
     graph = Graph.from_settings(settings)
     apply_migrations(graph, settings.embedding_dim)
-    embedder = make_embedder(settings)
-    rt = Runtime(settings=settings, graph=graph, embedder=embedder)
+    rt = Runtime(settings=settings, graph=graph, embedder=make_embedder(settings, for_queries=not inline))
     if inline:
 
         from strata.ingest.tasks import build_pipeline

@@ -36,7 +36,7 @@ def search_cmd(query: str = typer.Argument(...), group: str = typer.Option(..., 
     cfg = Settings()
     with Graph.from_settings(cfg) as graph:
         result = recall_search(graph, group, SearchQuery(q=query, limit=limit, as_of=_when(as_of)),
-                               make_embedder(cfg).embed)
+                               make_embedder(cfg, for_queries=True).embed)
     if as_json:
         sys.stdout.write(result.model_dump_json() + "\n")
         return
@@ -62,7 +62,8 @@ def context_cmd(query: str = typer.Argument(...), group: str = typer.Option(...,
 
     cfg = Settings()
     with Graph.from_settings(cfg) as graph:
-        block = context_block(graph, group, query, budget, make_embedder(cfg).embed, as_of=_when(as_of))
+        embed = make_embedder(cfg, for_queries=True).embed
+        block = context_block(graph, group, query, budget, embed, as_of=_when(as_of))
     if as_json:
         sys.stdout.write(block.model_dump_json() + "\n")
         return

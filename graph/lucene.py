@@ -25,7 +25,7 @@ def escape(text: str) -> str:
 ENGLISH_STOP_WORDS = frozenset(
     "a an and are as at be but by for if in into is it no not of on or such that the their then there these they "
     "this to was will with".split())
-STEMMED_KINDS = frozenset({"fact", "passage", "context"})
+STEMMED_KINDS = frozenset({"fact", "passage"})
 # A question's own words ("what did", "when was", "how has") say what is asked, not what to find: queries to the
 # stemmed indexes drop them with the stop words (the indexes keep them; only the query leaves them out).
 QUESTION_WORDS = frozenset(
@@ -59,8 +59,7 @@ def phrase(text: str) -> str:
 # is never crowded out by a large one. The clause has boost 0 (a filter: scores stay those of the content),
 # and the Cypher filter on group_id stays exact (the analyzer lowercases, so "A" and "a" share a token).
 GROUP_TAG_FIELD = "group_tag"
-TEXT_FIELDS = {"entity": ("name", "aliases", "summary"), "fact": ("fact", "predicate"), "passage": ("text",),
-               "context": ("context",)}
+TEXT_FIELDS = {"entity": ("name", "aliases", "summary"), "fact": ("fact", "predicate"), "passage": ("context",)}
 _TAG_SPELLING = (("-", "x2d"), ("_", "x5f"), (".", "x2e"), (":", "x3a"))
 
 

@@ -1,18 +1,18 @@
 """The ranking stage of search: candidates from every channel ordered by their relevance to the query.
 
 Channels only generate candidates. Each candidate is then scored on what it says about the query, whichever
-channel found it: its full-text scores (BM25, each divided by the best score of that channel for this query,
-0 where the channel did not return it) and its semantic scores (the cosine of the query's vector and the hit's
+channel found it: its full-text scores (BM25, each divided by the best score of that channel for this query, 0
+where the channel did not return it) and its semantic scores (the cosine of the query's vector and the hit's
 own vectors, read for every hit, standardized by a fixed mean and scale so that a weak match stays weak even
-when it is the best a channel has). A passage has two of each (its text and its context, the passage before
-it and itself); a fact or an entity one. Passages then take part of their episode's weight: the mean of the
-best few passage scores of the same episode, since the turns that answer a question tend to sit together.
+when it is the best a channel has). A passage has two semantic scores (its text and its context, the passage
+before it and itself) and one full-text score (its context); a fact or an entity one of each. Passages then
+take part of their episode's weight: the mean of the best few passage scores of the same episode, since the
+turns that answer a question tend to sit together.
 
 The weights are plain numbers (``RankWeights``): first set by hand on the fusion of raw turns, then fit on the
 LoCoMo dev conversations by ``python -m bench.fit_ranking`` (coordinate ascent on recall@10; a two-fold check
 on conversations the fit did not see is in docs/benchmarks.md). No channel wins by being one of several that
-agree, which is what reciprocal rank fusion rewarded.
-Pure logic: no I/O, no Cypher.
+agree, which is what reciprocal rank fusion rewarded. Pure logic: no I/O, no Cypher.
 """
 
 from __future__ import annotations

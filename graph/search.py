@@ -35,8 +35,7 @@ CHANNEL_DEPTH = 3
 # by kind. Facts are also filtered by time (the history of a busy slot outnumbers its current fact), entities and
 # passages only by group and expiry, so they ask half as deep (the vector channels' cost grows with the depth).
 # A channel left short while its index had more asks again, MAX_INDEX_DEPTH deep.
-OVERFETCH: dict[str, tuple[int, int]] = {"fact": (10, 100), "entity": (5, 50), "passage": (5, 50),
-                                          "context": (5, 50)}
+OVERFETCH: dict[str, tuple[int, int]] = {"fact": (10, 100), "entity": (5, 50), "passage": (5, 50)}
 # Channels of one search run side by side; the driver's pool is thread-safe.
 _POOL = ThreadPoolExecutor(max_workers=8, thread_name_prefix="strata-search")
 EXPANSION_SEEDS = 3
@@ -216,7 +215,7 @@ def _channels(graph: Graph, params: dict[str, Any], terms: dict[str, str], embed
     """The index channels in two queries side by side: the entity and passage channels with the expansion
     from the best entities in one (this thread), the fact channels in the other (the pool). Two round trips
     in parallel whatever the number of channels, and about the same work on each side."""
-    passages = ("passage", "context") if "episode" in kinds else ()
+    passages = ("passage",) if "episode" in kinds else ()
     names = [f"{kind}_fulltext" for kind in ("fact", "entity", *passages) if terms[kind]]
     if embedding is not None:
         names += ["fact_vector", "entity_vector"] + [f"{kind}_vector" for kind in passages]
@@ -243,7 +242,7 @@ def _channels(graph: Graph, params: dict[str, Any], terms: dict[str, str], embed
     return {n: out[n] for n in [*names, "fact_expansion"] if n in out}
 
 
-_KIND_OF_CHANNEL: dict[str, HitKind] = {"fact": "fact", "entity": "entity", "passage": "episode", "context": "episode"}
+_KIND_OF_CHANNEL: dict[str, HitKind] = {"fact": "fact", "entity": "entity", "passage": "episode"}
 
 
 def _index_channels(graph: Graph, args: dict[str, Any], names: tuple[str, ...],

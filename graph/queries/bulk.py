@@ -22,10 +22,13 @@ CREATE (ep:Episode {uuid: row.uuid, group_id: $group_id, kind: 'facts', content:
                     metadata_json: '{}', messages_json: '[]', speakers: [], seq: row.seq, span_start: 0,
                     span_end: size(row.content), extractor: 'bench'})
 CREATE (p:Passage {uuid: row.passage_uuid, group_id: $group_id, group_tag: $group_tag,
-                   episode_uuid: row.uuid, start: 0, end: size(row.content), text: row.content})
+                   episode_uuid: row.uuid, start: 0, end: size(row.content), text: row.content,
+                   context: row.content})
 CREATE (ep)-[:HAS_PASSAGE]->(p)
 WITH ep, p, row
 CALL db.create.setNodeVectorProperty(p, 'embedding', row.embedding)
+WITH ep, p, row
+CALL db.create.setNodeVectorProperty(p, 'context_embedding', row.embedding)
 WITH ep, row
 UNWIND row.mentions AS m
 MATCH (e:Entity {uuid: m.entity_uuid})

@@ -81,16 +81,18 @@ MATCH (ep:Episode {uuid: $episode_uuid})
 UNWIND $rows AS p
 MERGE (x:Passage {uuid: p.uuid})
 ON CREATE SET x.group_id = $group_id, x.group_tag = $group_tag, x.episode_uuid = $episode_uuid,
-              x.start = p.start, x.end = p.end, x.text = p.text, x.speaker = p.speaker, x.context = p.context
+              x.start = p.start, x.end = p.end, x.text = p.text, x.speaker = p.speaker,
+              x.context = coalesce(p.context, p.text)
 MERGE (ep)-[:HAS_PASSAGE]->(x)
 WITH x, p
 CALL (x, p) {
   WITH x, p WHERE p.embedding IS NOT NULL AND x.embedding IS NULL
   CALL db.create.setNodeVectorProperty(x, 'embedding', p.embedding)
 }
+// Search finds passages by their context; a passage written without one is its own (as migration 0013 sets).
 CALL (x, p) {
-  WITH x, p WHERE p.context_embedding IS NOT NULL AND x.context_embedding IS NULL
-  CALL db.create.setNodeVectorProperty(x, 'context_embedding', p.context_embedding)
+  WITH x, coalesce(p.context_embedding, p.embedding) AS vector WHERE vector IS NOT NULL AND x.context_embedding IS NULL
+  CALL db.create.setNodeVectorProperty(x, 'context_embedding', vector)
 }
 """
 

@@ -90,11 +90,12 @@ speaker: p.speaker, embedding: CASE WHEN $with_embedding THEN p.embedding END
 # $k_<kind> for vectors and $kt_<kind> for full text, means the index had more, so a short filtered list is worth
 # another ask) and the filtered hits, best first.
 # kind -> (variable, filter, full-text index, vector index); a full-text channel reads $<kind>_lucene.
-# A passage's context (the passage before it and itself) has indexes of its own: kind "context".
+# Passages are found through their context (the passage before it and itself): it holds the passage's own
+# words and what they answer, and two channels instead of four halve the passages' share of a search's cost
+# for the same recall (docs/benchmarks.md). The passage's own vector still scores every hit (`sim`).
 _CHANNEL_KINDS = {"fact": ("r", FACT_HIT_FILTER, "fact_text", "fact_embedding"),
                   "entity": ("e", ENTITY_FILTER, "entity_text", "entity_name_embedding"),
-                  "passage": ("p", PASSAGE_FILTER, "passage_text", "passage_embedding"),
-                  "context": ("p", PASSAGE_FILTER, "passage_context_text", "passage_context_embedding")}
+                  "passage": ("p", PASSAGE_FILTER, "passage_context_text", "passage_context_embedding")}
 # What each hit carries for the ranker besides its channel score: its semantic scores (whichever channel
 # found it) and, for passages, where it lies (the episode, for the episode's weight; the span, for entities'
 # provenance).
@@ -255,8 +256,8 @@ CALL () {
   MATCH (e:Entity) WHERE e.group_id = $group_id AND e.name_embedding IS NOT NULL
   RETURN 'entity' AS kind, e.uuid AS uuid, vector.similarity.cosine(e.name_embedding, $embedding) AS score
   UNION ALL
-  MATCH (p:Passage) WHERE p.group_id = $group_id AND p.embedding IS NOT NULL
-  RETURN 'episode' AS kind, p.uuid AS uuid, vector.similarity.cosine(p.embedding, $embedding) AS score
+  MATCH (p:Passage) WHERE p.group_id = $group_id AND p.context_embedding IS NOT NULL
+  RETURN 'episode' AS kind, p.uuid AS uuid, vector.similarity.cosine(p.context_embedding, $embedding) AS score
 }
 RETURN kind, uuid, score ORDER BY score DESC LIMIT $limit
 """

@@ -10,12 +10,14 @@ from strata.schema.errors import SchemaMismatchError
 from strata.schema.settings import Settings
 
 
-def make_embedder(settings: Settings) -> Embedder:
+def make_embedder(settings: Settings, for_queries: bool = False) -> Embedder:
+    """``for_queries``: the API's embedder (one short text at a time; ``query_embedding_threads``)."""
     embedder: Embedder
     if settings.embedder == "hash":
         embedder = HashEmbedder(dimension=settings.embedding_dim)
     elif settings.embedder == "onnx-minilm":
-        embedder = OnnxMiniLMEmbedder(threads=settings.embedding_threads or None)
+        threads = settings.query_embedding_threads if for_queries else settings.embedding_threads
+        embedder = OnnxMiniLMEmbedder(threads=threads or None)
     else:
         from strata.ingest.llm_client import OpenAIEmbeddingsAPI  # openai only where it is used
 

@@ -295,4 +295,4 @@ def test_fact_and_passage_text_match_other_forms_of_a_word_and_ignore_stop_words
     sent_queries.clear()
     assert search(graph, group_id, SearchQuery(q="the of", kinds=["fact", "episode"])).hits == []
     asked = " ".join(c for c, _ in sent_queries)
-    assert "'fact_text'" not in asked and "'passage_text'" not in asked
+    assert "'fact_text'" not in asked and "'passage_context_text'" not in asked

@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 from strata.graph.ranking import Candidate, RankWeights, rank
 from strata.schema.models import TimeWindow
 
-PASSAGE_TEXT = {"episode": ["passage_fulltext", "context_fulltext"], "fact": ["fact_fulltext"]}
+PASSAGE_TEXT = {"episode": ["passage_fulltext"], "fact": ["fact_fulltext"]}
 
 
 def _sim(cosine: float) -> float:
@@ -20,8 +20,8 @@ def test_a_hit_many_channels_reach_weakly_ranks_below_one_that_answers() -> None
     generic = Candidate(kind="fact", uuid="generic", channels=["fact_fulltext", "fact_vector", "fact_expansion"],
                         text={"fact_fulltext": 1.0}, semantic=[_sim(0.25)], fusion=3 / 61)
     # The turn that answers: found by its own channels with a strong match.
-    answer = Candidate(kind="episode", uuid="answer", channels=["passage_fulltext", "context_vector"],
-                       text={"passage_fulltext": 8.0, "context_fulltext": 9.0}, semantic=[_sim(0.62), _sim(0.55)],
+    answer = Candidate(kind="episode", uuid="answer", channels=["passage_fulltext", "passage_vector"],
+                       text={"passage_fulltext": 8.0}, semantic=[_sim(0.62), _sim(0.55)],
                        episode="e1", fusion=2 / 61)
     ranked = rank([generic, answer], RankWeights(), PASSAGE_TEXT)
     assert [c.uuid for c in ranked] == ["answer", "generic"]
@@ -29,11 +29,11 @@ def test_a_hit_many_channels_reach_weakly_ranks_below_one_that_answers() -> None
 
 
 def test_a_channel_that_did_not_return_a_hit_counts_zero_for_it() -> None:
-    both = Candidate(kind="episode", uuid="both", text={"passage_fulltext": 4.0, "context_fulltext": 4.0},
-                     semantic=[_sim(0.4), _sim(0.4)], episode="e1")
-    one = Candidate(kind="episode", uuid="one", text={"passage_fulltext": 4.0},
-                    semantic=[_sim(0.4), _sim(0.4)], episode="e2")
-    ranked = rank([one, both], RankWeights(episode=0.0), PASSAGE_TEXT)
+    text_channels = {"fact": ["fact_fulltext", "other_fulltext"]}
+    both = Candidate(kind="fact", uuid="both", text={"fact_fulltext": 4.0, "other_fulltext": 4.0},
+                     semantic=[_sim(0.4)])
+    one = Candidate(kind="fact", uuid="one", text={"fact_fulltext": 4.0}, semantic=[_sim(0.4)])
+    ranked = rank([one, both], RankWeights(), text_channels)
     assert [c.uuid for c in ranked] == ["both", "one"]
     assert ranked[0].features["text"] == 1.0 and ranked[1].features["text"] == 0.5
 
