@@ -110,6 +110,7 @@ def serve(host: str = typer.Option(None, "--host"), port: int = typer.Option(Non
     import uvicorn
 
     from strata.api.app import create_app
+    from strata.api.serving import serve_processes
 
     cfg = Settings()
     count = cfg.api_workers if workers is None else workers
@@ -119,7 +120,7 @@ def serve(host: str = typer.Option(None, "--host"), port: int = typer.Option(Non
         uvicorn.run(create_app(cfg, inline=inline), host=host, port=port)
     else:
         console.print(f"serving on http://{host}:{port} with {count} processes")
-        uvicorn.run("strata.api.app:app_from_environment", factory=True, host=host, port=port, workers=count)
+        serve_processes(host, port, count)
 
 
 @keys_app.command("create")
