@@ -149,7 +149,7 @@ class Gathered(BaseModel):
 
 def search(graph: Graph, group_id: str, query: SearchQuery, embed: EmbedFn | None = None,
            weights: RankWeights | None = None) -> SearchResult:
-    return answer(graph, gather(graph, group_id, query, embed), weights)
+    return answer(graph, gather(graph, group_id, query, embed), weights, reuse=True)
 
 
 def gather(graph: Graph, group_id: str, query: SearchQuery, embed: EmbedFn | None = None) -> Gathered:
@@ -175,11 +175,13 @@ def gather(graph: Graph, group_id: str, query: SearchQuery, embed: EmbedFn | Non
                     degraded=degraded, candidates=_candidates(ranked), text_channels=_text_channels(ranked))
 
 
-def answer(graph: Graph, gathered: Gathered, weights: RankWeights | None = None) -> SearchResult:
-    """Rank the candidates and read the winners whole (one round trip)."""
+def answer(graph: Graph, gathered: Gathered, weights: RankWeights | None = None,
+           reuse: bool = False) -> SearchResult:
+    """Rank the candidates and read the winners whole (one round trip). ``reuse``: rank the gathered
+    candidates themselves (they are scored in place) instead of copies, when they are not ranked again."""
     query, embedding = gathered.query, gathered.embedding
-    candidates = rank([c.fresh() for c in gathered.candidates], weights or RankWeights(), gathered.text_channels,
-                      query.around)
+    pool = gathered.candidates if reuse else [c.fresh() for c in gathered.candidates]
+    candidates = rank(pool, weights or RankWeights(), gathered.text_channels, query.around)
     use_mmr = query.mmr and embedding is not None
     chosen = [c for c in candidates if c.kind in gathered.kinds][: query.limit * (MMR_POOL if use_mmr else 1)]
     # An entity cites its mentions in the passages the answer holds (never a greeting the answer left out).
@@ -411,12 +413,21 @@ def _first_span(flat: list[int] | None) -> tuple[int | None, int | None]:
     return (flat[0], flat[1]) if flat and len(flat) >= 2 else (None, None)
 
 
+def _parsed(episode: dict[str, Any], field: str, empty: str) -> Any:
+    """A JSON field of an episode row (``messages_json``, ``metadata_json``), parsed once per answer: several
+    hits often share an episode."""
+    key = f"{field}:parsed"
+    if key not in episode:
+        episode[key] = json.loads(episode.get(field) or empty)
+    return episode[key]
+
+
 def provenance_for(episode: dict[str, Any], start: int | None, end: int | None,
                    speaker: str | None = None) -> Provenance:
     """Locate a span inside an episode: the quoted text and, for chat, the messages it covers."""
     messages = []
     if start is not None and end is not None:
-        for index, m in enumerate(json.loads(episode.get("messages_json") or "[]")):
+        for index, m in enumerate(_parsed(episode, "messages_json", "[]")):
             m_start, m_end = m.get("start", 0), m.get("end", 0)
             if (m_start < end and m_end > start) or (start == end and m_start <= start <= m_end):
                 messages.append(MessageRef(index=index, speaker=m.get("speaker"), text=m.get("text") or "",
@@ -429,7 +440,7 @@ def provenance_for(episode: dict[str, Any], start: int | None, end: int | None,
         episode_uuid=episode["uuid"], source_uuid=episode.get("source_uuid"), source_name=episode.get("source_name"),
         seq=episode.get("seq"), kind=episode.get("kind"), reference_time=episode.get("reference_time"),
         start=start, end=end, text=episode.get("snippets", {}).get(f"{episode['uuid']}:{start}:{end}"), speaker=speaker,
-        metadata=json.loads(episode.get("metadata_json") or "{}"), messages=messages)
+        metadata=dict(_parsed(episode, "metadata_json", "{}")), messages=messages)
 
 
 def _hit(item: _Item, episodes: dict[str, dict[str, Any]]) -> SearchHit:
