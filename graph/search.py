@@ -1,9 +1,10 @@
 """Hybrid search over facts, entities and episode passages, with precise provenance.
 
-Channels: full-text (BM25) and vector indexes for facts, entities and passages, and graph expansion from the
-best matched entities and from entities the caller names (``center``). Ranked lists are fused with reciprocal
-rank fusion (k=60); maximal marginal relevance optionally diversifies the fused list. Facts are current ones
-unless ``as_of``/``known_at``/``include_history`` say otherwise.
+Channels generate candidates: full-text (BM25) and vector indexes for facts, entities and passages (through
+their context), and graph expansion from the best matched entities and from entities the caller names
+(``center``). The ranking stage (graph/ranking.py) orders them by relevance to the query; maximal marginal
+relevance optionally diversifies the result. ``gather`` runs the channels, ``answer`` ranks and reads the
+winners whole. Facts are current ones unless ``as_of``/``known_at``/``include_history`` say otherwise.
 """
 
 from __future__ import annotations
@@ -253,7 +254,7 @@ def _index_channels(graph: Graph, args: dict[str, Any], names: tuple[str, ...],
 
     A channel left short by the group and time filters while its index had more entries (the index is shared
     by every group: a small group beside a large one can have its matches crowded out of the first k) asks
-    once more on its own: a full-text channel with the group required inside Lucene (cheap for a small
+    once more: a full-text channel with the group required inside Lucene (cheap for a small
     group, and not paid by a large one whose first ask suffices), a vector channel as deep as allowed.
     Every short channel asks again in one more round trip, whatever their number. Short means fewer hits
     than the caller asked for (``want``), while ``limit`` hits per channel are kept for the ranker.
