@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 from datetime import UTC, datetime
+from pathlib import Path
 
 import pytest
 
@@ -34,8 +35,8 @@ pytestmark = pytest.mark.integration
 
 
 @pytest.fixture(scope="module")
-def leaders(graph: Graph, request: pytest.FixtureRequest):
-    data = request.config.rootpath.parent / "shared" / "data" / "temporal_facts"
+def leaders(graph: Graph, shared_data: Path):
+    data = shared_data / "temporal_facts"
     rows = load_rows(data / "dyknow_leaders.csv")
     group = f"test-leaders-{random.randrange(10**8)}"
     pipeline = Pipeline(graph, SpacyExtractor(), HashEmbedder(dimension=384))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 
@@ -15,9 +16,8 @@ from strata.ingest.pipeline import Pipeline
 pytestmark = pytest.mark.integration
 
 
-def test_aliases_resolve_to_their_character_and_the_bennets_stay_apart(graph: Graph, request) -> None:
-    path = (request.config.rootpath.parent / "shared" / "data" / "entity_resolution" / "pdnc" /
-            "PrideAndPrejudice" / "character_info.csv")
+def test_aliases_resolve_to_their_character_and_the_bennets_stay_apart(graph: Graph, shared_data: Path) -> None:
+    path = shared_data / "entity_resolution" / "pdnc" / "PrideAndPrejudice" / "character_info.csv"
     characters = load_characters(path)
     group = f"test-pp-er-{random.randrange(10**8)}"
     try:
