@@ -34,7 +34,7 @@ class RankWeights(BaseModel):
     cosine_scale: float = Field(default=0.1, gt=0, description="Cosine difference worth one unit.")
     episode: float = Field(default=1.0, description="Weight of the episode's best passages on each of them.")
     episode_top: int = Field(default=1, ge=1, description="How many of an episode's best passages count.")
-    time: float = Field(default=2.0, description="Added to a hit said or true inside the query's time window.")
+    time: float = Field(default=6.0, description="Added to a hit said or true inside the query's time window.")
     # A passage said a little after the window still speaks of it ("yesterday", "last week").
     time_slack_days: float = Field(default=14.0, ge=0)
     kind: dict[str, float] = Field(default_factory=lambda: {"fact": -1.0, "entity": 0.0, "episode": 0.0},
