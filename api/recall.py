@@ -9,7 +9,7 @@ it travel beside it.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from datetime import datetime
 from functools import lru_cache
 from typing import Any
@@ -125,8 +125,3 @@ def _line(hit: SearchHit) -> tuple[str | None, str]:
 
 def _one_line(text: str) -> str:
     return " ".join(text.split())
-
-
-def quoted_ids(block: ContextBlock, key: str) -> Sequence[str]:
-    """The values of one metadata key (e.g. a message id) over the quoted messages, in order, without repeats."""
-    return list(dict.fromkeys(str(m.metadata[key]) for m in block.quoted if key in m.metadata))

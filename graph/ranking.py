@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from pydantic import BaseModel, Field
@@ -60,15 +60,11 @@ class Candidate:
     score: float = 0.0
     features: dict[str, float] = field(default_factory=dict)
 
-    def fresh(self) -> Candidate:
-        """A copy to rank (ranking writes scores), so one gathering can be ranked several ways."""
-        return replace(self, channels=list(self.channels), text=dict(self.text), semantic=list(self.semantic),
-                       features={})
-
 
 def rank(candidates: Sequence[Candidate], weights: RankWeights, text_channels: dict[str, list[str]],
          window: TimeWindow | None = None) -> list[Candidate]:
-    """Score and order ``candidates`` (a new list, best first).
+    """Score and order ``candidates`` (a new list, best first). Scores and features are written on the
+    candidates, each time from their channel findings alone: ranking again with other weights starts afresh.
 
     ``text_channels``: the full-text channels asked for each kind (a candidate absent from one scores 0 there).
     ``window``: the time the query asks about; hits said or true in it gain ``weights.time``.

@@ -139,7 +139,6 @@ class Gathered(BaseModel):
     model_config = {"arbitrary_types_allowed": True}
 
     query: SearchQuery
-    group_id: str
     params: dict[str, Any]
     kinds: set[str]
     embedding: list[float] | None
@@ -150,7 +149,7 @@ class Gathered(BaseModel):
 
 def search(graph: Graph, group_id: str, query: SearchQuery, embed: EmbedFn | None = None,
            weights: RankWeights | None = None) -> SearchResult:
-    return answer(graph, gather(graph, group_id, query, embed), weights, reuse=True)
+    return answer(graph, gather(graph, group_id, query, embed), weights)
 
 
 def gather(graph: Graph, group_id: str, query: SearchQuery, embed: EmbedFn | None = None) -> Gathered:
@@ -172,17 +171,15 @@ def gather(graph: Graph, group_id: str, query: SearchQuery, embed: EmbedFn | Non
     }
     kinds = set(query.kinds or ("fact", "entity", "episode"))
     ranked = _channels(graph, params, terms, embedding, kinds, query.center)
-    return Gathered(query=query, group_id=group_id, params=params, kinds=kinds, embedding=embedding,
+    return Gathered(query=query, params=params, kinds=kinds, embedding=embedding,
                     degraded=degraded, candidates=_candidates(ranked), text_channels=_text_channels(ranked))
 
 
-def answer(graph: Graph, gathered: Gathered, weights: RankWeights | None = None,
-           reuse: bool = False) -> SearchResult:
-    """Rank the candidates and read the winners whole (one round trip). ``reuse``: rank the gathered
-    candidates themselves (they are scored in place) instead of copies, when they are not ranked again."""
+def answer(graph: Graph, gathered: Gathered, weights: RankWeights | None = None) -> SearchResult:
+    """Rank the candidates and read the winners whole (one round trip). Ranking rescores the candidates from
+    what the channels found, so one gathering can be answered with several weightings (bench/fit_ranking.py)."""
     query, embedding = gathered.query, gathered.embedding
-    pool = gathered.candidates if reuse else [c.fresh() for c in gathered.candidates]
-    candidates = rank(pool, weights or RankWeights(), gathered.text_channels, query.around)
+    candidates = rank(gathered.candidates, weights or RankWeights(), gathered.text_channels, query.around)
     use_mmr = query.mmr and embedding is not None
     chosen = [c for c in candidates if c.kind in gathered.kinds][: query.limit * (MMR_POOL if use_mmr else 1)]
     # An entity cites its mentions in the passages the answer holds (never a greeting the answer left out).

@@ -72,7 +72,13 @@ def test_without_query_text_or_vectors_the_fusion_order_decides() -> None:
     assert [c.uuid for c in rank([second, first], RankWeights(), {})] == ["b", "a"]
 
 
-def test_ranking_a_copy_leaves_the_gathered_candidate_untouched() -> None:
-    c = Candidate(kind="fact", uuid="x", text={"fact_fulltext": 2.0}, semantic=[_sim(0.5)])
-    rank([c.fresh()], RankWeights(), PASSAGE_TEXT)
-    assert c.score == 0.0 and c.features == {}
+def test_ranking_again_with_other_weights_starts_from_the_channel_findings() -> None:
+    def found() -> list[Candidate]:
+        return [Candidate(kind="fact", uuid="x", text={"fact_fulltext": 2.0}, semantic=[_sim(0.5)]),
+                Candidate(kind="episode", uuid="p", semantic=[_sim(0.6), _sim(0.4)], episode="e")]
+
+    once = found()
+    rank(once, RankWeights(text=1.0), PASSAGE_TEXT)
+    ranked = rank(once, RankWeights(), PASSAGE_TEXT)
+    fresh = rank(found(), RankWeights(), PASSAGE_TEXT)
+    assert [(c.uuid, c.score, c.features) for c in ranked] == [(c.uuid, c.score, c.features) for c in fresh]
