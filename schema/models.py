@@ -153,6 +153,20 @@ class ExtractedFact(Frozen):
     confidence: float = Field(default=1.0, ge=0.0, le=1.0)
 
 
+class ExtractedNote(Frozen):
+    """A memory-worthy statement rewritten to stand alone: names for pronouns and "I", absolute dates.
+
+    "I went to the climbing gym yesterday" said by Tom on 8 May 2023 becomes "On 7 May 2023 Tom went to the
+    climbing gym". Linked to the entities it is about (by name, as extracted) and to its message span.
+    """
+
+    text: str = Field(min_length=1, max_length=1000)
+    entities: list[str] = Field(default_factory=list)
+    spans: list[Span] = Field(default_factory=list)
+    valid_at: UtcDatetime | None = None  # when what it says happened or held, if the text dates it
+    asserted_by: str | None = None
+
+
 class ExtractorInfo(Frozen):
     name: str
     model: str | None = None
@@ -172,6 +186,7 @@ class Extraction(Frozen):
     episode_uuid: str
     entities: list[ExtractedEntity] = Field(default_factory=list)
     facts: list[ExtractedFact] = Field(default_factory=list)
+    notes: list[ExtractedNote] = Field(default_factory=list)
     extractor: ExtractorInfo
     usage: TokenUsage = Field(default_factory=TokenUsage)
     summary: str | None = None
