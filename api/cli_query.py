@@ -77,13 +77,15 @@ def context_cmd(query: str = typer.Argument(...), group: str = typer.Option(...,
 def facts_cmd(group: str = typer.Option(..., "--group"), predicate: str = typer.Option(None, "--predicate"),
               as_of: str = typer.Option(None, "--as-of"), as_json: bool = typer.Option(False, "--json")) -> None:
     """Every fact of a group (optionally one predicate), as of a date; pages through the complete listing."""
+    from strata.api.predicates import stored_predicate_filter
     from strata.graph import Graph
     from strata.graph.read import list_facts
 
     cursor, total = None, 0
     with Graph.from_settings(Settings()) as graph:
+        stored = stored_predicate_filter(graph, group, predicate)  # as the write path names it
         while True:
-            page = list_facts(graph, group, predicate=predicate, as_of=_when(as_of), cursor=cursor, limit=1000)
+            page = list_facts(graph, group, predicate=stored, as_of=_when(as_of), cursor=cursor, limit=1000)
             for f in page.items:
                 if as_json:
                     sys.stdout.write(f.model_dump_json() + "\n")

@@ -19,6 +19,7 @@ from mcp.server.transport_security import TransportSecuritySettings
 
 from strata.api.auth import authenticate, check_group, owned_group
 from strata.api.deps import Runtime
+from strata.api.predicates import stored_predicate_filter
 from strata.api.recall import MAX_BUDGET, MIN_BUDGET, context_block, recall_search
 from strata.api.routers.bodies import EpisodeIn, to_episode
 from strata.graph.keys import ApiKey
@@ -133,7 +134,8 @@ def build_mcp(app: FastAPI) -> MCPServer:
 
             check_group(key_of(ctx), group, "r")
             when = datetime.fromisoformat(as_of) if as_of else None
-            return read_facts(rt().graph, group, predicate=predicate, subject=subject, as_of=when, cursor=cursor,
+            stored = stored_predicate_filter(rt().graph, group, predicate)  # as the write path names it
+            return read_facts(rt().graph, group, predicate=stored, subject=subject, as_of=when, cursor=cursor,
                               limit=max(1, min(limit, 1000))).model_dump(mode="json")
 
         return await call(run)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from rapidfuzz import fuzz
 
@@ -176,3 +176,15 @@ def fold_predicate(
         if scored:
             return max(scored, key=lambda s: (s[0], s[1]))[1]
     return name
+
+
+def stored_predicate(written: str, registered: Iterable[str], ontology: Ontology | None = None,
+                     embeddings: Mapping[str, Sequence[float]] | None = None) -> str:
+    """The name under which a predicate a client writes is stored in a group with these registered names.
+
+    The planner's steps (``resolve.planner._predicate``: parse, then fold onto the registry, the ontology, fuzzy,
+    embedding), so a read filter given ``plays_for`` finds what a statement saying ``plays_for`` wrote
+    (``play_for``). Negation words are dropped: a filter names the relation, not its polarity.
+    """
+    name, _ = parse_predicate(written)
+    return fold_predicate(name, [PredicateInfo(name=n) for n in registered], embeddings, ontology)

@@ -11,6 +11,7 @@ from pydantic import BaseModel, Field
 
 from strata.api.auth import read_group
 from strata.api.deps import Runtime, runtime
+from strata.api.predicates import stored_predicate_filter, stored_predicates
 from strata.api.recall import MAX_BUDGET, MIN_BUDGET, ContextBlock, context_block, recall_search
 from strata.graph import lucene
 from strata.graph.read import Candidate, FactPage, PredicateInfo, entity_candidates, list_facts, predicates
@@ -40,7 +41,8 @@ def search_group(
     limit: int = Query(10, ge=1, le=100), as_of: datetime | None = AS_OF, known_at: datetime | None = KNOWN_AT,
     include_history: bool = False,
     types: list[str] | None = Query(None, description="Entity types (repeat or comma-separate)."),
-    predicates: list[str] | None = Query(None, description="Fact predicates (repeat or comma-separate)."),
+    predicates: list[str] | None = Query(None, description="Fact predicates (repeat or comma-separate), as "
+                                                           "written in statements: normalized as on ingest."),
     kinds: list[str] | None = Query(None, description="Hit kinds: fact, entity, episode."),
     center: list[str] | None = Query(None, description="Entity uuids to expand from."),
     mmr: bool = Query(False, description="Diversify the results with maximal marginal relevance."),
@@ -58,8 +60,9 @@ def search_group(
         raise InputError("said_after must be before said_before",
                          {"said_after": said_after.isoformat(), "said_before": said_before.isoformat()})
     query = SearchQuery(q=q, limit=limit, as_of=as_of, known_at=known_at, include_history=include_history,
-                        types=split(types), predicates=split(predicates), kinds=wanted, center=split(center) or [],
-                        mmr=mmr, said_after=said_after, said_before=said_before)
+                        types=split(types), predicates=stored_predicates(rt.graph, group, split(predicates)),
+                        kinds=wanted, center=split(center) or [], mmr=mmr, said_after=said_after,
+                        said_before=said_before)
     return recall_search(rt.graph, group, query, rt.embed if rt.embedder else None, time_words)
 
 
@@ -139,7 +142,8 @@ def _entity_ref(rt: Runtime, group: str, value: str | None, type_: str | None, r
 @router.get("/groups/{group}/facts", response_model=FactPage)
 def facts(group: str = Depends(read_group), rt: Runtime = Depends(runtime),
           subject: str | None = Query(None, max_length=300, description="Entity uuid or exact name."),
-          predicate: str | None = Query(None, max_length=64, examples=["holds_office"]),
+          predicate: str | None = Query(None, max_length=64, examples=["holds_office"],
+                                        description="As written in statements (plays_for): normalized as on ingest."),
           object: str | None = Query(None, max_length=300, description="Entity uuid or exact name."),
           subject_type: str | None = Query(None, max_length=40), object_type: str | None = Query(None, max_length=40),
           as_of: datetime | None = AS_OF, known_at: datetime | None = KNOWN_AT, include_history: bool = False,
@@ -149,7 +153,8 @@ def facts(group: str = Depends(read_group), rt: Runtime = Depends(runtime),
     """A complete, paginated, countable listing of the facts that match (not top-k)."""
     subject_uuid = _entity_ref(rt, group, subject, subject_type, "subject")
     object_uuid = _entity_ref(rt, group, object, object_type, "object")
-    return list_facts(rt.graph, group, subject=subject_uuid, predicate=predicate, object=object_uuid,
+    stored = stored_predicate_filter(rt.graph, group, predicate)  # as the write path names it
+    return list_facts(rt.graph, group, subject=subject_uuid, predicate=stored, object=object_uuid,
                       subject_type=subject_type, object_type=object_type, as_of=as_of, known_at=known_at,
                       include_history=include_history, cursor=cursor, limit=limit)
 
