@@ -287,7 +287,7 @@ def _fact(episode: Episode, f: ExtractedFact, text: str, vec: list[float] | None
     evidence = [Evidence(episode_uuid=episode.uuid, start=s.start, end=s.end) for s in f.spans]
     return FactWrite(uuid=uuid, subject_uuid=subject, predicate=name, object_uuid=obj, fact=text,
                      valid_at=valid_at, invalid_at=f.invalid_at, negated=negated, confidence=f.confidence,
-                     asserted_by=f.asserted_by, evidence=evidence, embedding=vec)
+                     asserted_by=f.asserted_by, evidence=evidence, embedding=vec, predicate_text=f.predicate)
 
 
 def _merge_mentions(mentions: list[MentionWrite]) -> list[MentionWrite]:

@@ -52,6 +52,7 @@ class FactWrite(Frozen):
     uuid: str
     subject_uuid: str
     predicate: str
+    predicate_text: str | None = None  # the predicate as the statement wrote it ("plays_for" of play_for)
     object_uuid: str
     fact: str
     valid_at: UtcDatetime

@@ -61,6 +61,7 @@ UNWIND $rows AS f
 MATCH (s:Entity {uuid: f.subject_uuid}), (o:Entity {uuid: f.object_uuid})
 MERGE (s)-[r:RELATES_TO {uuid: f.uuid}]->(o)
 ON CREATE SET r.group_id = $group_id, r.group_tag = $group_tag, r.predicate = f.predicate, r.fact = f.fact,
+              r.predicate_text = f.predicate_text,
               r.valid_at = datetime(f.valid_at), r.stated_invalid_at = datetime(f.invalid_at),
               r.invalid_at = datetime(f.invalid_at), r.negated = f.negated,
               r.confidence = f.confidence, r.created_at = $now, r.extractor = $extractor,
