@@ -139,10 +139,12 @@ class OpenAIChatLLM:
         backoff_base_s: float = 1.0,
         backoff_max_s: float = 30.0,
         limiter: Any | None = None,
+        max_tokens: int | None = None,
     ) -> None:
         self.model = model
         self.json_schema = json_schema
         self.temperature = temperature
+        self.max_tokens = max_tokens
         # Optional shared rate limit (strata.ingest.ratelimit.CallLimiter): acquire/settle/throttle per attempt.
         self.limiter = limiter
         self._client = _make_client(base_url, api_key, timeout_s)
@@ -154,7 +156,7 @@ class OpenAIChatLLM:
         kwargs: dict[str, Any] = dict(
             model=settings.llm_model, base_url=settings.llm_base_url, api_key=key,
             timeout_s=settings.llm_timeout_s, max_retries=settings.llm_max_retries,
-            json_schema=settings.llm_json_schema,
+            json_schema=settings.llm_json_schema, max_tokens=settings.llm_max_tokens or None,
         )
         return cls(**{**kwargs, **overrides})
 
@@ -168,6 +170,8 @@ class OpenAIChatLLM:
 
     def _create(self, messages: Sequence[ChatMessage], schema: JsonSchema | None) -> Any:
         extra: dict[str, Any] = {} if self.temperature is None else {"temperature": self.temperature}
+        if self.max_tokens:
+            extra["max_tokens"] = self.max_tokens
         estimated = self.limiter.acquire(messages) if self.limiter is not None else 0
         try:
             with _mapped(ExtractionError):

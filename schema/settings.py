@@ -68,6 +68,14 @@ class Settings(BaseSettings):
     llm_timeout_s: float = Field(default=60.0, gt=0)
     llm_max_retries: int = Field(default=5, ge=0)
     llm_json_schema: bool = True
+    # Sent as max_tokens (0: the server's default). A reply cut there splits the episode (ingest/extractors/llm.py).
+    llm_max_tokens: int = Field(default=4096, ge=0)
+    # LLM replies (extraction and adjudication) cached by content: a re-ingest costs no call. `directory` keeps
+    # them as files under llm_cache_dir (default: cache_dir/llm-extractions), out of the broker's memory;
+    # `redis` shares them between workers on several hosts (entries expire after llm_cache_ttl_s).
+    llm_cache: Literal["directory", "redis", "off"] = "directory"
+    llm_cache_dir: Path | None = None
+    llm_cache_ttl_s: int = Field(default=30 * 24 * 3600, ge=0)
     max_episode_chars: int = Field(default=200_000, gt=0)
     book_window_tokens: int = Field(default=1500, gt=0)
     chat_window_messages: int = Field(default=0, ge=0)  # 0: one episode per session

@@ -1,6 +1,8 @@
 """LLM extractor: ONE structured-output call per episode, one repair retry, content-hash cache.
 
-Model offsets are never trusted: evidence quotes and entity names are located in the content here.
+Model offsets are never trusted: evidence quotes and entity names are located in the content here. A reply
+cut at max_tokens is not repaired (a model that ran out of room runs out again): the episode is split in
+two and each half extracted, down to MAX_SPLIT_DEPTH, then one repair turn, then a visible ExtractionError.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from strata.ingest.extractors.common import (
     snake_case,
 )
 from strata.ingest.extractors.dates import parse_iso
+from strata.ingest.extractors.split import Piece, merge_pieces, split_episode
 from strata.ingest.prompts import (
     PROMPT_VERSION,
     LLMExtractionResponse,
@@ -30,10 +33,12 @@ from strata.ingest.prompts.extraction import SUMMARY_MAX_WORDS
 from strata.ingest.protocols import (
     EMPTY_CONTEXT,
     LLM,
+    MAX_ROSTER,
     Cache,
     ChatMessage,
     ExtractionContext,
     MalformedOutputError,
+    RosterEntry,
     add_usage,
 )
 from strata.schema.errors import ExtractionError
@@ -41,60 +46,148 @@ from strata.schema.models import (
     Episode,
     ExtractedEntity,
     ExtractedFact,
+    ExtractedNote,
     Extraction,
     ExtractorInfo,
     Span,
     TokenUsage,
 )
 
+# A reply cut at max_tokens splits the episode in two, at most this deep (8 pieces): each level doubles the calls.
+MAX_SPLIT_DEPTH = 3
+
+
+class _Cut(Exception):
+    """The reply was cut at max_tokens (finish_reason=length): split the episode rather than repair."""
+
+    def __init__(self, usage: TokenUsage, raw: str) -> None:
+        super().__init__("reply cut at max_tokens")
+        self.usage = usage
+        self.raw = raw
+
+
+class _Spent:
+    """Calls and tokens spent on one episode, across repairs and pieces; attached to an ExtractionError."""
+
+    def __init__(self) -> None:
+        self.usage = TokenUsage()
+
+    def add(self, usage: TokenUsage) -> None:
+        self.usage = add_usage(self.usage, usage)
+
+    def details(self) -> dict[str, int]:
+        u = self.usage
+        return {"calls": u.calls, "prompt_tokens": u.prompt_tokens, "completion_tokens": u.completion_tokens}
+
 
 class LLMExtractor:
     """Implements the Extractor protocol over any LLM (the openai adapter in production, doubles in tests)."""
 
-    def __init__(self, llm: LLM, cache: Cache | None = None, prompt_version: str = PROMPT_VERSION) -> None:
+    def __init__(self, llm: LLM, cache: Cache | None = None, prompt_version: str = PROMPT_VERSION,
+                 max_split_depth: int = MAX_SPLIT_DEPTH) -> None:
         self.llm = llm
         self.cache = cache
         self.prompt_version = prompt_version
+        self.max_split_depth = max_split_depth
         self.info = ExtractorInfo(name="llm", model=llm.model, prompt_version=prompt_version)
         self._schema = response_schema()
+
+    def cache_key(self, episode: Episode) -> str:
+        return cache_key(episode, self.llm.model, self.prompt_version)
+
+    def cached(self, episode: Episode) -> Extraction | None:
+        """The cached extraction of this episode's content, if any (read-only: ``strata ingest --estimate``)."""
+        if self.cache is None or episode.kind == "facts":
+            return None
+        hit = self.cache.get(self.cache_key(episode))
+        if hit is None:
+            return None
+        try:
+            cached = Extraction.model_validate(hit)
+        except ValidationError:
+            return None  # an entry from an older model layout: recompute
+        return cached.model_copy(update={"episode_uuid": episode.uuid, "usage": TokenUsage(cached=True)})
 
     def extract(self, episode: Episode, context: ExtractionContext = EMPTY_CONTEXT) -> Extraction:
         if episode.kind == "facts":
             return facts_extraction(episode, self.info)
-        key = cache_key(episode, context, self.llm.model, self.prompt_version)
-        if self.cache is not None and (hit := self.cache.get(key)) is not None:
-            try:
-                cached = Extraction.model_validate(hit)
-                return cached.model_copy(update={"episode_uuid": episode.uuid, "usage": TokenUsage(cached=True)})
-            except ValidationError:
-                pass  # an entry from an older model layout: recompute
-        response, usage = self._ask(build_messages(episode, context))
-        extraction = to_extraction(response, episode, self.info, usage)
+        if (hit := self.cached(episode)) is not None:
+            return hit
+        spent = _Spent()
+        try:
+            extraction = self._extract(episode, context, 0, spent)
+        except ExtractionError as exc:
+            exc.details.update(spent.details())  # what a failed episode cost is still counted
+            raise
+        extraction = extraction.model_copy(update={"usage": spent.usage})
         if self.cache is not None:
-            self.cache.set(key, extraction.model_dump(mode="json"))
+            self.cache.set(self.cache_key(episode), extraction.model_dump(mode="json", exclude={"usage"}))
         return extraction
 
-    def _ask(self, messages: list[ChatMessage]) -> tuple[LLMExtractionResponse, TokenUsage]:
-        usage = TokenUsage()
+    def _extract(self, episode: Episode, context: ExtractionContext, depth: int, spent: _Spent) -> Extraction:
+        messages = build_messages(episode, context)
+        try:
+            response = self._ask(messages, spent, repair_cut=False)
+        except _Cut as cut:
+            halves = split_episode(episode) if depth < self.max_split_depth else None
+            if halves is None:  # nothing left to split: the one repair turn is the last try
+                response = self._ask(repair_messages(messages, cut.raw, "cut off", True), spent, repair_cut=True,
+                                     why=_unsplittable(episode, depth))
+            else:
+                return self._extract_pieces(episode, context, halves, depth, spent)
+        return to_extraction(response, episode, self.info, TokenUsage())
+
+    def _extract_pieces(self, episode: Episode, context: ExtractionContext, halves: tuple[Piece, Piece],
+                        depth: int, spent: _Spent) -> Extraction:
+        parts: list[tuple[int, Extraction]] = []
+        for piece in halves:
+            part = self._extract(piece.episode, context, depth + 1, spent)
+            parts.append((piece.offset, part))
+            # the next piece reads on from this one, as the next episode would: its names and summary
+            context = _carry(context, part)
+        merged = merge_pieces(episode, parts, self.info)
+        return merged.model_copy(update={"warnings": [*merged.warnings, f"reply cut at max_tokens: episode split "
+                                                      f"at offset {halves[1].offset} (depth {depth + 1})"]})
+
+    def _ask(self, messages: list[ChatMessage], spent: _Spent, repair_cut: bool,
+             why: str = "") -> LLMExtractionResponse:
+        """The call, then one repair turn for invalid output. A cut reply raises _Cut unless this is a repair."""
         error = ""
-        for attempt in range(2):  # the call, then one repair turn
+        for attempt in range(1 if repair_cut else 2):
             try:
                 data, call_usage = self.llm.complete(messages, self._schema)
             except MalformedOutputError as exc:
-                usage = add_usage(usage, exc.usage)
+                spent.add(exc.usage)
+                if exc.truncated and not repair_cut:
+                    raise _Cut(exc.usage, exc.raw) from exc
                 raw, error, truncated = exc.raw, exc.message, exc.truncated
             else:
-                usage = add_usage(usage, call_usage)
+                spent.add(call_usage)
                 try:
-                    return LLMExtractionResponse.model_validate(data), usage
+                    return LLMExtractionResponse.model_validate(data)
                 except ValidationError as exc:
                     raw, error, truncated = json.dumps(data)[:4000], _short_error(exc), False
-            if attempt == 0:
+            if attempt == 0 and not repair_cut:
                 messages = repair_messages(messages, raw, error, truncated)
-        raise ExtractionError(
-            f"LLM output unusable after one repair: {error}",
-            {"calls": usage.calls, "prompt_tokens": usage.prompt_tokens, "completion_tokens": usage.completion_tokens},
-        )
+        prefix = f"{why}; " if why else ""
+        raise ExtractionError(f"LLM output unusable after one repair: {prefix}{error}", spent.details())
+
+
+def _unsplittable(episode: Episode, depth: int) -> str:
+    what = f"{len(episode.content)} characters, {len(episode.messages)} messages"
+    if depth:
+        return f"reply cut at max_tokens (finish_reason=length) after splitting the episode {depth} times ({what})"
+    return f"reply cut at max_tokens (finish_reason=length) and the episode cannot be split ({what})"
+
+
+def _carry(context: ExtractionContext, part: Extraction) -> ExtractionContext:
+    known = {r.name for r in context.roster}
+    added = [RosterEntry(name=e.name, type=e.type or "Entity") for e in part.entities if e.name not in known]
+    roster = (*context.roster, *added)[:MAX_ROSTER]
+    return ExtractionContext(roster=roster, summary=part.summary or context.summary)
+
+
+NOTE_MAX_CHARS = 1000  # ExtractedNote.text's bound
 
 
 def _short_error(exc: ValidationError) -> str:
@@ -154,10 +247,41 @@ def to_extraction(
                 asserted_by=_asserted_by(f.asserted_by, span, speakers, episode),
             )
         )
+    notes = _notes(response, episode, entities, speakers, warnings)
     return Extraction(
-        episode_uuid=episode.uuid, entities=list(entities.values()), facts=facts, extractor=info,
+        episode_uuid=episode.uuid, entities=list(entities.values()), facts=facts, notes=notes, extractor=info,
         usage=usage, summary=_trim_words(response.summary, SUMMARY_MAX_WORDS) or None, warnings=warnings,
     )
+
+
+def _notes(response: LLMExtractionResponse, episode: Episode, entities: dict[str, ExtractedEntity],
+           speakers: SpeakerIndex | None, warnings: list[str]) -> list[ExtractedNote]:
+    """Notes keep the names they are about that are entities (or appear in the text, or speak: then they become
+    one); a name the text does not hold is dropped rather than invented as an entity."""
+    content = episode.content
+    notes: list[ExtractedNote] = []
+    seen: set[str] = set()
+    speaker_names = {m.speaker for m in episode.messages}
+    for n in response.notes:
+        text = normalize_space(n.text)[:NOTE_MAX_CHARS]
+        if not text or text in seen:  # a weak model repeats itself
+            continue
+        seen.add(text)
+        names = []
+        for raw in n.entities:
+            name = normalize_space(raw)
+            if name and name not in entities and ((spans := find_mentions(content, name)) or name in speaker_names):
+                entities[name] = ExtractedEntity(name=name, type="Person" if name in speaker_names else "Entity",
+                                                 spans=spans)
+            if name in entities and name not in names:
+                names.append(name)
+        span = locate_quote(content, n.evidence)
+        if span is None and n.evidence.strip():
+            warnings.append(f"note evidence not found in episode: {n.evidence[:80]!r}")
+        notes.append(ExtractedNote(text=text, entities=names, spans=[span] if span else [],
+                                   valid_at=parse_iso(n.valid_at),
+                                   asserted_by=_asserted_by(None, span, speakers, episode)))
+    return notes
 
 
 def _asserted_by(claimed: str | None, span: Span | None, speakers: SpeakerIndex | None, episode: Episode) -> str | None:

@@ -6,15 +6,27 @@ of the cache key and of every fact's provenance.
 
 from __future__ import annotations
 
+import json
+import textwrap
+from functools import cache
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from strata.ingest.protocols import ChatMessage, ExtractionContext, JsonSchema
+from strata.resolve.ontology import load_ontology
+from strata.schema.ids import content_hash
 from strata.schema.models import Episode
 
-PROMPT_VERSION = "extract-2024.2"
+PROMPT_VERSION = "extract-2024.3"
 SUMMARY_MAX_WORDS = 60
+# Every array is bounded (JSON schema maxItems): a weak model under a grammar otherwise repeats items until
+# max_tokens cuts the reply. A reply over a bound (json_object mode, lax servers) is clipped, not rejected.
+MAX_ENTITIES = 40
+MAX_FACTS = 30
+MAX_NOTES = 20
+MAX_ALIASES = 5
+MAX_NOTE_ENTITIES = 6
 # Cap on how much of a bad reply is echoed back in the repair turn: enough to show the error, not a second bill.
 REPAIR_ECHO_CHARS = 2000
 
@@ -22,17 +34,33 @@ REPAIR_ECHO_CHARS = 2000
 class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
+    @model_validator(mode="before")
+    @classmethod
+    def _clip_arrays(cls, data: Any) -> Any:
+        if not isinstance(data, dict):
+            return data
+        out = dict(data)
+        for name, field in cls.model_fields.items():
+            cap = _max_items(field)
+            if cap is not None and isinstance(out.get(name), list):
+                out[name] = out[name][:cap]
+        return out
+
+
+def _max_items(field: Any) -> int | None:
+    return next((m.max_length for m in field.metadata if getattr(m, "max_length", None) is not None), None)
+
 
 class LLMEntity(_Strict):
     name: str = Field(description="Canonical name; a roster name when the entity is on the roster")
     type: str = Field(description="Person, Organization, Place, Event, Work, Object or Concept")
-    aliases: list[str] = Field(description="Other surface forms used for it in this episode")
+    aliases: list[str] = Field(max_length=MAX_ALIASES, description="Other surface forms used for it in this episode")
     description: str = Field(description="At most 15 words")
 
 
 class LLMFact(_Strict):
     subject: str
-    predicate: str = Field(description="snake_case verb phrase, e.g. live_in, work_for, marry, dislike")
+    predicate: str = Field(description="A canonical predicate (lives_in, spouse_of, ...) or a snake_case verb phrase")
     object: str
     fact: str = Field(description="One readable sentence stating the fact with full names")
     valid_at: str | None = Field(description="ISO 8601 date when it became true, if stated or implied")
@@ -47,26 +75,47 @@ class LLMFact(_Strict):
     asserted_by: str | None = Field(description="Speaker or author who states it, if known")
 
 
+class LLMNote(_Strict):
+    text: str = Field(description="The statement rewritten to stand alone: names instead of pronouns and I/you, "
+                      "absolute dates instead of relative ones")
+    entities: list[str] = Field(max_length=MAX_NOTE_ENTITIES, description="Names (from entities) it is about")
+    evidence: str = Field(description="Exact quote from the episode the note rewrites")
+    valid_at: str | None = Field(description="ISO 8601 date of what it says, if stated or implied")
+
+
 class LLMExtractionResponse(_Strict):
-    entities: list[LLMEntity]
-    facts: list[LLMFact]
+    entities: list[LLMEntity] = Field(max_length=MAX_ENTITIES)
+    facts: list[LLMFact] = Field(max_length=MAX_FACTS)
+    # required by the schema sent; a reply without it (json_object mode, older servers) still reads as no notes
+    notes: list[LLMNote] = Field(default_factory=list, max_length=MAX_NOTES)
     summary: str = Field(description=f"Updated running summary of the source, at most {SUMMARY_MAX_WORDS} words")
 
 
+# The ontology's canonical predicates, so the model names relations the way the offline path does.
+CANONICAL_PREDICATES = textwrap.fill(", ".join(sorted(load_ontology().predicates)), 100, initial_indent="  ",
+                                     subsequent_indent="  ")
+
 INSTRUCTIONS = f"""You extract a temporal knowledge graph from one episode of a longer source.
-Return one JSON object: {{"entities": [...], "facts": [...], "summary": "..."}}.
+Return one JSON object: {{"entities": [...], "facts": [...], "notes": [...], "summary": "..."}}.
 entities: {{"name", "type", "aliases", "description"}} for every person, organization, place, event, work or
 notable object the episode mentions.
 facts: {{"subject", "object", "predicate", "fact", "valid_at", "invalid_at", "negated", "functional",
 "evidence", "asserted_by"}} for each relation between two entities that the episode states.
+notes: {{"text", "entities", "evidence", "valid_at"}} for each memory-worthy statement (what people did, plan,
+like, own, feel or say about themselves and each other), rewritten to stand alone: names instead of
+pronouns and "I"/"you", absolute dates instead of relative ones ("I went to the gym yesterday" said by Tom
+on 2023-05-08 -> "On 7 May 2023 Tom went to the gym"). entities: the names it is about.
+At most {MAX_ENTITIES} entities, {MAX_FACTS} facts and {MAX_NOTES} notes; never repeat an item.
 Rules:
 - Use roster names for entities on the roster; resolve pronouns and descriptions ("the king", "her sister")
   to names. In chat, "I"/"me"/"my" is the speaker of that line.
 - subject and object must be entity names from your entities list.
-- predicate: lowercase snake_case verb phrase in the present tense (live_in, work_for, marry, dislike).
+- predicate: one of these canonical names when one fits:
+{CANONICAL_PREDICATES}
+  otherwise a lowercase snake_case verb phrase in the present tense (work_for, study_at, plan_to_visit).
 - Resolve relative dates ("yesterday", "last May") against the reference time; ISO 8601 dates; null if unknown.
 - negated=true when the text says the relation does not or no longer holds.
-- evidence: an exact, short quote copied from the episode text (not paraphrased).
+- evidence: an exact, short quote copied from the episode text (not paraphrased), for facts and notes.
 - asserted_by: the speaker of the quoted line in chat; null otherwise.
 - summary: the running summary updated with this episode, at most {SUMMARY_MAX_WORDS} words.
 Return only the JSON object."""
@@ -124,3 +173,9 @@ def _strictify(node: Any) -> Any:
 
 def response_schema() -> JsonSchema:
     return JsonSchema(name="strata_extraction", schema=_strictify(LLMExtractionResponse.model_json_schema()))
+
+
+@cache
+def prompt_fingerprint() -> str:
+    """A hash of what the model is told (instructions and schema), part of the extraction cache key."""
+    return content_hash(INSTRUCTIONS + json.dumps(response_schema().schema_, sort_keys=True))[:16]

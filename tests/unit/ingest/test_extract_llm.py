@@ -155,10 +155,13 @@ def test_schema_violation_gets_one_repair(openai_server: Any, wire: Any) -> None
     assert "entities" in openai_server.requests[1].body["messages"][-1]["content"]
 
 
-def test_truncated_reply_gets_one_repair_without_echo(openai_server: Any, wire: Any) -> None:
+def test_truncated_reply_of_an_unsplittable_episode_gets_one_repair_without_echo(openai_server: Any,
+                                                                                 wire: Any) -> None:
+    episode = chat_episode()
+    one_line = episode.model_copy(update={"content": CHAT.split("\n")[0], "messages": episode.messages[:1]})
     openai_server.chat(wire.Reply.truncated(json.dumps(GOOD)[:80]), wire.Reply.json(GOOD))
-    result = LLMExtractor(make_llm(openai_server)).extract(chat_episode(), ExtractionContext())
-    assert len(result.facts) == 2
+    result = LLMExtractor(make_llm(openai_server)).extract(one_line, ExtractionContext())
+    assert len(openai_server.requests) == 2 and result.usage.calls == 2
     messages = openai_server.requests[1].body["messages"]
     assert len(messages) == 3 and "cut off" in messages[-1]["content"]
 
@@ -181,9 +184,15 @@ def test_cache_hit_makes_zero_calls(openai_server: Any, wire: Any, tmp_path: Any
     assert len(openai_server.requests) == 1
     assert second.usage.cached and second.usage.calls == 0 and second.episode_uuid == "ep-2"
     assert second.facts == first.facts
-    # a different context or reference time is a different key
+    # the context (roster, summary) is not in the key: a re-ingest into another group still hits
     again.extract(chat_episode(), ExtractionContext(summary="other"))
+    assert len(openai_server.requests) == 1
+    # the reference time is (relative dates resolve against it), and so are the model and the prompt version
+    again.extract(chat_episode().model_copy(update={"reference_time": REF.replace(year=2025)}), ExtractionContext())
     assert len(openai_server.requests) == 2
+    LLMExtractor(make_llm(openai_server, model="other"), cache=cache).extract(chat_episode(), ExtractionContext())
+    LLMExtractor(make_llm(openai_server), cache=cache, prompt_version="x").extract(chat_episode(), ExtractionContext())
+    assert len(openai_server.requests) == 4
 
 
 def test_facts_episode_needs_no_call(openai_server: Any) -> None:
