@@ -1,7 +1,9 @@
-"""Offline extractor: spaCy named entities, dependency-parse subject-verb-object facts, dates, speakers.
+"""Offline extractor: spaCy named entities, relations people state, dates, speakers, memory notes.
 
-No key, no network. Resolution (Lizzy = Elizabeth) is not done here: identical surface forms are collapsed,
-everything else is left to strata.resolve.
+No key, no network. Per episode: who "I", "you" and "she" are (discourse.py), relations from relation nouns
+and verb frames (frames.py, word lists in relation_words.py), a generic subject-verb-object rule between
+names for everything else, and a self-contained note per memory-worthy sentence (notes.py). Predicates come
+out canonical (schema/ontology.json). Resolution across episodes (Lizzy = Elizabeth) is left to resolve/.
 """
 
 from __future__ import annotations
@@ -9,15 +11,30 @@ from __future__ import annotations
 import re
 from collections import Counter, defaultdict
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from strata.ingest.extractors.common import clean_mention, facts_extraction, find_mentions, snake_case
 from strata.ingest.extractors.dates import resolve_date
+from strata.ingest.extractors.discourse import FIRST_PERSON, PRONOUN_GENDER, SECOND_PERSON, Discourse
+from strata.ingest.extractors.frames import FrameFact, frame_facts, relation_noun_facts, subjects_of
+from strata.ingest.extractors.gender import is_given_name
+from strata.ingest.extractors.notes import memory_worthy, rewrite
+from strata.ingest.extractors.relation_words import NOUN_GENDER, RELATION_NOUNS
 from strata.ingest.protocols import EMPTY_CONTEXT, ExtractionContext
-from strata.schema.models import Episode, ExtractedEntity, ExtractedFact, Extraction, ExtractorInfo, Span
+from strata.resolve.lexicon import HONORIFICS
+from strata.resolve.ontology import load_ontology
+from strata.schema.models import (
+    Episode,
+    ExtractedEntity,
+    ExtractedFact,
+    ExtractedNote,
+    Extraction,
+    ExtractorInfo,
+    Span,
+)
 
 if TYPE_CHECKING:
     from spacy.language import Language
@@ -30,7 +47,10 @@ LABEL_TYPES = {
     "NORP": "Group", "EVENT": "Event", "PRODUCT": "Product", "WORK_OF_ART": "Work", "LAW": "Law",
     "LANGUAGE": "Language",
 }
-FIRST_PERSON = {"i", "me", "myself"}
+# Verbs too light to name a relation on their own ("I'm here for you" is not "be_for").
+_LIGHT_VERBS = frozenset({"be", "have", "get", "do", "make", "let", "feel", "keep", "seem", "look", "want", "need"})
+# Entity types a generic fact's object may not have: a date is a fact's time, not its object ("moved in June").
+_NOT_ARGUMENTS = frozenset({"DATE", "TIME", "CARDINAL", "ORDINAL", "MONEY", "QUANTITY", "PERCENT"})
 # Structural headings the small model tags as laws or works ("Chapter XVI", "BOOK ONE", "Part 2").
 _HEADING = re.compile(r"^(chapter|book|part|volume|section|act|scene|epilogue)\b[\s.:]*([ivxlcdm]+|\d+|[a-z]+)?\.?$",
                       re.IGNORECASE)
@@ -67,6 +87,9 @@ class _Collector:
     mentions: dict[str, list[Span]] = field(default_factory=lambda: defaultdict(list))
     labels: dict[str, Counter[str]] = field(default_factory=lambda: defaultdict(Counter))
     facts: dict[tuple[str, str, str, bool], ExtractedFact] = field(default_factory=dict)
+    notes: list[ExtractedNote] = field(default_factory=list)
+    aliases: dict[str, list[str]] = field(default_factory=dict)
+    kin: dict[tuple[str, str], str] = field(default_factory=dict)  # (possessor, "sister") -> "Sofia"
 
     def is_known(self, lowered: str) -> bool:
         """A name seen in this episode (as a mention or a fact argument) or given by the roster."""
@@ -82,7 +105,7 @@ class _Collector:
         for name, spans in self.mentions.items():
             type_ = self.labels[name].most_common(1)[0][0]
             unique = sorted(set(spans), key=lambda s: s.start)
-            out.append(ExtractedEntity(name=name, type=type_, spans=unique))
+            out.append(ExtractedEntity(name=name, type=type_, spans=unique, aliases=self.aliases.get(name, [])))
         return out
 
 
@@ -119,19 +142,62 @@ class SpacyExtractor:
     def _build(self, episode: Episode, context: ExtractionContext, parsed: list[tuple[_Segment, Doc]]) -> Extraction:
         roster_types = {n.lower(): r.type for r in context.roster for n in (r.name, *r.aliases)}
         col = _Collector(episode.content, episode.reference_time, roster_types)
+        discourse = Discourse([seg.speaker for seg, _ in parsed])
+        vocatives: list[set[int]] = []
+        for k, (segment, doc) in enumerate(parsed):  # first pass: who addresses whom, who introduces themself
+            vocatives.append({t.i for t in discourse.find_vocatives(k, doc)} if segment.speaker else set())
+            if segment.speaker:
+                discourse.self_introduction(k, doc)
         for speaker in dict.fromkeys(m.speaker for m in episode.messages):
-            spans = find_mentions(episode.content, speaker)
-            col.mentions[speaker].extend(spans)
+            col.mentions[speaker].extend(find_mentions(episode.content, speaker))
             col.labels[speaker]["Person"] += 1
-        for segment, doc in parsed:
+        for k, (segment, doc) in enumerate(parsed):
             token_names = self._collect_mentions(col, segment, doc)
+            args = _Arguments(self, col, segment, token_names, discourse, k)
             for sent in doc.sents:
-                for token in sent:
-                    if token.pos_ in ("VERB", "AUX"):
-                        self._facts_for_verb(col, segment, token, token_names, sent)
-        return Extraction(
-            episode_uuid=episode.uuid, entities=col.entities(), facts=list(col.facts.values()), extractor=self.info
-        )
+                args.read(sent)
+                self._sentence(col, segment, sent, args, vocatives[k])
+        _derive_succession(col)
+        col.aliases = {s: names for s, names in discourse.aliases().items() if s in col.mentions}
+        return Extraction(episode_uuid=episode.uuid, entities=col.entities(), facts=list(col.facts.values()),
+                          notes=col.notes, extractor=self.info)
+
+    def _sentence(self, col: _Collector, segment: _Segment, sent: SpacySpan, args: _Arguments,
+                  vocatives: set[int]) -> None:
+        evidence = _sentence_span(col.content, sent.start_char + segment.offset, sent.end_char + segment.offset)
+        dates = _date_phrases(sent, col.reference_time)
+        when = next(iter(dates.values()), None)
+        implicit = _implicit_speaker(sent, segment.speaker)
+        found: list[FrameFact] = []
+        for token in sent:
+            if token.lower_ in RELATION_NOUNS or token.lemma_.lower() in RELATION_NOUNS:
+                found += relation_noun_facts(token, args, segment.speaker, args.addressee, token.i in vocatives)
+        for fact in found:
+            args.learn_relative(fact)
+        # "My sister Sofia got married last year": the year dates the wedding, not the sisterhood
+        undated = len(found)
+        asked = sent.text.rstrip().endswith("?")  # "Have you done events?" states nothing
+        for token in sent:
+            if token.pos_ not in ("VERB", "AUX") or asked:
+                continue
+            framed = frame_facts(token, args, implicit)
+            if framed is None:
+                self._facts_for_verb(col, segment, token, args, sent, evidence, when)
+            else:
+                found += [f if f.text else replace(f, text=_fact_text_of(token, f, segment.speaker)) for f in framed]
+        for n, fact in enumerate(found):
+            if fact.object_type != "Person" and fact.object not in col.mentions:
+                base = sent.start_char + segment.offset
+                for span in find_mentions(sent.text, fact.object, limit=1):
+                    col.add_mention(fact.object, fact.object_type, Span(start=span.start + base, end=span.end + base))
+            self._add_fact(col, fact.subject, canonical_predicate(fact.predicate), fact.object, fact.negated,
+                           fact.text, evidence, None if n < undated else when, segment, {}, fact.subject_type,
+                           fact.object_type)
+        if memory_worthy(sent, set(args.token_names) | set(args.pronouns), bool(implicit)):
+            text = rewrite(sent, segment.speaker, args.addressee, args.pronouns, dates, bool(implicit),
+                           frozenset(vocatives))
+            col.notes.append(ExtractedNote(text=text[:1000], entities=args.names_in(sent, bool(implicit)),
+                                           spans=[evidence], valid_at=when, asserted_by=segment.speaker))
 
     def _collect_mentions(self, col: _Collector, segment: _Segment, doc: Doc) -> dict[int, tuple[str, str]]:
         """Record entity mentions; return token index -> (name, type) for fact arguments."""
@@ -145,6 +211,8 @@ class SpacyExtractor:
                 first += 1
             if first == ent.end:
                 continue
+            if type_ == "Person" and first > 0 and _is_honorific(doc[first - 1]):
+                first -= 1  # "Mrs. Bennet" and "Mr. Bennet" are two people: the title stays in the name
             name, start, end = clean_mention(
                 col.content, doc[first].idx + segment.offset, ent.end_char + segment.offset,
                 drop_article=ent.label_ != "PERSON",
@@ -170,43 +238,21 @@ class SpacyExtractor:
                 for t in char_span:
                     token_names[t.i] = (name, type_)
 
-    def _argument(self, token: Token, segment: _Segment, names: dict[int, tuple[str, str]],
-                  col: _Collector | None = None) -> list[str]:
-        """Entity names a subject/object token stands for (conjunctions expanded; "I" -> the speaker;
-        "my sister Sofia" -> Sofia through the apposition)."""
-        out: list[str] = []
-        for t in (token, *token.conjuncts):
-            if t.pos_ in ("NOUN", "PRON") and t.i not in names:
-                t = next((a for a in t.children if a.dep_ == "appos" and (a.i in names or a.pos_ == "PROPN")), t)
-            if t.i in names:
-                out.append(names[t.i][0])
-            elif segment.speaker and t.lower_ in FIRST_PERSON:
-                out.append(segment.speaker)
-            elif (t.pos_ == "PROPN" or (col is not None and col.is_known(t.lower_))) and t.text[:1].isupper() \
-                    and not _HEADING.match(t.text):
-                # The small NER model misses many sentence-initial names ("Sofia lives in Madrid"); a proper
-                # noun in a subject or object slot is a name all the same.
-                parts = [x for x in t.lefts if x.dep_ == "compound" and x.pos_ == "PROPN"] + [t]
-                out.append(" ".join(x.text for x in parts))
-                if col is not None:
-                    col.proper_names.add(out[-1].lower())
-        return out
-
-    def _facts_for_verb(
-        self, col: _Collector, segment: _Segment, verb: Token, names: dict[int, tuple[str, str]], sent: SpacySpan
-    ) -> None:
-        subj_tokens = [c for c in verb.children if c.dep_ in _SUBJECT_DEPS]
-        if not subj_tokens and verb.dep_ == "conj" and verb.head.pos_ in ("VERB", "AUX"):
-            subj_tokens = [c for c in verb.head.children if c.dep_ in _SUBJECT_DEPS]  # "X came and saw Y"
+    def _facts_for_verb(self, col: _Collector, segment: _Segment, verb: Token, args: _Arguments, sent: SpacySpan,
+                        evidence: Span, when: datetime | None) -> None:
+        """The generic rule for verbs without a frame: subject-verb-object between names."""
+        subj_tokens, passive = subjects_of(verb)
         if not subj_tokens:
             return
-        passive = any(c.dep_ == "nsubjpass" for c in subj_tokens)
+        light = verb.lemma_.lower() in _LIGHT_VERBS
         particles = [c.lower_ for c in verb.children if c.dep_ == "prt"]
         base = [verb.lemma_.lower(), *particles]
         negated = _is_negated(verb)
         candidates: list[tuple[list[str], Token, str]] = []  # (predicate words, object token, joining words)
         for child in verb.children:
-            if child.dep_ == "dobj" or (child.dep_ == "attr" and child.i in names):
+            if light and child.dep_ not in ("attr", "acomp"):
+                continue  # only "X is the CEO of Y" / "X is married to Y" make a light verb a relation
+            if child.dep_ == "dobj" or (child.dep_ == "attr" and child.i in args.token_names):
                 candidates.append((base, child, ""))
             elif child.dep_ == "prep" or (child.dep_ == "agent" and not passive):
                 candidates += [(base + [child.lower_], p, child.text) for p in child.children if p.dep_ == "pobj"]
@@ -218,27 +264,25 @@ class SpacyExtractor:
             agents = [p for c in verb.children if c.dep_ == "agent" for p in c.children if p.dep_ == "pobj"]
             candidates = [(base, s, "") for s in subj_tokens] if agents else candidates
             subj_tokens = agents or subj_tokens
-        if not candidates:
-            return
-        evidence = _sentence_span(col.content, sent.start_char + segment.offset, sent.end_char + segment.offset)
-        date_key = (segment.offset, sent.start)
-        if date_key not in col.dates:
-            col.dates[date_key] = _sentence_date(sent, col.reference_time)
-        when = col.dates[date_key]
+        candidates = [c for c in candidates if c[1].ent_type_ not in _NOT_ARGUMENTS]
         for subj_token in subj_tokens:
-            for subject in self._argument(subj_token, segment, names, col):
+            for subject, s_type in args.names(subj_token):
                 for words, obj_token, joiner in candidates:
-                    for obj in self._argument(obj_token, segment, names, col):
+                    for obj, o_type in args.names(obj_token):
                         if obj == subject:
                             continue
-                        predicate = snake_case(" ".join(words))
+                        predicate = canonical_predicate(snake_case(" ".join(words)))
                         text = _fact_text(verb, subject, obj, joiner, particles, subj_token, passive)
-                        self._add_fact(col, subject, predicate, obj, negated, text, evidence, when, segment, names)
+                        self._add_fact(col, subject, predicate, obj, negated, text, evidence, when, segment,
+                                       args.token_names, s_type, o_type)
 
     def _add_fact(
         self, col: _Collector, subject: str, predicate: str, obj: str, negated: bool, text: str,
         evidence: Span, when: datetime | None, segment: _Segment, names: dict[int, tuple[str, str]],
+        subject_type: str | None = None, object_type: str | None = None,
     ) -> None:
+        if not predicate:
+            return
         key = (subject, predicate, obj, negated)
         known = col.facts.get(key)
         if known is not None:
@@ -248,11 +292,159 @@ class SpacyExtractor:
         types = {n: t for n, t in names.values()}
         col.facts[key] = ExtractedFact(
             subject=subject, predicate=predicate, object=obj, fact=text,
-            subject_type=col.roster_types.get(subject.lower(), types.get(subject, "Person")),
-            object_type=col.roster_types.get(obj.lower(), types.get(obj, "Person")),
+            subject_type=col.roster_types.get(subject.lower(), types.get(subject, subject_type or "Person")),
+            object_type=col.roster_types.get(obj.lower(), types.get(obj, object_type or "Person")),
             valid_at=when, negated=negated, spans=[evidence], asserted_by=segment.speaker,
             confidence=0.6,  # parse-based facts are noisier than LLM ones; lets resolve/ weigh them
         )
+
+
+class _Arguments:
+    """Resolves a token to the entity names it stands for, within one message (implements frames.Arguments)."""
+
+    def __init__(self, extractor: SpacyExtractor, col: _Collector, segment: _Segment,
+                 token_names: dict[int, tuple[str, str]], discourse: Discourse, k: int) -> None:
+        self.col, self.segment, self.token_names, self.discourse, self.k = col, segment, token_names, discourse, k
+        self.addressee = discourse.addressee(k) if segment.speaker else None
+        self.pronouns: dict[int, str] = {}
+
+    def read(self, sent: SpacySpan) -> None:
+        """Walk the sentence in order: names enter the discourse, pronouns resolve against what came before."""
+        for t in sent:
+            low = t.lower_
+            if t.i in self.token_names:
+                name, type_ = self.token_names[t.i]
+                if t.i == t.sent.start or self.token_names.get(t.i - 1) != (name, type_):
+                    self.discourse.mention(name, type_, self.k)
+            elif low in FIRST_PERSON and self.segment.speaker:
+                self.discourse.mention(self.segment.speaker, "Person", self.k)
+            elif low in PRONOUN_GENDER and (who := self.discourse.resolve_pronoun(low, self.k)):
+                self.pronouns[t.i] = who
+                self.discourse.mention(who, "Person", self.k)
+            elif _looks_like_name(t, self.col):
+                for name, type_ in self._proper(t):
+                    self.discourse.mention(name, type_, self.k)
+
+    def learn_relative(self, fact: FrameFact) -> None:
+        """After "my sister Sofia": Sofia is female, and a later "my sister" is Sofia."""
+        noun = fact.text.rsplit("'s ", 1)[-1]
+        named = fact.subject if RELATION_NOUNS.get(noun, None) and RELATION_NOUNS[noun].subject == "named" \
+            else fact.object
+        owner = fact.object if named == fact.subject else fact.subject
+        if noun in NOUN_GENDER:
+            self.discourse.genders.setdefault(named, NOUN_GENDER[noun])
+        self.col.kin.setdefault((owner, noun), named)
+
+    def names(self, token: Token) -> list[tuple[str, str]]:
+        out: list[tuple[str, str]] = []
+        for t in (token, *token.conjuncts):
+            low = t.lower_
+            if t.pos_ in ("NOUN", "PRON") and t.i not in self.token_names:
+                t = next((a for a in t.children if a.dep_ == "appos" and (a.i in self.token_names
+                                                                         or a.pos_ == "PROPN")), t)
+                low = t.lower_
+            if t.i in self.token_names:
+                out.append(self.token_names[t.i])
+            elif low in FIRST_PERSON and self.segment.speaker:
+                out.append((self.segment.speaker, "Person"))
+            elif low in SECOND_PERSON and self.addressee:
+                out.append((self.addressee, "Person"))
+            elif t.i in self.pronouns:
+                out.append((self.pronouns[t.i], "Person"))
+            elif (low in RELATION_NOUNS or t.lemma_.lower() in RELATION_NOUNS) and (kin := self._kin(t)):
+                out.append((kin, "Person"))
+            elif _looks_like_name(t, self.col):
+                out += self._proper(t)
+        return out
+
+    def _kin(self, noun: Token) -> str | None:
+        owners = [self.names(c) for c in noun.children if c.dep_ == "poss"]
+        for owner, _ in (o for found in owners for o in found):
+            if (kin := self.col.kin.get((owner, noun.lower_))) is not None:
+                return kin
+        return None
+
+    def _proper(self, t: Token) -> list[tuple[str, str]]:
+        # The small NER model misses many sentence-initial names ("Sofia lives in Madrid"); a proper noun in a
+        # subject or object slot is a name all the same.
+        parts = [x for x in t.lefts if x.dep_ == "compound" and (x.pos_ == "PROPN" or _is_honorific(x))] + [t]
+        name = " ".join(x.text for x in parts)
+        self.col.proper_names.add(name.lower())
+        return [(name, self.col.roster_types.get(name.lower(), "Person"))]
+
+    def names_in(self, sent: SpacySpan, implicit: bool) -> list[str]:
+        """Entities a note of this sentence is about."""
+        found: list[str] = [self.segment.speaker] if implicit and self.segment.speaker else []
+        for t in sent:
+            found += [n for n, _ in self.names(t)] if (t.i in self.token_names or t.i in self.pronouns or
+                                                       t.lower_ in FIRST_PERSON or t.lower_ in SECOND_PERSON) else []
+        return list(dict.fromkeys(found))[:20]
+
+
+def canonical_predicate(name: str) -> str:
+    """The ontology's name for a predicate spelling ("move_to" -> "lives_in"); others unchanged."""
+    return load_ontology().canonical_predicate(name) or name
+
+
+def _looks_like_name(t: Token, col: _Collector) -> bool:
+    if not t.text[:1].isupper() or _HEADING.match(t.text) or t.lower_ in FIRST_PERSON or \
+            t.ent_type_ in _NOT_ARGUMENTS:
+        return False
+    if t.pos_ == "PROPN" or col.is_known(t.lower_):
+        return True
+    return t.pos_ == "NOUN" and is_given_name(t.text)  # "Sofia is my sister": Sofia tagged NOUN
+
+
+def _is_honorific(t: Token) -> bool:
+    return t.lower_.rstrip(".") in HONORIFICS and t.text[:1].isupper()
+
+
+def _implicit_speaker(sent: SpacySpan, speaker: str | None) -> list[tuple[str, str]]:
+    """Chat drops "I": "Just moved to Berlin", "Been busy volunteering". The speaker, when the sentence opens
+    with a past or progressive verb that has no subject."""
+    if speaker is None:
+        return []
+    for t in sent:
+        if t.pos_ in ("ADV", "INTJ", "PUNCT", "SPACE", "PART"):
+            continue
+        if t.pos_ in ("VERB", "AUX") and t.tag_ in ("VBD", "VBN", "VBG") and not any(
+                c.dep_ in ("nsubj", "nsubjpass", "expl") for c in t.children):
+            return [(speaker, "Person")]
+        return []
+    return []
+
+
+def _date_phrases(sent: SpacySpan, reference_time: datetime) -> dict[tuple[int, int], datetime]:
+    """DATE entities of the sentence that resolve against the reference time, by token range."""
+    out = {}
+    for ent in sent.ents:
+        if ent.label_ == "DATE" and (when := resolve_date(ent.text, reference_time)) is not None:
+            out[(ent.start, ent.end)] = when
+    return out
+
+
+def _derive_succession(col: _Collector) -> None:
+    """"B succeeded A" where the episode says A held an office: B holds that office from then on."""
+    offices = {(f.subject, f.object): f for f in col.facts.values() if f.predicate == "holds_office" and not f.negated}
+    for f in [f for f in col.facts.values() if f.predicate == "succeeded" and not f.negated]:
+        for (holder, office), held in offices.items():
+            if holder == f.object and (f.subject, "holds_office", office, False) not in col.facts:
+                col.facts[(f.subject, "holds_office", office, False)] = held.model_copy(update={
+                    "subject": f.subject, "subject_type": f.subject_type, "valid_at": f.valid_at,
+                    "fact": f"{f.subject} succeeded {f.object} as {office}", "spans": f.spans,
+                    "asserted_by": f.asserted_by})
+
+
+def _fact_text_of(verb: Token, fact: FrameFact, speaker: str | None) -> str:
+    """A readable fact line in the text's own words, "I" replaced by the speaker."""
+    subject_token = next(iter(subjects_of(verb)[0]), verb)
+    passive = subjects_of(verb)[1]
+    particles = [c.lower_ for c in verb.children if c.dep_ == "prt"]
+    joiner = next((c.text for c in verb.children if c.dep_ == "prep" and any(
+        p.dep_ == "pobj" and fact.object.endswith(p.text) for p in c.children)), "")
+    if passive and any(c.dep_ == "agent" for c in verb.children):
+        return _fact_text(verb, fact.subject, fact.object, "", particles, subject_token, True)
+    return _fact_text(verb, fact.subject, fact.object, joiner, particles, subject_token, False)
 
 
 def _segments(episode: Episode) -> list[_Segment]:
@@ -289,14 +481,6 @@ def _sentence_span(content: str, start: int, end: int) -> Span:
     return Span(start=start, end=end)
 
 
-def _sentence_date(sent: SpacySpan, reference_time: datetime) -> datetime | None:
-    """The first DATE in the sentence that resolves against the episode's reference time."""
-    for ent in sent.ents:
-        if ent.label_ == "DATE" and (when := resolve_date(ent.text, reference_time)) is not None:
-            return when
-    return None
-
-
 def _fact_text(
     verb: Token, subject: str, obj: str, joiner: str, particles: list[str], subj_token: Token, passive: bool
 ) -> str:
@@ -306,7 +490,7 @@ def _fact_text(
         verb_words[0] = _third_person(verb_words[0], verb if len(verb_words) == 1 else None)
     if any(c.lower_ == "longer" for c in verb.children):
         verb_words.insert(0, "no longer")
-    phrase = " ".join([*verb_words, *particles, joiner] if joiner else [*verb_words, *particles])
+    phrase = " ".join([*verb_words, *particles, joiner] if joiner else [*verb_words, *particles]).replace(" n't", "n't")
     if passive:
         return f"{obj} {phrase} by {subject}"
     return f"{subject} {phrase} {obj}"

@@ -40,8 +40,8 @@ def test_fold_predicate():
     assert fold_predicate("admire", existing) == "likes"  # synonym wins over fuzzy
     assert fold_predicate("mother_ofs", [PredicateInfo(name="mother_of")]) == "mother_of"
     assert fold_predicate("teach", existing) == "teach"
-    emb = {"mentor_of": [1.0, 0.0], "tutor_of": [0.98, 0.05], "distrust": [0.99, 0.01], "trust": [1.0, 0.0]}
-    assert fold_predicate("mentor_of", [PredicateInfo(name="tutor_of")], emb) == "tutor_of"
+    emb = {"guardian_of": [1.0, 0.0], "custodian_of": [0.98, 0.05], "distrust": [0.99, 0.01], "trust": [1.0, 0.0]}
+    assert fold_predicate("guardian_of", [PredicateInfo(name="custodian_of")], emb) == "custodian_of"
     assert fold_predicate("distrust", [PredicateInfo(name="trust")], emb) == "distrust"  # opposite prefix
 
 

@@ -1,0 +1,227 @@
+"""Who "I", "you", "she" and "Pheebs" are inside one episode: addressing, speaker aliases, pronouns.
+
+Pure bookkeeping over spaCy tokens, filled message by message by the offline extractor:
+- the addressee of a message: the other party of a two-party chat, else the speaker a vocative names
+  ("Thanks, Mel!"), else the previous (or next) other speaker;
+- names a speaker goes by: vocatives addressed to them and self-introductions ("I'm Rachel", "This is
+  Katelynn"), kept when the votes agree;
+- third-person pronouns: the most recent mention of a compatible entity (gender from honorifics, relation
+  nouns and given names), never across more than ``PRONOUN_WINDOW`` messages.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from strata.ingest.extractors.gender import is_given_name, name_gender
+from strata.ingest.extractors.relation_words import NOUN_GENDER, RELATION_NOUNS, VOCATIVE_LEADS
+from strata.resolve.lexicon import HONORIFICS, Gender
+
+if TYPE_CHECKING:
+    from spacy.tokens import Doc, Token
+
+FIRST_PERSON = frozenset({"i", "me", "myself", "my", "mine"})
+SECOND_PERSON = frozenset({"you", "yourself", "your", "yours"})
+PRONOUN_GENDER: dict[str, Gender] = {"he": "m", "him": "m", "his": "m", "himself": "m",
+                                     "she": "f", "her": "f", "hers": "f", "herself": "f"}
+PRONOUN_WINDOW = 3  # messages back a pronoun may reach (a chat episode's topic moves fast)
+_PUNCT_AFTER_VOCATIVE = frozenset({",", "!", ".", "?", "...", ";", ":"})
+# Capitalized words that are not names when addressed ("Hey Guys", "Oh God", "Thanks, Man").
+_NOT_NAMES = frozenset({"god", "man", "guys", "guy", "dude", "honey", "sweetie", "babe", "baby", "buddy", "pal",
+                        "sir", "madam", "ma'am", "everyone", "everybody", "all", "folks", "people", "boys", "girls",
+                        "lol", "omg", "wow", "hey", "hi", "yes", "no", "okay", "ok", "thanks", "congrats", "yeah",
+                        "i", "you", "we", "oh", "dear", "darling", "love", "friend", "bro", "sis", "gosh", "jeez",
+                        "ha", "haha", "hmm", "um", "uh", "right", "well", "so", "look", "listen", "ugh", "mr",
+                        "mrs", "ms", "miss", "hello"})
+
+
+@dataclass
+class Mention:
+    name: str
+    type: str
+    gender: Gender | None
+    message: int
+
+
+@dataclass
+class Discourse:
+    """Per-episode state; ``speakers`` in message order (None for prose)."""
+
+    speakers: Sequence[str | None]
+    genders: dict[str, Gender] = field(default_factory=dict)
+    alias_votes: dict[str, Counter[str]] = field(default_factory=lambda: defaultdict(Counter))
+    vocatives: dict[int, list[str]] = field(default_factory=dict)
+    _mentions: list[Mention] = field(default_factory=list)
+
+    @property
+    def parties(self) -> list[str]:
+        return list(dict.fromkeys(s for s in self.speakers if s))
+
+    def gender_of(self, name: str) -> Gender | None:
+        return self.genders.get(name) or name_gender(name)
+
+    # -- addressing ---------------------------------------------------------------------------------------
+    def addressee(self, k: int) -> str | None:
+        """Who message k speaks to."""
+        me = self.speakers[k] if k < len(self.speakers) else None
+        if me is None:
+            return None
+        parties = self.parties
+        if len(parties) == 2 and me in parties:
+            return parties[1 - parties.index(me)]
+        for vocative in self.vocatives.get(k, []):
+            named = self.speaker_called(vocative)
+            if named and named != me:
+                return named
+        return self._neighbour_speaker(k)
+
+    def _neighbour_speaker(self, k: int) -> str | None:
+        me = self.speakers[k]
+        for j in (k - 1, k + 1):
+            if 0 <= j < len(self.speakers) and self.speakers[j] and self.speakers[j] != me:
+                return self.speakers[j]
+        return None
+
+    def speaker_called(self, name: str) -> str | None:
+        low = name.lower()
+        for speaker in self.parties:
+            if speaker.lower() == low or speaker.split()[0].lower() == low:
+                return speaker
+        return None
+
+    def find_vocatives(self, k: int, doc: Doc) -> list[Token]:
+        """Names (or relation nouns: "Hey mom") a message addresses: at a sentence's start after greeting
+        words, or at its end after a comma. Votes the name as an alias of the addressee."""
+        found: list[Token] = []
+        for sent in doc.sents:
+            tokens = [t for t in sent if not t.is_space]
+            for start, end in _vocative_slots(tokens):
+                found.append(tokens[end - 1])
+                words = [t.text for t in tokens[start:end]]
+                if tokens[end - 1].lower_ not in RELATION_NOUNS:
+                    self.vocatives.setdefault(k, []).append(" ".join(words))
+        target = self._vote_target(k)
+        for name in self.vocatives.get(k, []):
+            if target and not self.speaker_called(name):
+                self.alias_votes[target][name] += 1
+        return found
+
+    def _vote_target(self, k: int) -> str | None:
+        me = self.speakers[k] if k < len(self.speakers) else None
+        parties = self.parties
+        if me is None:
+            return None
+        if len(parties) == 2 and me in parties:
+            return parties[1 - parties.index(me)]
+        return self._neighbour_speaker(k)
+
+    def self_introduction(self, k: int, doc: Doc) -> None:
+        """"I'm Rachel", "My name is Rachel", "This is Katelynn" (first words of a message): the speaker's name."""
+        me = self.speakers[k] if k < len(self.speakers) else None
+        if me is None:
+            return
+        for sent in doc.sents:
+            subj = [t for t in sent if t.dep_ == "nsubj"]
+            root = sent.root
+            if root.lemma_ != "be" or not subj:
+                continue
+            s = subj[0]
+            if not (s.lower_ == "i" or (s.lower_ == "name" and any(c.lower_ == "my" for c in s.children))
+                    or (s.lower_ in ("this", "it") and sent.start == 0)):
+                continue
+            attrs = [c for c in root.children if c.dep_ == "attr" and _is_name_token(c)]
+            if attrs:
+                name = _name_phrase(attrs[0])
+                if name.lower() != me.lower() and name.split()[0].lower() not in _NOT_NAMES:
+                    self.alias_votes[me][name] += 2
+
+    def aliases(self) -> dict[str, list[str]]:
+        """Speaker -> names they go by: each name goes to the speaker most of its votes point at."""
+        best: dict[str, tuple[int, str]] = {}
+        contested: set[str] = set()
+        for speaker, votes in self.alias_votes.items():
+            for name, n in votes.items():
+                if name in best and best[name][0] == n and best[name][1] != speaker:
+                    contested.add(name)
+                if name not in best or n > best[name][0]:
+                    best[name] = (n, speaker)
+                    contested.discard(name)
+        out: dict[str, list[str]] = defaultdict(list)
+        for name, (_, speaker) in best.items():
+            if name not in contested:
+                out[speaker].append(name)
+        return dict(out)
+
+    # -- pronouns -----------------------------------------------------------------------------------------
+    def mention(self, name: str, type_: str, k: int, gender: Gender | None = None) -> None:
+        if gender:
+            self.genders.setdefault(name, gender)
+        self._mentions.append(Mention(name, type_, gender or self.gender_of(name), k))
+
+    def resolve_pronoun(self, word: str, k: int) -> str | None:
+        """The most recent compatible person for he/she/him/her/his, or None when unsure."""
+        gender = PRONOUN_GENDER.get(word.lower())
+        if gender is None:
+            return None
+        me = self.speakers[k] if k < len(self.speakers) else None
+        you = self.addressee(k)
+        window = [m for m in reversed(self._mentions) if k - m.message <= PRONOUN_WINDOW and m.type == "Person"]
+        others = [m for m in window if m.name not in (me, you)]
+        for pool in (others, window):  # a speaker speaks of themself as "I": other people first
+            for m in pool:
+                if (m.gender or self.gender_of(m.name)) == gender:
+                    return m.name
+            unknown = {m.name for m in pool if (m.gender or self.gender_of(m.name)) is None}
+            known = {m.name for m in pool} - unknown
+            if len(unknown) == 1 and not known:
+                return unknown.pop()
+        return None
+
+
+def _vocative_slots(tokens: list[Token]) -> list[tuple[int, int]]:
+    """(start, end) token ranges of vocative names in one sentence."""
+    out = []
+    i = 0
+    while i < len(tokens) and (tokens[i].lower_ in VOCATIVE_LEADS or tokens[i].is_punct):
+        i += 1
+    end = _name_run(tokens, i)
+    if end > i and (end == len(tokens) or tokens[end].text in _PUNCT_AFTER_VOCATIVE):
+        out.append((i, end))
+    # "..., Maria!" / "Thanks, Maria."
+    j = len(tokens)
+    while j > 0 and tokens[j - 1].is_punct and tokens[j - 1].text != ",":
+        j -= 1
+    k = j - 1
+    while k > 0 and _is_name_token(tokens[k - 1]) and tokens[k - 1].lower_ not in RELATION_NOUNS:
+        k -= 1
+    if 0 < k < j and tokens[k - 1].text == "," and all(_is_name_token(t) or t.lower_ in RELATION_NOUNS
+                                                       for t in tokens[k:j]) and (k, j) not in out:
+        out.append((k, j))
+    return out
+
+
+def _name_run(tokens: list[Token], i: int) -> int:
+    """End of a run of name tokens starting at i ("Mr. Geller", "Mel"), or a single relation noun ("mom")."""
+    if i < len(tokens) and tokens[i].lower_ in RELATION_NOUNS and tokens[i].lower_ in NOUN_GENDER:
+        return i + 1
+    j = i
+    while j < len(tokens) and _is_name_token(tokens[j]):
+        j += 1
+    return j
+
+
+def _is_name_token(t: Token) -> bool:
+    text = t.text.strip(".")
+    if not text or not text[0].isupper() or t.lower_.strip(".") in _NOT_NAMES - {"mr", "mrs", "ms", "miss"}:
+        return False
+    if t.lower_.strip(".") in HONORIFICS:
+        return True
+    return t.pos_ == "PROPN" or t.ent_type_ in ("PERSON", "NORP", "ORG") or is_given_name(text)
+
+
+def _name_phrase(t: Token) -> str:
+    parts = [x for x in t.lefts if x.dep_ == "compound" and _is_name_token(x)] + [t]
+    return " ".join(x.text for x in parts)

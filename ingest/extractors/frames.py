@@ -1,0 +1,203 @@
+"""Relations people state in conversation, read off a dependency parse with the word lists of relation_words.
+
+Two shapes:
+- relation nouns: "my sister Sofia", "Sofia is my sister", "Ross's son Ben", "a dog named Max", "Hey mom";
+- verb frames: "got married to Luis", "moved to Berlin", "was elected mayor of Avalon", "quit Acme",
+  "I love painting", with passives turned round ("Acme was founded by Carol").
+Arguments are resolved by the caller (names, "I", "you", pronouns) through ``Arguments``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Protocol
+
+from strata.ingest.extractors.relation_words import (
+    BARE_OBJECT_ONLY,
+    EMPTY_OBJECTS,
+    PET_NOUNS,
+    RELATION_NOUNS,
+    VERB_FRAMES,
+    VerbFrame,
+)
+
+if TYPE_CHECKING:
+    from spacy.tokens import Token
+
+_SUBJECT_DEPS = ("nsubj", "nsubjpass")
+# Verbs that inherit the subject of the verb they hang from ("got married", "started doing", "want to move").
+_INHERITS_SUBJECT = ("acomp", "xcomp", "conj", "oprd")
+_CONCEPT_MODIFIERS = ("compound", "amod", "nmod", "poss")
+_NAMING_VERBS = frozenset({"name", "call"})
+
+
+class Arguments(Protocol):
+    def names(self, token: Token) -> list[tuple[str, str]]:
+        """Entity names (with types) a token stands for: a name, "I", "you", a resolved pronoun."""
+        ...
+
+
+@dataclass(frozen=True)
+class FrameFact:
+    subject: str
+    subject_type: str
+    predicate: str
+    object: str
+    object_type: str
+    negated: bool
+    text: str
+
+
+def subjects_of(verb: Token) -> tuple[list[Token], bool]:
+    """The verb's subject tokens (inherited through acomp/xcomp/conj chains) and whether it is passive."""
+    v: Token | None = verb
+    for _ in range(4):
+        if v is None:
+            break
+        subs = [c for c in v.children if c.dep_ in _SUBJECT_DEPS]
+        if subs:
+            return subs, any(c.dep_ == "nsubjpass" for c in subs) and v == verb
+        v = v.head if v.dep_ in _INHERITS_SUBJECT and v.head != v else None
+    return [], False
+
+
+def relation_noun_facts(noun: Token, args: Arguments, speaker: str | None, addressee: str | None,
+                        vocative: bool) -> Iterator[FrameFact]:
+    """Facts a relation noun states: "my sister Sofia" -> Sofia sibling_of <speaker>."""
+    rel = RELATION_NOUNS.get(noun.lower_) or RELATION_NOUNS.get(noun.lemma_.lower())
+    if rel is None:
+        return
+    if vocative:  # "Hey mom": the addressee is the speaker's mother
+        named, owners = ([(addressee, "Person")] if addressee else []), ([(speaker, "Person")] if speaker else [])
+    else:
+        named, owners = _named_relative(noun, args, rel.named_type), _possessors(noun, args)
+    for n, n_type in named:
+        for o, o_type in owners:
+            if n == o:
+                continue
+            n_type = rel.named_type if rel.named_type != "Person" else n_type or "Person"
+            if rel.subject == "named":
+                s, s_type, obj, obj_type = n, n_type, o, o_type
+            else:
+                s, s_type, obj, obj_type = o, o_type, n, n_type
+            yield FrameFact(s, s_type, rel.predicate, obj, obj_type, rel.negated, f"{n} is {o}'s {noun.text.lower()}")
+
+
+def _named_relative(noun: Token, args: Arguments, named_type: str) -> list[tuple[str, str]]:
+    """The person a relation noun names: apposition, compound head, "named X", or the copula's subject."""
+    for child in noun.children:
+        if child.dep_ == "appos" and (found := args.names(child)):
+            return found
+        if child.dep_ == "acl" and child.lemma_ in _NAMING_VERBS:
+            for g in child.children:
+                if g.dep_ in ("oprd", "attr", "dobj") and (found := args.names(g)):
+                    return found
+    if noun.dep_ == "compound" and noun.head.pos_ == "PROPN":  # "sister Sofia" parsed as one name
+        return args.names(noun.head)
+    if noun.dep_ == "appos":  # "Sofia, my sister"
+        return args.names(noun.head)
+    if noun.dep_ == "attr" and noun.head.lemma_ == "be":  # "Sofia is my sister"
+        subs = [c for c in noun.head.children if c.dep_ == "nsubj"]
+        return [n for s in subs for n in args.names(s)]
+    return []
+
+
+def _possessors(noun: Token, args: Arguments) -> list[tuple[str, str]]:
+    """Whose relative: "my"/"Ross's" on the noun, or the subject of "I have a sister named Amy"."""
+    for child in noun.children:
+        if child.dep_ == "poss":
+            return args.names(child)
+    if noun.dep_ == "dobj" and noun.head.lemma_ in ("have", "get", "adopt"):
+        subs, _ = subjects_of(noun.head)
+        return [n for s in subs for n in args.names(s)]
+    return []
+
+
+def frame_facts(verb: Token, args: Arguments,
+                default_subject: list[tuple[str, str]] | None = None) -> Iterator[FrameFact] | None:
+    """Facts of the verb's frame, or None when the verb has no frame (the caller's generic rule applies)."""
+    particle = next((c.lower_ for c in verb.children if c.dep_ == "prt"), "")
+    frames = VERB_FRAMES.get((verb.lemma_.lower(), particle))
+    if frames is None and particle:
+        frames = VERB_FRAMES.get((verb.lemma_.lower(), ""))
+    if frames is None:
+        return None
+    return _fill(verb, frames, args, default_subject or [])
+
+
+def _fill(verb: Token, frames: tuple[VerbFrame, ...], args: Arguments,
+          default_subject: list[tuple[str, str]]) -> Iterator[FrameFact]:
+    """The first frame whose slots resolve; ``default_subject`` stands in for a dropped "I" ("Just moved to
+    Berlin")."""
+    subs, passive = subjects_of(verb)
+    verb_negated = is_negated(verb)
+    for frame in frames:
+        subject_tokens, objects = _slots(verb, frame, subs, passive)
+        subjects = [n for tok in subject_tokens for n in args.names(tok)]
+        if not subject_tokens and not passive:
+            subjects = default_subject
+        if not objects or not subjects:
+            continue
+        produced = False
+        for s, s_type in subjects:
+            for o_tok in objects:
+                for o, o_type, concept in _object_names(verb, o_tok, frame, args):
+                    if o == s:
+                        continue
+                    produced = True
+                    yield FrameFact(s, s_type, frame.predicate, o, frame.object_type if concept else o_type,
+                                    frame.negated != verb_negated, "")
+        if produced:
+            return
+
+
+def _slots(verb: Token, frame: VerbFrame, subs: list[Token], passive: bool) -> tuple[list[Token], list[Token]]:
+    """(subject tokens, object tokens) for one frame."""
+    if passive and frame.slot == "dobj":  # "Acme was founded by Carol"
+        agents = [p for c in verb.children if c.dep_ == "agent" for p in c.children if p.dep_ == "pobj"]
+        return agents, subs
+    if frame.slot in ("dobj", "oprd", "attr"):
+        objects = [c for c in verb.children if c.dep_ == frame.slot]
+    else:
+        objects = [p for c in verb.children if c.dep_ in ("prep", "agent") and c.lower_ == frame.slot
+                   for p in c.children if p.dep_ == "pobj"]
+    return subs, [o for tok in objects for o in (tok, *tok.conjuncts)]
+
+
+def _object_names(verb: Token, token: Token, frame: VerbFrame, args: Arguments) -> list[tuple[str, str, bool]]:
+    """(name, type, is_concept) for an object token: entity names first, else a concept phrase if allowed."""
+    names = args.names(token)
+    if names:
+        return [(n, t, False) for n, t in names]
+    if not frame.concepts or token.pos_ in ("PRON", "PROPN", "NUM") or token.lower_ in EMPTY_OBJECTS:
+        return []
+    if frame.predicate == "has_pet" and token.lemma_.lower() not in PET_NOUNS:
+        return []
+    if verb.lemma_ in BARE_OBJECT_ONLY and any(c.dep_ in ("det", "poss", "nummod") for c in token.children):
+        return []
+    phrase = concept_phrase(token, with_of=frame.predicate == "holds_office")
+    return [(phrase, frame.object_type, True)] if phrase else []
+
+
+def concept_phrase(token: Token, with_of: bool = False) -> str | None:
+    """"the climbing gym" -> "climbing gym"; "mayor of Avalon" with with_of; None for empty words."""
+    mods = [c for c in token.lefts if c.dep_ in _CONCEPT_MODIFIERS and c.dep_ != "poss"
+            and c.pos_ in ("NOUN", "PROPN", "ADJ", "VERB")]
+    words = [*[m.text for m in mods], token.text]
+    if with_of:
+        for prep in (c for c in token.children if c.dep_ == "prep" and c.lower_ == "of"):
+            words += [prep.text, *[t.text for t in prep.subtree if t != prep]]
+    phrase = " ".join(words).strip()
+    if len(phrase) < 3 or phrase.lower() in EMPTY_OBJECTS:
+        return None
+    return phrase
+
+
+def is_negated(verb: Token) -> bool:
+    for child in verb.children:
+        if child.dep_ == "neg" or child.lower_ == "never":
+            return True
+        if child.lower_ == "longer" and any(g.lower_ == "no" for g in child.children):
+            return True
+    return False

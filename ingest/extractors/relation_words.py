@@ -1,0 +1,153 @@
+"""Word lists for the offline conversation extractor: relation nouns, verb frames, phatic words. Data only.
+
+Every predicate named here is a canonical predicate of schema/ontology.json (a test checks it), so offline
+facts land on the same names as structured statements and the LLM's folded predicates.
+"""
+
+from __future__ import annotations
+
+from typing import Literal, NamedTuple
+
+# Which side of "<possessor>'s <noun> <Name>" is the subject: "named" = the named person ("my sister Sofia":
+# Sofia sibling_of me), "possessor" = the possessor ("my dog Max": me has_pet Max).
+Side = Literal["named", "possessor"]
+
+
+class NounRelation(NamedTuple):
+    predicate: str
+    subject: Side = "named"
+    negated: bool = False  # "my ex-wife Ann": the relation held and no longer does
+    named_type: str = "Person"
+
+
+def _same(predicate: str, *nouns: str, subject: Side = "named", negated: bool = False,
+          named_type: str = "Person") -> dict[str, NounRelation]:
+    return {n: NounRelation(predicate, subject, negated, named_type) for n in nouns}
+
+
+RELATION_NOUNS: dict[str, NounRelation] = {
+    **_same("sibling_of", "sister", "brother", "sis", "bro", "twin", "sibling", "stepsister", "stepbrother",
+            "half-sister", "half-brother"),
+    **_same("parent_of", "mother", "father", "mom", "mum", "dad", "mommy", "daddy", "mama", "papa", "parent",
+            "stepmother", "stepfather", "stepmom", "stepdad", "ma", "pa"),
+    **_same("child_of", "son", "daughter", "kid", "child", "baby", "stepson", "stepdaughter", "boy", "girl"),
+    **_same("spouse_of", "wife", "husband", "spouse"),
+    **_same("spouse_of", "ex-wife", "ex-husband", negated=True),
+    **_same("partner_of", "boyfriend", "girlfriend", "partner", "lover", "date"),
+    **_same("partner_of", "ex-boyfriend", "ex-girlfriend", "ex", negated=True),
+    **_same("engaged_to", "fiance", "fiancee", "fiancé", "fiancée"),
+    **_same("friend_of", "friend", "buddy", "pal", "bestie", "bff", "best friend", "girlfriend's friend"),
+    **_same("roommate_of", "roommate", "roomie", "flatmate", "housemate"),
+    **_same("neighbor_of", "neighbor", "neighbour"),
+    **_same("colleague_of", "colleague", "coworker", "co-worker", "teammate", "partner at work"),
+    **_same("boss_of", "boss", "manager", "supervisor", "employer"),
+    **_same("boss_of", "assistant", "employee", "secretary", subject="possessor"),
+    **_same("relative_of", "cousin", "aunt", "uncle", "niece", "nephew", "grandmother", "grandfather",
+            "grandma", "grandpa", "granny", "grandson", "granddaughter", "grandchild", "grandkid",
+            "mother-in-law", "father-in-law", "sister-in-law", "brother-in-law", "in-law", "relative"),
+    **_same("teacher_of", "teacher", "mentor", "coach", "tutor", "professor"),
+    **_same("teacher_of", "student", "pupil", "mentee", subject="possessor"),
+    **_same("client_of", "client", "customer", subject="named"),
+    **_same("has_pet", "dog", "cat", "puppy", "kitten", "pup", "pet", "bird", "parrot", "hamster", "horse",
+            "pony", "rabbit", "bunny", "turtle", "tortoise", "snake", "fish", "goldfish", "guinea pig",
+            "lizard", "ferret", "gerbil", "mouse", "rat", subject="possessor", named_type="Animal"),
+}
+# Relation nouns that say which parent or child: the named person's gender, for pronouns.
+NOUN_GENDER = {
+    **dict.fromkeys(["sister", "sis", "mother", "mom", "mum", "mommy", "mama", "daughter", "wife", "ex-wife",
+                     "girlfriend", "ex-girlfriend", "aunt", "niece", "grandmother", "grandma", "granny",
+                     "stepmother", "stepmom", "stepdaughter", "fiancee", "fiancée", "girl", "ma"], "f"),
+    **dict.fromkeys(["brother", "bro", "father", "dad", "daddy", "papa", "son", "husband", "ex-husband",
+                     "boyfriend", "ex-boyfriend", "uncle", "nephew", "grandfather", "grandpa", "stepfather",
+                     "stepdad", "stepson", "fiance", "fiancé", "boy", "pa"], "m"),
+}
+PET_NOUNS = frozenset(n for n, r in RELATION_NOUNS.items() if r.predicate == "has_pet")
+
+
+class VerbFrame(NamedTuple):
+    predicate: str
+    # where the object is: "dobj" (direct object), a preposition ("to", "at"), or "oprd" (elected *mayor*)
+    slot: str
+    object_type: str = "Entity"
+    # whether a common noun ("the climbing gym", "painting") may be the object, or only a name
+    concepts: bool = False
+    negated: bool = False
+
+
+# (verb lemma, particle or "") -> frames, tried in order; the first whose slot is filled wins.
+VERB_FRAMES: dict[tuple[str, str], tuple[VerbFrame, ...]] = {
+    ("marry", ""): (VerbFrame("spouse_of", "dobj", "Person"), VerbFrame("spouse_of", "to", "Person")),
+    ("wed", ""): (VerbFrame("spouse_of", "dobj", "Person"),),
+    ("divorce", ""): (VerbFrame("spouse_of", "dobj", "Person", negated=True),),
+    ("date", ""): (VerbFrame("partner_of", "dobj", "Person"),),
+    ("go", "out"): (VerbFrame("partner_of", "with", "Person"),),
+    ("break", "up"): (VerbFrame("partner_of", "with", "Person", negated=True),),
+    ("split", "up"): (VerbFrame("partner_of", "with", "Person", negated=True),),
+    ("dump", ""): (VerbFrame("partner_of", "dobj", "Person", negated=True),),
+    ("engage", ""): (VerbFrame("engaged_to", "to", "Person"),),
+    ("propose", ""): (VerbFrame("engaged_to", "to", "Person"),),
+    ("move", ""): (VerbFrame("lives_in", "to", "Place"), VerbFrame("lives_in", "into", "Place")),
+    ("move", "back"): (VerbFrame("lives_in", "to", "Place"),),
+    ("relocate", ""): (VerbFrame("lives_in", "to", "Place"),),
+    ("live", ""): (VerbFrame("lives_in", "in", "Place"), VerbFrame("lives_in", "at", "Place"),
+                   VerbFrame("roommate_of", "with", "Person")),
+    ("settle", ""): (VerbFrame("lives_in", "in", "Place"),),
+    ("work", ""): (VerbFrame("employed_by", "at", "Organization"), VerbFrame("employed_by", "for", "Organization"),
+                   VerbFrame("works_as", "as", "Concept", concepts=True)),
+    ("join", ""): (VerbFrame("member_of", "dobj", "Organization"),),
+    ("hire", ""): (VerbFrame("employed_by", "by", "Organization"),),
+    ("quit", ""): (VerbFrame("employed_by", "dobj", "Organization", negated=True),),
+    ("leave", ""): (VerbFrame("employed_by", "dobj", "Organization", negated=True),),
+    ("study", ""): (VerbFrame("studies_at", "at", "Organization"), VerbFrame("studies", "dobj", "Concept", True)),
+    ("graduate", ""): (VerbFrame("studies_at", "from", "Organization"),),
+    ("attend", ""): (VerbFrame("attended", "dobj", "Event", concepts=True),),
+    ("visit", ""): (VerbFrame("visits", "dobj", "Place", concepts=True),),
+    ("go", ""): (VerbFrame("visits", "to", "Place", concepts=True),),
+    ("travel", ""): (VerbFrame("visits", "to", "Place", concepts=True),),
+    ("fly", ""): (VerbFrame("visits", "to", "Place"),),
+    ("elect", ""): (VerbFrame("holds_office", "oprd", "Concept", concepts=True),
+                    VerbFrame("holds_office", "as", "Concept", concepts=True)),
+    ("appoint", ""): (VerbFrame("holds_office", "oprd", "Concept", concepts=True),
+                      VerbFrame("holds_office", "as", "Concept", concepts=True)),
+    ("name", ""): (VerbFrame("holds_office", "oprd", "Concept", concepts=True),),
+    ("become", ""): (VerbFrame("holds_office", "attr", "Concept", concepts=True),),
+    ("found", ""): (VerbFrame("founded", "dobj", "Organization"),),
+    ("establish", ""): (VerbFrame("founded", "dobj", "Organization"),),
+    ("start", ""): (VerbFrame("practices", "dobj", "Concept", concepts=True),),
+    ("love", ""): (VerbFrame("likes", "dobj", "Concept", concepts=True),),
+    ("like", ""): (VerbFrame("likes", "dobj", "Concept", concepts=True),),
+    ("enjoy", ""): (VerbFrame("likes", "dobj", "Concept", concepts=True),),
+    ("adore", ""): (VerbFrame("likes", "dobj", "Concept", concepts=True),),
+    ("prefer", ""): (VerbFrame("likes", "dobj", "Concept", concepts=True),),
+    ("hate", ""): (VerbFrame("dislikes", "dobj", "Concept", concepts=True),),
+    ("dislike", ""): (VerbFrame("dislikes", "dobj", "Concept", concepts=True),),
+    ("detest", ""): (VerbFrame("dislikes", "dobj", "Concept", concepts=True),),
+    ("play", ""): (VerbFrame("practices", "dobj", "Concept", concepts=True),),
+    ("practice", ""): (VerbFrame("practices", "dobj", "Concept", concepts=True),),
+    ("do", ""): (VerbFrame("practices", "dobj", "Concept", concepts=True),),
+    ("take", "up"): (VerbFrame("practices", "dobj", "Concept", concepts=True),),
+    ("adopt", ""): (VerbFrame("has_pet", "dobj", "Animal", concepts=True),),
+    ("buy", ""): (VerbFrame("owns", "dobj", "Object", concepts=True),),
+    ("own", ""): (VerbFrame("owns", "dobj", "Object", concepts=True),),
+    ("meet", ""): (VerbFrame("knows", "dobj", "Person"),),
+    ("know", ""): (VerbFrame("knows", "dobj", "Person"),),
+    ("succeed", ""): (VerbFrame("succeeded", "dobj", "Person"),),
+    ("replace", ""): (VerbFrame("succeeded", "dobj", "Person"),),
+}
+# Verbs whose concept objects are activities only when the object is an activity noun or a gerund
+# ("I do yoga", "I'm doing kickboxing"; not "I did the dishes"? a dish is a thing, so "do" needs a
+# non-determined object). Frames with these lemmas drop objects that carry a determiner.
+BARE_OBJECT_ONLY = frozenset({"do", "play", "practice", "start", "take"})
+# Concept objects that carry no memory ("I love that", "I like it", "I did something").
+EMPTY_OBJECTS = frozenset({"it", "that", "this", "them", "thing", "things", "something", "anything", "everything",
+                           "nothing", "one", "lot", "bit", "way", "stuff", "time", "idea", "sense", "job",
+                           "sure", "best", "work", "fun", "much", "more", "most", "all", "what", "which",
+                           "part", "kind", "sort", "question", "point", "chance", "look", "moment", "day",
+                           "week", "year", "month", "night", "morning", "while", "other", "others", "you",
+                           "him", "her", "me", "us", "myself", "yourself", "home", "here", "there", "place"})
+
+# Greetings and discourse words that may precede a vocative: "Hey Maria!", "Thanks, Mel".
+VOCATIVE_LEADS = frozenset({"hey", "hi", "hello", "oh", "ah", "thanks", "thank", "woah", "whoa", "wow", "yeah",
+                            "yes", "no", "well", "okay", "ok", "sorry", "so", "um", "uh", "dear", "bye", "goodbye",
+                            "morning", "night", "congrats", "congratulations", "look", "listen", "come", "right",
+                            "sure", "cool", "great", "awesome", "yay", "hmm", "aw", "aww", "ooh", "see"})
