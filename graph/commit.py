@@ -81,6 +81,9 @@ def commit_episode(graph: Graph, plan: CommitPlan, timeline: TimelineFn, now: da
         tx.run(q.UPSERT_FACTS, rows=fact_rows, episode_uuid=ep_uuid, extractor=extractor, **common).consume()
         tx.run(q.UPSERT_PASSAGES, rows=[p.model_dump() for p in plan.passages], episode_uuid=ep_uuid,
                **common).consume()
+        if plan.notes:
+            tx.run(q.UPSERT_NOTES, rows=[{**n.model_dump(exclude={"valid_at"}), "valid_at": _iso(n.valid_at)}
+                                         for n in plan.notes], episode_uuid=ep_uuid, **common).consume()
         if plan.suggestions:
             tx.run(q.RECORD_SUGGESTIONS, rows=[s.model_dump() for s in plan.suggestions], **common).consume()
         seeds = [(f.subject_uuid, f.predicate, f.object_uuid) for f in plan.facts]

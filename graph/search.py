@@ -100,6 +100,8 @@ class PassageHit(BaseModel):
     end: int
     text: str
     speaker: str | None = None
+    # The passage's memory notes: its statements rewritten to stand alone (names, absolute dates).
+    notes: list[str] = Field(default_factory=list)
 
 
 class SearchHit(BaseModel):

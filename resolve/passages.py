@@ -9,9 +9,10 @@ the question that asks for it. Context has its own full-text and vector index, s
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from strata.schema import ids
-from strata.schema.models import Episode
+from strata.schema.models import Episode, ExtractedNote
 from strata.schema.plan import PassageWrite
 
 TARGET_CHARS = 600
@@ -20,15 +21,28 @@ CONTEXT_CHARS = 300
 _SENTENCE_END = re.compile(r"(?:(?<=[.!?])|(?<=[.!?][\"')\]]))\s+|\n{2,}")
 
 
-def passages_for(episode: Episode) -> list[PassageWrite]:
+def passages_for(episode: Episode, notes: Sequence[ExtractedNote] = ()) -> list[PassageWrite]:
+    """The episode's passages; each one's context also holds the memory notes that rewrite it, so a question in
+    other words ("When did Tom go to the gym?") finds "I went to the gym yesterday" through "Tom went to the
+    climbing gym on 7 May 2023"."""
     if episode.kind == "chat" and episode.messages:
         passages = [_passage(episode, k, m.start, m.end, m.speaker) for k, m in enumerate(episode.messages)
                     if episode.content[m.start:m.end].strip()]
     else:
         passages = [_passage(episode, k, start, end, None)
                     for k, (start, end) in enumerate(sentence_windows(episode.content))]
-    return [p.model_copy(update={"context": context_of(passages[k - 1] if k else None, p)})
+    return [p.model_copy(update={"context": _with_notes(context_of(passages[k - 1] if k else None, p),
+                                                        notes_in(p, notes))})
             for k, p in enumerate(passages)]
+
+
+def notes_in(passage: PassageWrite, notes: Sequence[ExtractedNote]) -> list[ExtractedNote]:
+    """Notes whose evidence starts inside the passage."""
+    return [n for n in notes if n.spans and passage.start <= n.spans[0].start < passage.end]
+
+
+def _with_notes(context: str, notes: list[ExtractedNote]) -> str:
+    return "\n".join([context, *(n.text for n in notes)]) if notes else context
 
 
 def context_of(previous: PassageWrite | None, passage: PassageWrite) -> str:

@@ -32,6 +32,8 @@ from strata.schema.plan import (
     Evidence,
     FactWrite,
     MentionWrite,
+    NoteWrite,
+    PassageWrite,
     PredicateWrite,
     SameAsSuggestion,
 )
@@ -88,7 +90,7 @@ def texts_to_embed(episode: Episode, extraction: Extraction, ontology: Ontology 
     groups = [g for g in collapse_mentions(_all_mentions(extraction, onto), onto, fuzzy=episode.kind != "facts")
               if _usable(g)]
     facts = [f.fact or f"{f.subject} {f.predicate} {f.object}" for f in extraction.facts]
-    passages = passages_for(episode)
+    passages = passages_for(episode, extraction.notes)
     return [g.name for g in groups] + facts + [p.text for p in passages] + [p.context or "" for p in passages]
 
 
@@ -102,7 +104,7 @@ def build_plan(episode: Episode, extraction: Extraction, *, lookup: CandidateLoo
     groups = [g for g in collapse_mentions(mentions, onto, fuzzy=episode.kind != "facts") if _usable(g)]
     facts = list(extraction.facts)
     fact_texts = [f.fact or f"{f.subject} {f.predicate} {f.object}" for f in facts]
-    passages = passages_for(episode)
+    passages = passages_for(episode, extraction.notes)
     vectors = _embed_all(embed, [g.name for g in groups], fact_texts, [p.text for p in passages],
                          [p.context or "" for p in passages])
     name_vecs, fact_vecs, passage_vecs, context_vecs = vectors
@@ -171,8 +173,24 @@ def build_plan(episode: Episode, extraction: Extraction, *, lookup: CandidateLoo
         passages=[p.model_copy(update={"embedding": passage_vecs[k] if passage_vecs else None,
                                        "context_embedding": context_vecs[k] if context_vecs else None})
                   for k, p in enumerate(passages)],
+        notes=_notes(episode, extraction, passages, by_form, uuid_of_group),
         suggestions=suggestions, extractor=extraction.extractor, summary=extraction.summary)
     return plan, report
+
+
+def _notes(episode: Episode, extraction: Extraction, passages: list[PassageWrite], by_form: dict[str, int],
+           uuid_of_group: list[str]) -> list[NoteWrite]:
+    """Notes with their passage and the resolved uuids of the entities they name."""
+    out = []
+    for k, note in enumerate(extraction.notes):
+        span = note.spans[0] if note.spans else None
+        passage = next((p for p in passages if span and p.start <= span.start < p.end), None)
+        entities = [uuid_of_group[i] for name in note.entities if (i := by_form.get(fold_name(name))) is not None]
+        out.append(NoteWrite(uuid=ids.stable_uuid("note", episode.uuid, k), text=note.text,
+                             start=span.start if span else 0, end=span.end if span else 0,
+                             passage_uuid=passage.uuid if passage else None, valid_at=note.valid_at,
+                             speaker=note.asserted_by, entity_uuids=list(dict.fromkeys(entities))))
+    return out
 
 
 def _exact_decision(candidates: list[CandidateEntity]) -> Decision:

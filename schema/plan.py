@@ -96,6 +96,19 @@ class PassageWrite(Frozen):
     context_embedding: list[float] | None = None
 
 
+class NoteWrite(Frozen):
+    """A self-contained memory note: linked to its passage (the message it rewrites) and its entities."""
+
+    uuid: str
+    text: str
+    start: int = Field(ge=0)
+    end: int = Field(ge=0)
+    passage_uuid: str | None = None
+    valid_at: UtcDatetime | None = None
+    speaker: str | None = None
+    entity_uuids: list[str] = Field(default_factory=list)
+
+
 class SameAsSuggestion(Frozen):
     """Offline resolution found a plausible but unproven match: recorded for review, not merged."""
 
@@ -113,6 +126,7 @@ class CommitPlan(Frozen):
     facts: list[FactWrite] = Field(default_factory=list)
     predicates: list[PredicateWrite] = Field(default_factory=list)
     passages: list[PassageWrite] = Field(default_factory=list)
+    notes: list[NoteWrite] = Field(default_factory=list)
     suggestions: list[SameAsSuggestion] = Field(default_factory=list)
     extractor: ExtractorInfo
     summary: str | None = None

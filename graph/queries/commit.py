@@ -97,6 +97,25 @@ CALL (x, p) {
 }
 """
 
+# Notes hang off the passage they rewrite and point at the entities they name; they carry no vectors of their
+# own: their text is part of the passage's indexed context (resolve/passages.py), so search finds them there.
+UPSERT_NOTES = """
+UNWIND $rows AS n
+MERGE (x:Note {uuid: n.uuid})
+ON CREATE SET x.group_id = $group_id, x.episode_uuid = $episode_uuid, x.text = n.text, x.start = n.start,
+              x.end = n.end, x.valid_at = datetime(n.valid_at), x.speaker = n.speaker, x.created_at = $now
+WITH x, n
+CALL (x, n) {
+  MATCH (p:Passage {uuid: n.passage_uuid})
+  MERGE (p)-[:HAS_NOTE]->(x)
+}
+CALL (x, n) {
+  UNWIND n.entity_uuids AS id
+  MATCH (e:Entity {uuid: id})
+  MERGE (x)-[:ABOUT]->(e)
+}
+"""
+
 UPSERT_PREDICATES = """
 UNWIND $rows AS p
 MERGE (x:Predicate {group_id: $group_id, name: p.name})

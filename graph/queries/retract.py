@@ -46,7 +46,8 @@ WITH ep, collect(DISTINCT r) AS only_here
 FOREACH (r IN only_here | DELETE r)
 WITH ep
 OPTIONAL MATCH (ep)-[:HAS_PASSAGE]->(p:Passage)
-DETACH DELETE p
+OPTIONAL MATCH (p)-[:HAS_NOTE]->(n:Note)
+DETACH DELETE n, p
 WITH DISTINCT ep
 OPTIONAL MATCH (ep)-[:MENTIONS]->(e:Entity)
 WITH ep, collect(DISTINCT e) AS mentioned

@@ -26,6 +26,7 @@ invalid_at: toString(r.invalid_at), created_at: toString(r.created_at),
 invalidated_at: toString(r.invalidated_at), invalidated_by: r.invalidated_by,
 expired_at: toString(r.expired_at), confidence: r.confidence, episodes: r.episodes, asserted_by: r.asserted_by,
 agents: r.agents, extractor: r.extractor, negated: coalesce(r.negated, false), evidence: r.evidence,
+predicate_text: r.predicate_text,
 embedding: CASE WHEN $with_embedding THEN r.fact_embedding END
 """
 
@@ -83,7 +84,7 @@ WHERE ep.status = 'done' AND ep.group_id = $group_id
 
 PASSAGE_HIT_MAP = """
 uuid: p.uuid, episode_uuid: p.episode_uuid, start: p.start, end: p.end, text: p.text,
-speaker: p.speaker, embedding: CASE WHEN $with_embedding THEN p.embedding END
+speaker: p.speaker, notes: [(p)-[:HAS_NOTE]->(n:Note) | n.text], embedding: CASE WHEN $with_embedding THEN p.embedding END
 """
 
 # Each index channel answers one row: its name, how many entries the index gave (`raw`: equal to its depth,

@@ -134,10 +134,9 @@ VERB_FRAMES: dict[tuple[str, str], tuple[VerbFrame, ...]] = {
     ("succeed", ""): (VerbFrame("succeeded", "dobj", "Person"),),
     ("replace", ""): (VerbFrame("succeeded", "dobj", "Person"),),
 }
-# Verbs whose concept objects are activities only when the object is an activity noun or a gerund
-# ("I do yoga", "I'm doing kickboxing"; not "I did the dishes"? a dish is a thing, so "do" needs a
-# non-determined object). Frames with these lemmas drop objects that carry a determiner.
-BARE_OBJECT_ONLY = frozenset({"do", "play", "practice", "start", "take"})
+# Verbs whose concept object is an activity only when bare ("I do yoga", "started running"; not "I did the
+# dishes", "started a fight"): their frames drop objects with a determiner or possessive.
+BARE_OBJECT_ONLY = frozenset({"do", "start", "take"})
 # Concept objects that carry no memory ("I love that", "I like it", "I did something").
 EMPTY_OBJECTS = frozenset({"it", "that", "this", "them", "thing", "things", "something", "anything", "everything",
                            "nothing", "one", "lot", "bit", "way", "stuff", "time", "idea", "sense", "job",

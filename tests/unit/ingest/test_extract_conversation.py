@@ -1,0 +1,145 @@
+"""The offline extractor on conversation: the issue's five probe lines, addressing, aliases, pronouns, notes."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from strata.ingest.extractors import SpacyExtractor
+from strata.ingest.protocols import ExtractionContext
+from strata.resolve.ontology import load_ontology
+from strata.schema.models import Episode, Extraction, Message
+
+REF = datetime(2023, 5, 8, 13, 56, tzinfo=UTC)
+
+
+def chat(lines: list[tuple[str, str]]) -> Episode:
+    """A chat episode rendered like the API renders one ("Speaker: text" per line)."""
+    content, messages = "", []
+    for speaker, text in lines:
+        content += f"{speaker}: "
+        messages.append(Message(speaker=speaker, text=text, start=len(content) - len(speaker) - 2,
+                                end=len(content) + len(text)))
+        content += text + "\n"
+    return Episode(uuid="ep", group_id="g", kind="chat", content=content.rstrip("\n"), reference_time=REF,
+                   content_hash="h", messages=messages, speakers=list(dict.fromkeys(s for s, _ in lines)))
+
+
+@pytest.fixture(scope="module")
+def extractor() -> SpacyExtractor:
+    return SpacyExtractor()
+
+
+def run(extractor: SpacyExtractor, lines: list[tuple[str, str]]) -> Extraction:
+    return extractor.extract(chat(lines), ExtractionContext())
+
+
+def facts(result: Extraction) -> dict[tuple[str, str, str], object]:
+    return {(f.subject, f.predicate, f.object): f for f in result.facts}
+
+
+# -- the five probe lines of the issue --------------------------------------------------------------------------
+def test_probe_move_is_residence_and_she_is_resolved(extractor: SpacyExtractor) -> None:
+    got = facts(run(extractor, [("Maya", "I moved to Berlin in June. She works at Northwind now.")]))
+    assert ("Maya", "lives_in", "Berlin") in got
+    assert ("Maya", "employed_by", "Northwind") in got
+    assert not any(o == "June" or s == "June" for s, _, o in got)  # a date is a time, never an argument
+    assert got[("Maya", "lives_in", "Berlin")].valid_at == datetime(2023, 6, 1, tzinfo=UTC)
+
+
+def test_probe_office_and_succession(extractor: SpacyExtractor) -> None:
+    got = facts(run(extractor, [("Maya", "Ann Archer was elected mayor of Avalon in 1990. "
+                                         "Ben Baker succeeded her in 1995.")]))
+    ann = got[("Ann Archer", "holds_office", "mayor of Avalon")]
+    ben = got[("Ben Baker", "holds_office", "mayor of Avalon")]
+    assert ann.valid_at.year == 1990 and ben.valid_at.year == 1995
+    assert ("Ben Baker", "succeeded", "Ann Archer") in got  # "her" is Ann Archer (female name, most recent)
+    assert load_ontology().functional("holds_office") == "object"  # so Ben's term closes Ann's
+
+
+def test_probe_honorifics_keep_two_people(extractor: SpacyExtractor) -> None:
+    result = run(extractor, [("Tom", "Mrs. Bennet spoke to Mr. Bennet. Mr. Bennet ignored Mrs. Bennet.")])
+    names = {e.name for e in result.entities}
+    assert {"Mrs. Bennet", "Mr. Bennet"} <= names and "Bennet" not in names
+    assert {(s, o) for s, _, o in facts(result)} >= {("Mrs. Bennet", "Mr. Bennet"), ("Mr. Bennet", "Mrs. Bennet")}
+
+
+def test_probe_family_marriage_and_dated_event(extractor: SpacyExtractor) -> None:
+    result = run(extractor, [("Tom", "My sister Sofia got married to Luis last year. "
+                                     "I went to the climbing gym yesterday.")])
+    got = facts(result)
+    assert ("Sofia", "sibling_of", "Tom") in got
+    assert got[("Sofia", "spouse_of", "Luis")].valid_at == datetime(2022, 1, 1, tzinfo=UTC)
+    gym = got[("Tom", "visits", "climbing gym")]
+    assert gym.valid_at == datetime(2023, 5, 7, tzinfo=UTC)  # yesterday = the session date minus one day
+    notes = [n.text for n in result.notes]
+    assert "Tom went to the climbing gym on 7 May 2023." in notes
+
+
+def test_probe_passive_founding(extractor: SpacyExtractor) -> None:
+    got = facts(run(extractor, [("Tom", "Acme was founded by Carol in 2001.")]))
+    assert got[("Carol", "founded", "Acme")].valid_at.year == 2001
+    assert got[("Carol", "founded", "Acme")].fact == "Acme was founded by Carol"
+
+
+# -- conversation mechanics ------------------------------------------------------------------------------------
+def test_second_person_is_the_addressee_and_vocatives_teach_aliases(extractor: SpacyExtractor) -> None:
+    result = run(extractor, [("Speaker 1", "Hey!"),
+                             ("Speaker 2", "I got a new job at Google."),
+                             ("Speaker 1", "Pheebs, you can't be serious. You work at Google?"),
+                             ("Speaker 2", "I do! Thanks, Joey.")])
+    aliases = {e.name: e.aliases for e in result.entities}
+    assert "Pheebs" in aliases["Speaker 2"] and "Joey" in aliases["Speaker 1"]
+    assert ("Speaker 2", "employed_by", "Google") in facts(result) or any(
+        n.text.startswith("Speaker 2 got a new job at Google") for n in result.notes)
+
+
+def test_self_introduction_is_an_alias(extractor: SpacyExtractor) -> None:
+    result = run(extractor, [("Speaker 1", "Hi, I'm Rachel."), ("Speaker 2", "Nice to meet you.")])
+    assert "Rachel" in {e.name: e.aliases for e in result.entities}["Speaker 1"]
+
+
+def test_relation_noun_vocative_and_copula(extractor: SpacyExtractor) -> None:
+    result = run(extractor, [("Ross", "Hey mom, this is great."), ("Judy", "Monica is my daughter.")])
+    got = facts(result)
+    assert ("Judy", "parent_of", "Ross") in got  # "Hey mom": the addressee is the speaker's mother
+    assert ("Monica", "child_of", "Judy") in got
+
+
+def test_breakups_and_quitting_are_negated(extractor: SpacyExtractor) -> None:
+    result = run(extractor, [("Ann", "I broke up with Paul last week. I quit Initech yesterday.")])
+    negated = {(f.subject, f.predicate, f.object) for f in result.facts if f.negated}
+    assert ("Ann", "partner_of", "Paul") in negated
+    assert ("Ann", "employed_by", "Initech") in negated
+
+
+def test_pets_likes_and_hobbies(extractor: SpacyExtractor) -> None:
+    got = facts(run(extractor, [("Mel", "I have a dog named Max. I love painting and I play the guitar.")]))
+    assert ("Mel", "has_pet", "Max") in got
+    assert ("Mel", "likes", "painting") in got
+    assert ("Mel", "practices", "guitar") in got
+
+
+def test_notes_name_people_and_skip_small_talk(extractor: SpacyExtractor) -> None:
+    episode = chat([("Caroline", "Hey Mel! How are you?"),
+                    ("Melanie", "Great! I went to a pottery class yesterday with my kids."),
+                    ("Caroline", "That sounds great!"),
+                    ("Melanie", "Thanks, Caroline. Are you still painting?")])
+    result = extractor.extract(episode, ExtractionContext())
+    notes = [n.text for n in result.notes]
+    assert notes == ["Melanie went to a pottery class on 7 May 2023 with Melanie's kids."]
+    note = result.notes[0]
+    assert note.asserted_by == "Melanie" and note.valid_at == REF.replace(hour=0, minute=0) - timedelta(days=1)
+    assert "Melanie" in note.entities
+    span = note.spans[0]
+    assert episode.content[span.start:span.end] == "I went to a pottery class yesterday with my kids."
+    assert "Mel" in {e.name: e.aliases for e in result.entities}["Melanie"]
+
+
+def test_every_offline_predicate_is_in_the_ontology() -> None:
+    from strata.ingest.extractors.relation_words import RELATION_NOUNS, VERB_FRAMES
+
+    onto = load_ontology()
+    used = {r.predicate for r in RELATION_NOUNS.values()} | {f.predicate for fs in VERB_FRAMES.values() for f in fs}
+    assert {p for p in used if p not in onto.predicates} == set()
