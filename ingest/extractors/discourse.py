@@ -30,12 +30,16 @@ PRONOUN_GENDER: dict[str, Gender] = {"he": "m", "him": "m", "his": "m", "himself
 PRONOUN_WINDOW = 3  # messages back a pronoun may reach (a chat episode's topic moves fast)
 _PUNCT_AFTER_VOCATIVE = frozenset({",", "!", ".", "?", "...", ";", ":"})
 # Capitalized words that are not names when addressed ("Hey Guys", "Oh God", "Thanks, Man").
-_NOT_NAMES = frozenset({"god", "man", "guys", "guy", "dude", "honey", "sweetie", "babe", "baby", "buddy", "pal",
+NOT_NAMES = frozenset({"god", "man", "guys", "guy", "dude", "honey", "sweetie", "babe", "baby", "buddy", "pal",
                         "sir", "madam", "ma'am", "everyone", "everybody", "all", "folks", "people", "boys", "girls",
                         "lol", "omg", "wow", "hey", "hi", "yes", "no", "okay", "ok", "thanks", "congrats", "yeah",
                         "i", "you", "we", "oh", "dear", "darling", "love", "friend", "bro", "sis", "gosh", "jeez",
                         "ha", "haha", "hmm", "um", "uh", "right", "well", "so", "look", "listen", "ugh", "mr",
-                        "mrs", "ms", "miss", "hello"})
+                        "mrs", "ms", "miss", "hello", "yep", "yup", "nope", "woohoo", "aw", "aww", "awww", "yay",
+                        "hooray", "oops", "whoa", "woah", "ooh", "geez", "duh", "eh", "huh", "phew", "ah", "hah",
+                        "wo", "lmao", "btw", "thx", "ty", "np", "yo", "sup", "hiya", "howdy", "cheers",
+                        "sorry", "please", "good", "great", "nice", "cool", "awesome", "amazing", "wonderful",
+                        "congratulations", "welcome", "same", "true", "exactly", "absolutely", "definitely"})
 
 
 @dataclass
@@ -135,7 +139,7 @@ class Discourse:
             attrs = [c for c in root.children if c.dep_ == "attr" and _is_name_token(c)]
             if attrs:
                 name = _name_phrase(attrs[0])
-                if name.lower() != me.lower() and name.split()[0].lower() not in _NOT_NAMES:
+                if name.lower() != me.lower() and name.split()[0].lower() not in NOT_NAMES:
                     self.alias_votes[me][name] += 2
 
     def aliases(self) -> dict[str, list[str]]:
@@ -214,12 +218,16 @@ def _name_run(tokens: list[Token], i: int) -> int:
 
 
 def _is_name_token(t: Token) -> bool:
+    """A word that may be a name in address: a person the model tags, a known first name, or a proper noun
+    that is not an interjection ("Yep!", "Woohoo!" are capitalized and tagged PROPN too)."""
     text = t.text.strip(".")
-    if not text or not text[0].isupper() or t.lower_.strip(".") in _NOT_NAMES - {"mr", "mrs", "ms", "miss"}:
+    if not text or not text[0].isupper() or t.lower_.strip(".") in NOT_NAMES - {"mr", "mrs", "ms", "miss"}:
         return False
     if t.lower_.strip(".") in HONORIFICS:
         return True
-    return t.pos_ == "PROPN" or t.ent_type_ in ("PERSON", "NORP", "ORG") or is_given_name(text)
+    if t.ent_type_ == "PERSON" or is_given_name(text):
+        return True
+    return t.pos_ == "PROPN" and len(text) > 2 and not t.is_sent_end and not t.ent_type_
 
 
 def _name_phrase(t: Token) -> str:

@@ -30,6 +30,7 @@ _SUBJECT_DEPS = ("nsubj", "nsubjpass")
 _INHERITS_SUBJECT = ("acomp", "xcomp", "conj", "oprd")
 _CONCEPT_MODIFIERS = ("compound", "amod", "nmod", "poss")
 _NAMING_VERBS = frozenset({"name", "call"})
+_LEADING_JUNK = ("det", "poss", "nummod", "predet", "case", "cc", "preconj", "punct", "advmod")
 
 
 class Arguments(Protocol):
@@ -181,14 +182,18 @@ def _object_names(verb: Token, token: Token, frame: VerbFrame, args: Arguments) 
 
 
 def concept_phrase(token: Token, with_of: bool = False) -> str | None:
-    """"the climbing gym" -> "climbing gym"; "mayor of Avalon" with with_of; None for empty words."""
-    mods = [c for c in token.lefts if c.dep_ in _CONCEPT_MODIFIERS and c.dep_ != "poss"
-            and c.pos_ in ("NOUN", "PROPN", "ADJ", "VERB")]
-    words = [*[m.text for m in mods], token.text]
+    """"the climbing gym" -> "climbing gym"; "sci-fi movies" whole; "mayor of Avalon" with with_of; None for
+    empty words."""
+    doc = token.doc
+    mods = [c for c in token.lefts if c.dep_ in _CONCEPT_MODIFIERS and c.dep_ != "poss"]
+    start = min((m.left_edge.i for m in mods), default=token.i)
+    while start < token.i and (doc[start].dep_ in _LEADING_JUNK or doc[start].pos_ in ("PRON", "DET", "PUNCT")):
+        start += 1
+    end = token.i + 1
     if with_of:
         for prep in (c for c in token.children if c.dep_ == "prep" and c.lower_ == "of"):
-            words += [prep.text, *[t.text for t in prep.subtree if t != prep]]
-    phrase = " ".join(words).strip()
+            end = max(end, prep.right_edge.i + 1)
+    phrase = doc[start:end].text.strip()
     if len(phrase) < 3 or phrase.lower() in EMPTY_OBJECTS:
         return None
     return phrase

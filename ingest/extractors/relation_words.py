@@ -143,7 +143,8 @@ EMPTY_OBJECTS = frozenset({"it", "that", "this", "them", "thing", "things", "som
                            "sure", "best", "work", "fun", "much", "more", "most", "all", "what", "which",
                            "part", "kind", "sort", "question", "point", "chance", "look", "moment", "day",
                            "week", "year", "month", "night", "morning", "while", "other", "others", "you",
-                           "him", "her", "me", "us", "myself", "yourself", "home", "here", "there", "place"})
+                           "him", "her", "me", "us", "myself", "yourself", "home", "here", "there", "place",
+                           "love", "hate", "everyone", "someone", "anyone", "people", "lots", "tons", "plenty"})
 
 # Greetings and discourse words that may precede a vocative: "Hey Maria!", "Thanks, Mel".
 VOCATIVE_LEADS = frozenset({"hey", "hi", "hello", "oh", "ah", "thanks", "thank", "woah", "whoa", "wow", "yeah",

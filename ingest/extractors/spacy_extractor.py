@@ -18,7 +18,13 @@ from typing import TYPE_CHECKING
 
 from strata.ingest.extractors.common import clean_mention, facts_extraction, find_mentions, snake_case
 from strata.ingest.extractors.dates import resolve_date
-from strata.ingest.extractors.discourse import FIRST_PERSON, PRONOUN_GENDER, SECOND_PERSON, Discourse
+from strata.ingest.extractors.discourse import (
+    FIRST_PERSON,
+    NOT_NAMES,
+    PRONOUN_GENDER,
+    SECOND_PERSON,
+    Discourse,
+)
 from strata.ingest.extractors.frames import FrameFact, frame_facts, relation_noun_facts, subjects_of
 from strata.ingest.extractors.gender import is_given_name
 from strata.ingest.extractors.notes import memory_worthy, rewrite
@@ -388,11 +394,13 @@ def canonical_predicate(name: str) -> str:
 
 def _looks_like_name(t: Token, col: _Collector) -> bool:
     if not t.text[:1].isupper() or _HEADING.match(t.text) or t.lower_ in FIRST_PERSON or \
-            t.ent_type_ in _NOT_ARGUMENTS:
+            t.ent_type_ in _NOT_ARGUMENTS or t.lower_ in NOT_NAMES:
         return False
-    if t.pos_ == "PROPN" or col.is_known(t.lower_):
-        return True
-    return t.pos_ == "NOUN" and is_given_name(t.text)  # "Sofia is my sister": Sofia tagged NOUN
+    if col.is_known(t.lower_) or is_given_name(t.text):
+        return t.pos_ in ("PROPN", "NOUN")  # "Sofia is my sister": Sofia tagged NOUN
+    # A sentence's first word is capitalized anyway: "Awesome to hear from you" names nobody.
+    return t.pos_ == "PROPN" and (t.i != t.sent.start or t.dep_ in ("nsubj", "nsubjpass")
+                                  or any(x.dep_ == "compound" for x in t.lefts))
 
 
 def _is_honorific(t: Token) -> bool:
