@@ -13,7 +13,9 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
 from strata.schema.errors import InputError
+from strata.schema.models import Episode
 from strata.schema.settings import Settings
+from strata.schema.usage import LLMUsage
 
 app = typer.Typer(no_args_is_help=True)
 jobs_app = typer.Typer(help="Batch ingestion jobs.", no_args_is_help=True)
@@ -47,6 +49,8 @@ def ingest(
     wait: bool = typer.Option(False, "--wait", help="Show progress until the job ends."),
     inline: bool = typer.Option(False, "--inline", help="Run in this process, without a broker (small runs)."),
     agent: str = typer.Option(None, "--agent", help="Who ingests (recorded on facts)."),
+    estimate: bool = typer.Option(False, "--estimate", help="Print episodes, expected LLM calls and prompt tokens; "
+                                  "submit nothing."),
 ) -> None:
     """Segment PATH, store it and its episodes, enqueue them and print the job id."""
     from strata.graph import Graph
@@ -58,6 +62,9 @@ def ingest(
     docs = [load_source(f, fmt, group_id=group, agent=agent, book_window_tokens=cfg.book_window_tokens,
                         chat_window_messages=cfg.chat_window_messages, max_episode_chars=cfg.max_episode_chars)
             for f in _files(path)]
+    if estimate:
+        _print_estimate(cfg, [e for d in docs for e in d.episodes])
+        return
     with Graph.from_settings(cfg) as graph:
         celery, pipeline = None, None
         if inline:
@@ -81,6 +88,30 @@ def ingest(
         if wait and not inline:
             _follow(graph, jobs)
         _summary(graph, jobs)
+
+
+def _print_estimate(cfg: Settings, episodes: list[Episode]) -> None:
+    """Nothing runs and nothing is stored: segmentation, the cache lookups and a token count."""
+    from strata.ingest.estimate import estimate
+    from strata.ingest.extractors.cache import make_cache
+
+    est = estimate(episodes, cfg, make_cache(cfg))
+    console.print(f"episodes: {est.episodes} ({est.llm_episodes} for an extractor call, "
+                  f"{est.episodes - est.llm_episodes} structured)")
+    console.print(f"LLM calls expected ({est.model}): {est.calls} extraction ({est.cached} of {est.llm_episodes} "
+                  f"episodes already in the LLM cache), plus at most {est.max_adjudication_calls} adjudication")
+    console.print(f"prompt tokens: ~{est.prompt_tokens:,} ({est.tokenizer}; instructions and episodes, without the "
+                  f"roster of up to {est.max_context_entities} entities and the summary of up to "
+                  f"{est.max_summary_words} words each call also carries)")
+    if cfg.extractor != "llm":
+        console.print(f"the configured extractor is {cfg.extractor}: it makes no LLM call; the figures above are "
+                      "for STRATA_EXTRACTOR=llm")
+
+
+def _usage_line(u: LLMUsage) -> str:
+    return (f"LLM: {u.calls} calls ({u.extraction_calls} extraction, {u.adjudication_calls} adjudication), "
+            f"{u.prompt_tokens:,} prompt + {u.completion_tokens:,} completion tokens, "
+            f"{u.cache_hits} answers from the cache")
 
 
 def _follow(graph: object, jobs: list[str], poll_s: float = 0.5) -> None:
@@ -114,6 +145,8 @@ def _summary(graph: object, jobs: list[str]) -> None:
         failed = failed or i.status == "failed"
         console.print(f"job {i.uuid}: {i.status}; {i.done} done, {i.failed} failed, {i.queued + i.processing} "
                       f"pending of {i.total}; {i.facts} facts")
+        if i.llm.calls or i.llm.cache_hits:
+            console.print(f"  {_usage_line(i.llm)}")
     if failed:
         raise typer.Exit(2)
 
@@ -131,7 +164,8 @@ def jobs_show(job_id: str = typer.Argument(...), as_json: bool = typer.Option(Fa
         return
     console.print(f"job {info.uuid} ({info.group_id}): [bold]{info.status}[/]\n"
                   f"  episodes: {info.total} total, {info.done} done, {info.failed} failed, {info.queued} queued, "
-                  f"{info.processing} processing\n  facts written: {info.facts}\n  created: {info.created_at}")
+                  f"{info.processing} processing\n  facts written: {info.facts}\n  {_usage_line(info.llm)}\n"
+                  f"  created: {info.created_at}")
 
 
 @episodes_app.command("retry")

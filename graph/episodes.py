@@ -19,6 +19,7 @@ from strata.graph.driver import Graph
 from strata.graph.queries import episodes as q
 from strata.graph.read import native
 from strata.schema.models import Episode, Source
+from strata.schema.usage import LLMUsage
 
 _EPISODE_FIELDS = set(Episode.model_fields)
 
@@ -38,6 +39,7 @@ class JobCounts(BaseModel):
     total: int
     by_status: dict[str, int]
     facts: int
+    llm: LLMUsage = LLMUsage()
 
 
 def store_job(graph: Graph, job: dict[str, Any], source: Source | None, episodes: Sequence[Episode],
@@ -113,9 +115,14 @@ def claim_episode(graph: Graph, uuid: str, worker: str, now: datetime) -> tuple[
 
 
 def mark_committed(graph: Graph, uuid: str, *, facts: int, entities: int, now: datetime, extract_ms: float,
-                   commit_ms: float, llm_calls: int) -> None:
+                   commit_ms: float, usage: LLMUsage | None = None) -> None:
+    """Counts and timings; ``usage`` is added to what the episode's LLM calls cost so far."""
     graph.query(q.MARK_COMMITTED, uuid=uuid, facts=facts, entities=entities, now=now, extract_ms=extract_ms,
-                commit_ms=commit_ms, llm_calls=llm_calls)
+                commit_ms=commit_ms, usage=(usage or LLMUsage()).properties())
+
+
+def add_llm_usage(graph: Graph, uuid: str, usage: LLMUsage) -> None:
+    graph.query(q.ADD_LLM_USAGE, uuid=uuid, usage=usage.properties())
 
 
 def mark_retrying(graph: Graph, uuid: str, error: str) -> None:
@@ -139,7 +146,8 @@ def job_counts(graph: Graph, job_uuid: str) -> JobCounts | None:
         by_status[c["status"]] = by_status.get(c["status"], 0) + c["n"]
         facts += c["facts"]
     return JobCounts(uuid=row["uuid"], group_id=row["group_id"], source_uuid=row["source_uuid"],
-                     created_at=row["created_at"], total=sum(by_status.values()), by_status=by_status, facts=facts)
+                     created_at=row["created_at"], total=sum(by_status.values()), by_status=by_status, facts=facts,
+                     llm=LLMUsage.from_properties(row["llm"]))
 
 
 def retry_failed(graph: Graph, now: datetime, *, group_id: str | None = None, job_uuid: str | None = None) -> list[str]:
@@ -161,6 +169,7 @@ def episode_details(graph: Graph, uuid: str) -> dict[str, Any] | None:
     if not rows:
         return None
     row = native(rows[0])
+    row["llm"] = LLMUsage.from_properties(row["llm"]).model_dump()
     for fact in row["facts"]:
         for key in ("valid_at", "invalid_at"):
             if hasattr(fact.get(key), "to_native"):

@@ -2,20 +2,27 @@
 
 The planner calls it only for mentions its string and embedding scores could not decide. Any failure
 (rate limit spent, malformed answer) falls back to the offline behaviour: a new entity with a reviewable
-"possibly same as" suggestion, never a guess.
+"possibly same as" suggestion, never a guess. Answers are cached by the exact prompt, like extractions.
 """
 
 from __future__ import annotations
 
+import json
 import logging
 from collections.abc import Sequence
 
 from pydantic import ValidationError
 
-from strata.ingest.prompts.adjudication import INSTRUCTIONS, AdjudicationResponse, response_schema
-from strata.ingest.protocols import LLM, ChatMessage, JsonSchema
+from strata.ingest.prompts.adjudication import (
+    ADJUDICATION_VERSION,
+    INSTRUCTIONS,
+    AdjudicationResponse,
+    response_schema,
+)
+from strata.ingest.protocols import LLM, Cache, ChatMessage, JsonSchema, MalformedOutputError
 from strata.resolve.planner import AmbiguousCase
 from strata.schema.errors import StrataError
+from strata.schema.ids import content_hash
 from strata.schema.models import Episode, TokenUsage
 
 log = logging.getLogger(__name__)
@@ -24,32 +31,45 @@ MAX_CONTEXTS = 2
 
 
 class LLMAdjudicator:
-    def __init__(self, llm: LLM) -> None:
+    """Implements the planner's Adjudicator; ``adjudicate`` also returns what the call cost (for accounting)."""
+
+    def __init__(self, llm: LLM, cache: Cache | None = None) -> None:
         self.llm = llm
-        self.schema = JsonSchema(name="entity_adjudication", schema=response_schema())
-        self.usage = TokenUsage()
+        self.cache = cache
 
     def __call__(self, episode: Episode, cases: Sequence[AmbiguousCase]) -> dict[int, str | None]:
+        return self.adjudicate(episode, cases)[0]
+
+    def adjudicate(self, episode: Episode, cases: Sequence[AmbiguousCase]) -> tuple[dict[int, str | None], TokenUsage]:
         if not cases:
-            return {}
+            return {}, TokenUsage()
         messages: list[ChatMessage] = [{"role": "system", "content": INSTRUCTIONS},
                                        {"role": "user", "content": render_cases(episode, cases)}]
+        # bounded by the number of cases, so a weak model cannot repeat decisions until max_tokens
+        schema = JsonSchema(name="entity_adjudication", schema=response_schema(max_items=len(cases)))
+        key = content_hash("\x1f".join([ADJUDICATION_VERSION, self.llm.model, json.dumps(messages),
+                                         json.dumps(schema.schema_, sort_keys=True)]))
+        data = self.cache.get(key) if self.cache is not None else None
+        usage = TokenUsage(cached=data is not None)
         try:
-            data, usage = self.llm.complete(messages, self.schema)
+            if data is None:
+                data, usage = self.llm.complete(messages, schema)
             answer = AdjudicationResponse.model_validate(data)
+        except MalformedOutputError as exc:
+            log.warning("adjudication failed for episode %s: %s", episode.uuid, exc)
+            return {}, exc.usage
         except (StrataError, ValidationError) as exc:
             log.warning("adjudication failed for episode %s: %s", episode.uuid, exc)
-            return {}
-        self.usage = TokenUsage(calls=self.usage.calls + usage.calls,
-                                prompt_tokens=self.usage.prompt_tokens + usage.prompt_tokens,
-                                completion_tokens=self.usage.completion_tokens + usage.completion_tokens)
+            return {}, usage
+        if self.cache is not None and not usage.cached:
+            self.cache.set(key, answer.model_dump(mode="json"))
         out: dict[int, str | None] = {}
         for d in answer.decisions:
             if 0 <= d.case < len(cases):
                 candidates = cases[d.case].candidates
                 out[d.case] = candidates[d.candidate].uuid if (
                     d.candidate is not None and 0 <= d.candidate < len(candidates)) else None
-        return out
+        return out, usage
 
 
 def render_cases(episode: Episode, cases: Sequence[AmbiguousCase]) -> str:

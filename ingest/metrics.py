@@ -21,8 +21,9 @@ COMMIT_SECONDS = Histogram("strata_commit_seconds", "Resolve + commit time per e
                            buckets=(0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2, 4, 8, 16))
 LOCK_WAIT_SECONDS = Histogram("strata_group_lock_wait_seconds", "Time waiting for the per-group commit lock",
                               buckets=(0.001, 0.01, 0.05, 0.1, 0.5, 1, 2, 5, 10, 30, 60))
-LLM_CALLS = Counter("strata_llm_calls", "LLM calls made by extraction")
-LLM_TOKENS = Counter("strata_llm_tokens", "LLM tokens used by extraction", ["kind"])
+LLM_CALLS = Counter("strata_llm_calls", "LLM calls made by extraction and adjudication")
+LLM_TOKENS = Counter("strata_llm_tokens", "LLM tokens used by extraction and adjudication", ["kind"])
+LLM_CACHE_HITS = Counter("strata_llm_cache_hits", "LLM answers served from the cache (calls not made)")
 LLM_RATE_LIMITED = Counter("strata_llm_rate_limited", "429 answers from the LLM provider")
 LLM_LIMITER_WAIT_SECONDS = Counter("strata_llm_limiter_wait_seconds", "Seconds spent waiting on the shared limit")
 

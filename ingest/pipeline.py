@@ -17,10 +17,18 @@ from strata.graph.commit import CommitResult, commit_episode
 from strata.graph.read import entity_candidates, predicates, previous_summary, roster
 from strata.ingest.gcpause import gc_paused
 from strata.ingest.protocols import EMPTY_CONTEXT, Embedder, ExtractionContext, Extractor, RosterEntry
-from strata.resolve.planner import Adjudicator, MentionQuery, PlanReport, build_plan, texts_to_embed
+from strata.resolve.planner import (
+    Adjudicator,
+    AmbiguousCase,
+    MentionQuery,
+    PlanReport,
+    build_plan,
+    texts_to_embed,
+)
 from strata.resolve.timeline import recompute_timeline
 from strata.resolve.types import CandidateEntity, PredicateInfo
 from strata.schema.models import Episode, Extraction, Source, utcnow
+from strata.schema.usage import LLMUsage
 
 CANDIDATES_PER_MENTION = 8
 VECTOR_CACHE_SIZE = 20_000
@@ -37,6 +45,31 @@ class EpisodeOutcome(BaseModel):
     llm_calls: int
     prompt_tokens: int
     completion_tokens: int
+    # what this commit's adjudication cost (extraction usage is on the Extraction, counted when extracted)
+    adjudication: LLMUsage = LLMUsage()
+
+
+def extraction_usage(extraction: Extraction) -> LLMUsage:
+    u = extraction.usage
+    return LLMUsage(calls=u.calls, prompt_tokens=u.prompt_tokens, completion_tokens=u.completion_tokens,
+                    extraction_calls=u.calls, cache_hits=int(u.cached))
+
+
+class _MeteredAdjudicator:
+    """Wraps the shared adjudicator for one episode, so the episode's adjudication cost is known (thread-safe)."""
+
+    def __init__(self, inner: Adjudicator) -> None:
+        self.inner = inner
+        self.usage = LLMUsage()
+
+    def __call__(self, episode: Episode, cases: Sequence[AmbiguousCase]) -> dict[int, str | None]:
+        adjudicate = getattr(self.inner, "adjudicate", None)
+        if adjudicate is None:  # a plain callable (tests, offline rules): nothing to count
+            return self.inner(episode, cases)
+        verdicts, u = adjudicate(episode, cases)
+        self.usage += LLMUsage(calls=u.calls, prompt_tokens=u.prompt_tokens, completion_tokens=u.completion_tokens,
+                               adjudication_calls=u.calls, cache_hits=int(u.cached))
+        return verdicts
 
 
 class Pipeline:
@@ -84,11 +117,12 @@ class Pipeline:
         registry = [PredicateInfo(name=p.name, description=p.description or "", functional=p.functional,
                                   count=p.count) for p in predicates(self.graph, episode.group_id, with_counts=False)]
         embed = self.embed if self.embedder is not None else None
+        metered = _MeteredAdjudicator(self.adjudicator) if self.adjudicator is not None else None
         with gc_paused():
             plan, report = build_plan(episode, extraction, lookup=self._lookup, predicates=registry, embed=embed,
-                                      adjudicator=self.adjudicator, source=source)
+                                      adjudicator=metered, source=source)
             result = commit_episode(self.graph, plan, recompute_timeline, now or utcnow(), agent=episode.agent)
-        return _outcome(episode, result, report, extraction)
+        return _outcome(episode, result, report, extraction, metered.usage if metered else LLMUsage())
 
     def process(self, episode: Episode, source: Source | None = None, now: datetime | None = None) -> EpisodeOutcome:
         return self.commit(episode, self.extract(episode), source, now)
@@ -114,9 +148,11 @@ class Pipeline:
         return {i: list(c.values()) for i, c in out.items()}
 
 
-def _outcome(episode: Episode, result: CommitResult, report: PlanReport, extraction: Extraction) -> EpisodeOutcome:
+def _outcome(episode: Episode, result: CommitResult, report: PlanReport, extraction: Extraction,
+             adjudication: LLMUsage) -> EpisodeOutcome:
+    total = extraction_usage(extraction) + adjudication
     return EpisodeOutcome(
         episode_uuid=episode.uuid, commit=result, merged=report.merged, created=report.created,
         ambiguous=report.ambiguous, adjudication_calls=report.adjudication_calls,
-        rejected_facts=report.rejected_facts, llm_calls=extraction.usage.calls + report.adjudication_calls,
-        prompt_tokens=extraction.usage.prompt_tokens, completion_tokens=extraction.usage.completion_tokens)
+        rejected_facts=report.rejected_facts, llm_calls=total.calls, prompt_tokens=total.prompt_tokens,
+        completion_tokens=total.completion_tokens, adjudication=adjudication)

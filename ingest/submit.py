@@ -24,6 +24,7 @@ from strata.ingest.tasks import PERMANENT, enqueue, record_failure, run_episode
 from strata.schema.errors import ConfigError, InputError, NotFoundError, RetryableError
 from strata.schema.ids import stable_uuid
 from strata.schema.models import Episode, Source, utcnow
+from strata.schema.usage import LLMUsage
 
 INLINE_ATTEMPTS = 4
 
@@ -41,6 +42,8 @@ class JobInfo(BaseModel):
     status: Literal["running", "done", "failed"]
     created_at: datetime
     duplicate_of: str | None = None
+    # LLM calls and tokens of the job's episodes (extraction and adjudication, every attempt), cache hits
+    llm: LLMUsage = LLMUsage()
 
 
 def submit_document(graph: Graph, celery: Celery | None, doc: SourceDocument, *, agent: str | None = None,
@@ -126,7 +129,7 @@ def job_info(graph: Graph, job_uuid: str) -> JobInfo:
         "running" if queued + processing else ("failed" if failed else "done"))
     return JobInfo(uuid=counts.uuid, group_id=counts.group_id, source_uuid=counts.source_uuid, total=counts.total,
                    queued=queued, processing=processing, done=by.get("done", 0), failed=failed, facts=counts.facts,
-                   status=status, created_at=counts.created_at)
+                   status=status, created_at=counts.created_at, llm=counts.llm)
 
 
 def episode_info(graph: Graph, episode_uuid: str) -> dict[str, Any]:

@@ -26,16 +26,18 @@ from strata.graph import episodes as store
 from strata.ingest import metrics
 from strata.ingest.locks import GroupLocks, RedisGroupLocks
 from strata.ingest.logging import log_event
-from strata.ingest.pipeline import Pipeline
+from strata.ingest.pipeline import Pipeline, extraction_usage
 from strata.ingest.protocols import Extractor
-from strata.schema.errors import ConfigError, InputError, SchemaMismatchError, StrataError
+from strata.schema.errors import ConfigError, ExtractionError, InputError, SchemaMismatchError, StrataError
 from strata.schema.models import utcnow
 from strata.schema.settings import Settings
+from strata.schema.usage import LLMUsage
 
 TASK_EPISODE = "strata.ingest.episode"
 TASK_SWEEP = "strata.ingest.sweep"
-# Errors that no retry can fix: the episode fails at once.
-PERMANENT = (InputError, ConfigError, SchemaMismatchError)
+# Errors that no retry can fix: the episode fails at once. ExtractionError is raised after the LLM path's own
+# repair turn and splits; a task retry would pay the same calls again for the same answer.
+PERMANENT = (InputError, ConfigError, SchemaMismatchError, ExtractionError)
 MAX_ERROR_CHARS = 2000
 
 log = logging.getLogger("strata.ingest")
@@ -50,6 +52,9 @@ class EpisodeResult(BaseModel):
     extract_s: float = 0.0
     commit_s: float = 0.0
     llm_calls: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    llm_cache_hits: int = 0
 
 
 def worker_name() -> str:
@@ -77,11 +82,11 @@ def run_episode(pipeline: Pipeline, locks: GroupLocks, episode_uuid: str, job_uu
     extraction = pipeline.extract(episode)
     extract_s = time.perf_counter() - started
     metrics.EXTRACTION_SECONDS.observe(extract_s)
-    usage = extraction.usage
-    if usage.calls:
-        metrics.LLM_CALLS.inc(usage.calls)
-        metrics.LLM_TOKENS.labels("prompt").inc(usage.prompt_tokens)
-        metrics.LLM_TOKENS.labels("completion").inc(usage.completion_tokens)
+    usage = extraction_usage(extraction)
+    if usage.calls or usage.cache_hits:
+        # stored now, not at the end: a commit that fails after this still cost these calls
+        store.add_llm_usage(graph, episode_uuid, usage)
+        count_llm(usage)
 
     with locks.hold(episode.group_id) as waited:
         metrics.LOCK_WAIT_SECONDS.observe(waited)
@@ -91,14 +96,45 @@ def run_episode(pipeline: Pipeline, locks: GroupLocks, episode_uuid: str, job_uu
     metrics.COMMIT_SECONDS.observe(commit_s)
     store.mark_committed(graph, episode_uuid, facts=outcome.commit.facts, entities=outcome.commit.entities,
                          now=utcnow(), extract_ms=round(extract_s * 1000, 1), commit_ms=round(commit_s * 1000, 1),
-                         llm_calls=usage.calls)
+                         usage=outcome.adjudication)
+    count_llm(outcome.adjudication)
+    usage += outcome.adjudication
     metrics.EPISODES_PROCESSED.labels("done").inc()
     log_event(log, "episode.done", **ids, facts=outcome.commit.facts, entities=outcome.commit.entities,
               extract_ms=round(extract_s * 1000, 1), commit_ms=round(commit_s * 1000, 1),
-              lock_wait_ms=round(waited * 1000, 1), llm_calls=usage.calls)
+              lock_wait_ms=round(waited * 1000, 1), llm_calls=usage.calls, prompt_tokens=usage.prompt_tokens,
+              completion_tokens=usage.completion_tokens, llm_cache_hits=usage.cache_hits)
     return EpisodeResult(episode_uuid=episode_uuid, outcome="done", status_before=before,
                          facts=outcome.commit.facts, entities=outcome.commit.entities, extract_s=extract_s,
-                         commit_s=commit_s, llm_calls=usage.calls)
+                         commit_s=commit_s, llm_calls=usage.calls, prompt_tokens=usage.prompt_tokens,
+                         completion_tokens=usage.completion_tokens, llm_cache_hits=usage.cache_hits)
+
+
+def count_llm(usage: LLMUsage) -> None:
+    if usage.calls:
+        metrics.LLM_CALLS.inc(usage.calls)
+        metrics.LLM_TOKENS.labels("prompt").inc(usage.prompt_tokens)
+        metrics.LLM_TOKENS.labels("completion").inc(usage.completion_tokens)
+    if usage.cache_hits:
+        metrics.LLM_CACHE_HITS.inc(usage.cache_hits)
+
+
+def failed_usage(exc: BaseException) -> LLMUsage:
+    """What a failed extraction spent, from the error's details (ExtractionError carries it)."""
+    details = getattr(exc, "details", None) or {}
+    try:
+        calls = int(details.get("calls", 0))
+        return LLMUsage(calls=calls, extraction_calls=calls, prompt_tokens=int(details.get("prompt_tokens", 0)),
+                        completion_tokens=int(details.get("completion_tokens", 0)))
+    except (TypeError, ValueError):
+        return LLMUsage()
+
+
+def _store_failed_usage(graph: Graph, episode_uuid: str, exc: BaseException) -> None:
+    usage = failed_usage(exc)
+    if usage.calls:
+        count_llm(usage)
+        store.add_llm_usage(graph, episode_uuid, usage)
 
 
 def describe(exc: BaseException) -> str:
@@ -110,6 +146,7 @@ def record_failure(graph: Graph, episode_uuid: str, exc: BaseException, job_uuid
     """The episode ends ``failed`` with its error (kept, re-drivable). Neo4j away: the sweep re-drives it."""
     try:
         store.mark_failed(graph, episode_uuid, describe(exc), utcnow())
+        _store_failed_usage(graph, episode_uuid, exc)
     except StrataError:
         pass
     metrics.EPISODES_PROCESSED.labels("failed").inc()
@@ -119,6 +156,7 @@ def record_failure(graph: Graph, episode_uuid: str, exc: BaseException, job_uuid
 def record_retry(graph: Graph, episode_uuid: str, exc: BaseException, job_uuid: str | None, attempt: int) -> None:
     try:
         store.mark_retrying(graph, episode_uuid, describe(exc))
+        _store_failed_usage(graph, episode_uuid, exc)
     except StrataError:
         pass
     metrics.EPISODES_PROCESSED.labels("retried").inc()
@@ -152,6 +190,7 @@ def build_pipeline(settings: Settings, graph: Graph) -> Pipeline:
         extractor = load_factory(settings.extractor_factory)(settings)
     elif settings.extractor == "llm":
         from strata.ingest.adjudicator import LLMAdjudicator
+        from strata.ingest.extractors.cache import make_cache
         from strata.ingest.llm_client import OpenAIChatLLM
         from strata.ingest.ratelimit import RedisRateLimiter
 
@@ -160,9 +199,10 @@ def build_pipeline(settings: Settings, graph: Graph) -> Pipeline:
             limiter = RedisRateLimiter.from_url(settings.redis_url, settings.llm_requests_per_minute,
                                                 settings.llm_tokens_per_minute)
         llm = OpenAIChatLLM.from_settings(settings, limiter=limiter)
-        extractor = make_extractor(settings, llm=llm)
+        cache = make_cache(settings)  # one cache for extraction and adjudication answers
+        extractor = make_extractor(settings, llm=llm, cache=cache)
         # With an LLM configured, mentions the scores leave ambiguous are adjudicated (one call per episode).
-        return Pipeline(graph, extractor, make_embedder(settings), adjudicator=LLMAdjudicator(llm))
+        return Pipeline(graph, extractor, make_embedder(settings), adjudicator=LLMAdjudicator(llm, cache=cache))
     else:
         extractor = make_extractor(settings)
     return Pipeline(graph, extractor, make_embedder(settings))

@@ -60,11 +60,26 @@ FOREACH (_ IN CASE WHEN claim THEN [1] ELSE [] END |
 RETURN before, claim, e.fact_count IS NULL AS uncounted
 """
 
+# LLM usage adds up over attempts (what an episode cost, failed attempts included): $usage holds
+# strata.schema.usage.LLMUsage.properties().
+_ADD_LLM_USAGE = """
+SET e.llm_calls = coalesce(e.llm_calls, 0) + $usage.llm_calls,
+    e.llm_prompt_tokens = coalesce(e.llm_prompt_tokens, 0) + $usage.llm_prompt_tokens,
+    e.llm_completion_tokens = coalesce(e.llm_completion_tokens, 0) + $usage.llm_completion_tokens,
+    e.llm_extraction_calls = coalesce(e.llm_extraction_calls, 0) + $usage.llm_extraction_calls,
+    e.llm_adjudication_calls = coalesce(e.llm_adjudication_calls, 0) + $usage.llm_adjudication_calls,
+    e.llm_cache_hits = coalesce(e.llm_cache_hits, 0) + $usage.llm_cache_hits
+"""
+
+ADD_LLM_USAGE = """
+MATCH (e:Episode {uuid: $uuid})
+""" + _ADD_LLM_USAGE
+
 MARK_COMMITTED = """
 MATCH (e:Episode {uuid: $uuid})
 SET e.fact_count = $facts, e.entity_count = $entities, e.finished_at = $now, e.error = null,
-    e.extract_ms = $extract_ms, e.commit_ms = $commit_ms, e.llm_calls = $llm_calls
-"""
+    e.extract_ms = $extract_ms, e.commit_ms = $commit_ms
+""" + _ADD_LLM_USAGE
 
 # Between Celery retries the episode waits as `queued`, keeping the last error for the curious.
 MARK_RETRYING = """
@@ -80,9 +95,17 @@ RETURN e.uuid AS uuid
 
 JOB_COUNTS = """
 MATCH (j:Job {uuid: $uuid})
+CALL (j) {
+  OPTIONAL MATCH (j)-[:INCLUDES]->(e:Episode)
+  RETURN {llm_calls: sum(coalesce(e.llm_calls, 0)), llm_prompt_tokens: sum(coalesce(e.llm_prompt_tokens, 0)),
+          llm_completion_tokens: sum(coalesce(e.llm_completion_tokens, 0)),
+          llm_extraction_calls: sum(coalesce(e.llm_extraction_calls, 0)),
+          llm_adjudication_calls: sum(coalesce(e.llm_adjudication_calls, 0)),
+          llm_cache_hits: sum(coalesce(e.llm_cache_hits, 0))} AS llm
+}
 OPTIONAL MATCH (j)-[:INCLUDES]->(e:Episode)
-WITH j, e.status AS status, count(e) AS n, sum(coalesce(e.fact_count, 0)) AS facts
-RETURN j.uuid AS uuid, j.group_id AS group_id, j.source_uuid AS source_uuid, j.created_at AS created_at,
+WITH j, llm, e.status AS status, count(e) AS n, sum(coalesce(e.fact_count, 0)) AS facts
+RETURN j.uuid AS uuid, j.group_id AS group_id, j.source_uuid AS source_uuid, j.created_at AS created_at, llm,
        collect({status: status, n: n, facts: facts}) AS counts
 """
 
@@ -131,7 +154,10 @@ CALL (e) {
 RETURN e.uuid AS uuid, e.group_id AS group_id, e.source_uuid AS source_uuid, e.job_uuid AS job_uuid,
        e.seq AS seq, e.kind AS kind, e.status AS status, e.error AS error, e.last_error AS last_error,
        coalesce(e.attempts, 0) AS attempts, e.created_at AS created_at, e.started_at AS started_at,
-       e.finished_at AS finished_at, e.extractor AS extractor, entities, facts
+       e.finished_at AS finished_at, e.extractor AS extractor, entities, facts,
+       {llm_calls: e.llm_calls, llm_prompt_tokens: e.llm_prompt_tokens, llm_completion_tokens: e.llm_completion_tokens,
+        llm_extraction_calls: e.llm_extraction_calls, llm_adjudication_calls: e.llm_adjudication_calls,
+        llm_cache_hits: e.llm_cache_hits} AS llm
 """
 
 UNENQUEUED = """

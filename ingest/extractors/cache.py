@@ -72,8 +72,8 @@ class DirectoryCache:
         try:
             with self._path(key).open(encoding="utf-8") as f:
                 value = json.load(f)
-        except (FileNotFoundError, json.JSONDecodeError):
-            return None  # a torn or foreign file is a miss, never an error
+        except (OSError, json.JSONDecodeError):
+            return None  # a missing, unreadable, torn or foreign file is a miss, never an error
         return value if isinstance(value, dict) else None
 
     def set(self, key: str, value: dict[str, Any]) -> None:

@@ -29,10 +29,11 @@ class AdjudicationResponse(BaseModel):
     decisions: list[CaseDecision]
 
 
-def response_schema() -> dict[str, Any]:
+def response_schema(max_items: int | None = None) -> dict[str, Any]:
+    decisions: dict[str, Any] = {"type": "array"} if max_items is None else {"type": "array", "maxItems": max_items}
     return {
         "type": "object", "additionalProperties": False, "required": ["decisions"],
-        "properties": {"decisions": {"type": "array", "items": {
+        "properties": {"decisions": {**decisions, "items": {
             "type": "object", "additionalProperties": False, "required": ["case", "candidate"],
             "properties": {"case": {"type": "integer"}, "candidate": {"type": ["integer", "null"]}}}}},
     }
