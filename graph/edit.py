@@ -72,9 +72,10 @@ class CorrectionResult(BaseModel):
 
 
 def correct_fact(graph: Graph, group_id: str, uuid: str, fix: Correction, timeline: TimelineFn, now: datetime,
-                 embed: object = None) -> CorrectionResult:
+                 embed: object = None, predicate_text: str | None = None) -> CorrectionResult:
     """Text-only or end-only fixes change the fact in place; a new predicate, object or start makes a new
-    version (deterministic uuid) and expires the old one, keeping it as history."""
+    version (deterministic uuid) and expires the old one, keeping it as history. ``fix.predicate`` is the stored
+    name (the caller normalizes it); ``predicate_text`` what the client wrote, kept on the new version."""
 
     def work(tx: ManagedTransaction) -> CorrectionResult:
         row = tx.run(q.GET_FACT, uuid=uuid, group_id=group_id).single()
@@ -82,6 +83,7 @@ def correct_fact(graph: Graph, group_id: str, uuid: str, fix: Correction, timeli
             raise NotFoundError(f"fact {uuid} not found or no longer current")
         props = row["props"]
         predicate = fix.predicate or props["predicate"]
+        written = (predicate_text or fix.predicate) if fix.predicate else props.get("predicate_text")
         object_uuid = fix.object_uuid or row["object_uuid"]
         valid_at = fix.valid_at or props["valid_at"]
         text = fix.fact or props.get("fact") or ""
@@ -101,7 +103,7 @@ def correct_fact(graph: Graph, group_id: str, uuid: str, fix: Correction, timeli
                 raise NotFoundError(f"entity {object_uuid} not found in the group")
             tx.run(q.ENSURE_PREDICATE, group_id=group_id, predicate=predicate, now=now).consume()
             tx.run(q.REPLACE_FACT, uuid=uuid, new_uuid=new_uuid, subject_uuid=row["subject_uuid"],
-                   object_uuid=object_uuid, predicate=predicate, valid_at=valid_at, **common,
+                   object_uuid=object_uuid, predicate=predicate, predicate_text=written, valid_at=valid_at, **common,
                    props={k: v for k, v in props.items() if k not in ("uuid", "fact_embedding")}).consume()
             seeds.add((row["subject_uuid"], predicate, object_uuid))
             replaced, result_uuid = uuid, new_uuid

@@ -210,7 +210,9 @@ class Fact(Frozen):
     group_id: str
     subject_uuid: str
     subject_name: str
-    predicate: str
+    predicate: str  # the stored (normalized) name, the one filters match
+    # What the statement or extractor wrote ("plays_for" of play_for); None for facts stored before it was kept.
+    predicate_text: str | None = None
     object_uuid: str
     object_name: str
     fact: str

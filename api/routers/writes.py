@@ -9,6 +9,7 @@ from pydantic import BaseModel
 
 from strata.api.auth import owned_group, principal, write_group
 from strata.api.deps import Runtime, runtime
+from strata.api.predicates import stored_predicate_filter
 from strata.api.routers.bodies import BatchIn, EpisodeIn, to_episode
 from strata.graph.edit import Correction, CorrectionResult, correct_fact
 from strata.graph.keys import ApiKey
@@ -119,5 +120,8 @@ def correct(fix: Correction = Body(..., examples=[{"invalid_at": "2001-01-01T00:
     """Correct a fact: text or end in place; a new predicate, object or start makes a new version and keeps
     the old one as history (``expired_at``, ``corrected_by``)."""
     group = owned_group(rt, key, "fact", uuid, "w")
+    written = fix.predicate
+    if written:  # stored under the name ingest would give it, as every read filter maps it
+        fix = fix.model_copy(update={"predicate": stored_predicate_filter(rt.graph, group, written)})
     return correct_fact(rt.graph, group, uuid, fix, recompute_timeline, utcnow(),
-                        embed=rt.embed if rt.embedder else None)
+                        embed=rt.embed if rt.embedder else None, predicate_text=written)

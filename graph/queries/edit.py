@@ -91,7 +91,7 @@ MATCH (s:Entity {uuid: $subject_uuid, group_id: $group_id}), (o:Entity {uuid: $o
 WITH old, s, o
 SET old.expired_at = $now, old.corrected_by = $new_uuid
 MERGE (s)-[n:RELATES_TO {uuid: $new_uuid}]->(o)
-SET n += $props, n.predicate = $predicate, n.fact = $fact, n.valid_at = $valid_at,
+SET n += $props, n.predicate = $predicate, n.predicate_text = $predicate_text, n.fact = $fact, n.valid_at = $valid_at,
     n.stated_invalid_at = $invalid_at, n.invalid_at = $invalid_at, n.invalidated_by = null,
     n.invalidated_at = null, n.prev_invalid_at = null, n.prev_invalidated_at = null,
     n.expired_at = null, n.corrected_by = null, n.created_at = $now, n.corrects = $uuid,

@@ -34,7 +34,8 @@ r.uuid AS uuid, r.group_id AS group_id, s.uuid AS subject_uuid, s.name AS subjec
 o.uuid AS object_uuid, o.name AS object_name, r.fact AS fact, r.valid_at AS valid_at, r.invalid_at AS invalid_at,
 r.created_at AS created_at, r.invalidated_at AS invalidated_at, r.invalidated_by AS invalidated_by,
 r.expired_at AS expired_at, r.confidence AS confidence, r.episodes AS episodes, r.asserted_by AS asserted_by,
-r.agents AS agents, r.extractor AS extractor, coalesce(r.negated, false) AS negated, r.evidence AS evidence
+r.agents AS agents, r.extractor AS extractor, coalesce(r.negated, false) AS negated, r.evidence AS evidence,
+r.predicate_text AS predicate_text
 """
 
 LIST_FACTS = FACT_FILTER + " RETURN " + FACT_FIELDS + " ORDER BY r.uuid LIMIT $limit"

@@ -134,7 +134,7 @@ def facts_extraction(episode: Episode, info: ExtractorInfo) -> Extraction:
         facts.append(
             ExtractedFact(
                 subject=normalize_space(statement.subject),
-                predicate=predicate,
+                predicate=statement.predicate,  # as the client wrote it: the planner normalizes, the fact keeps it
                 object=normalize_space(statement.object),
                 fact=text,
                 subject_type=statement.subject_type,
