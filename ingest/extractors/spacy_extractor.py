@@ -199,7 +199,8 @@ class SpacyExtractor:
             self._add_fact(col, fact.subject, canonical_predicate(fact.predicate), fact.object, fact.negated,
                            fact.text, evidence, None if n < undated else when, segment, {}, fact.subject_type,
                            fact.object_type)
-        if memory_worthy(sent, set(args.token_names) | set(args.pronouns), bool(implicit)):
+        # Notes are for what people say (a chat message, a speaker's text); prose keeps its passages as they are.
+        if segment.speaker and memory_worthy(sent, set(args.token_names) | set(args.pronouns), bool(implicit)):
             text = rewrite(sent, segment.speaker, args.addressee, args.pronouns, dates, bool(implicit),
                            frozenset(vocatives))
             col.notes.append(ExtractedNote(text=text[:1000], entities=args.names_in(sent, bool(implicit)),
@@ -462,7 +463,9 @@ def _segments(episode: Episode) -> list[_Segment]:
     """
     content = episode.content
     if episode.kind != "chat" or not episode.messages:
-        return [_Segment(content, 0, None)]
+        # A text posted with its speaker ("speaker": "alice") is that person's words: "I" is them.
+        own = episode.speakers[0] if episode.kind == "text" and len(episode.speakers) == 1 else None
+        return [_Segment(content, 0, own)]
     segments = []
     for m in episode.messages:
         line = content[m.start:m.end]
