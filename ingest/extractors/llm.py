@@ -41,7 +41,7 @@ from strata.ingest.protocols import (
     RosterEntry,
     add_usage,
 )
-from strata.schema.errors import ExtractionError
+from strata.schema.errors import ExtractionError, StrataError
 from strata.schema.models import (
     Episode,
     ExtractedEntity,
@@ -60,9 +60,8 @@ MAX_SPLIT_DEPTH = 3
 class _Cut(Exception):
     """The reply was cut at max_tokens (finish_reason=length): split the episode rather than repair."""
 
-    def __init__(self, usage: TokenUsage, raw: str) -> None:
+    def __init__(self, raw: str) -> None:
         super().__init__("reply cut at max_tokens")
-        self.usage = usage
         self.raw = raw
 
 
@@ -116,8 +115,8 @@ class LLMExtractor:
         spent = _Spent()
         try:
             extraction = self._extract(episode, context, 0, spent)
-        except ExtractionError as exc:
-            exc.details.update(spent.details())  # what a failed episode cost is still counted
+        except StrataError as exc:  # unusable output, or the endpoint gone mid-way through the pieces
+            exc.details.update(spent.details())  # what a failed attempt cost is still counted
             raise
         extraction = extraction.model_copy(update={"usage": spent.usage})
         if self.cache is not None:
@@ -159,7 +158,7 @@ class LLMExtractor:
             except MalformedOutputError as exc:
                 spent.add(exc.usage)
                 if exc.truncated and not repair_cut:
-                    raise _Cut(exc.usage, exc.raw) from exc
+                    raise _Cut(exc.raw) from exc
                 raw, error, truncated = exc.raw, exc.message, exc.truncated
             else:
                 spent.add(call_usage)
