@@ -165,23 +165,22 @@ class Discourse:
             self.genders.setdefault(name, gender)
         self._mentions.append(Mention(name, type_, gender or self.gender_of(name), k))
 
-    def resolve_pronoun(self, word: str, k: int) -> str | None:
-        """The most recent compatible person for he/she/him/her/his, or None when unsure."""
+    def resolve_pronoun(self, word: str, k: int, exclude: frozenset[str] = frozenset()) -> str | None:
+        """The most recent person a he/she/him/her/his may be: that gender or of unknown gender, other people
+        before the speaker and addressee, never a name in ``exclude`` (the subject of the pronoun's own verb:
+        in "Ben succeeded her", "her" is not Ben); None when nobody fits."""
         gender = PRONOUN_GENDER.get(word.lower())
         if gender is None:
             return None
         me = self.speakers[k] if k < len(self.speakers) else None
         you = self.addressee(k)
-        window = [m for m in reversed(self._mentions) if k - m.message <= PRONOUN_WINDOW and m.type == "Person"]
+        window = [m for m in reversed(self._mentions)
+                  if k - m.message <= PRONOUN_WINDOW and m.type == "Person" and m.name not in exclude]
         others = [m for m in window if m.name not in (me, you)]
         for pool in (others, window):  # a speaker speaks of themself as "I": other people first
             for m in pool:
-                if (m.gender or self.gender_of(m.name)) == gender:
+                if (m.gender or self.gender_of(m.name)) in (gender, None):
                     return m.name
-            unknown = {m.name for m in pool if (m.gender or self.gender_of(m.name)) is None}
-            known = {m.name for m in pool} - unknown
-            if len(unknown) == 1 and not known:
-                return unknown.pop()
         return None
 
 

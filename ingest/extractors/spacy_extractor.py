@@ -325,12 +325,20 @@ class _Arguments:
                     self.discourse.mention(name, type_, self.k)
             elif low in FIRST_PERSON and self.segment.speaker:
                 self.discourse.mention(self.segment.speaker, "Person", self.k)
-            elif low in PRONOUN_GENDER and (who := self.discourse.resolve_pronoun(low, self.k)):
+            elif low in PRONOUN_GENDER and (who := self.discourse.resolve_pronoun(low, self.k, self._local(t))):
                 self.pronouns[t.i] = who
                 self.discourse.mention(who, "Person", self.k)
             elif _looks_like_name(t, self.col):
                 for name, type_ in self._proper(t):
                     self.discourse.mention(name, type_, self.k)
+
+    def _local(self, pronoun: Token) -> frozenset[str]:
+        """Names a non-reflexive pronoun cannot be: the subject of its own verb."""
+        if pronoun.dep_ in ("nsubj", "nsubjpass") or pronoun.lower_.endswith("self"):
+            return frozenset()
+        verb = pronoun.head if pronoun.dep_ != "pobj" else pronoun.head.head
+        subjects = [c for c in verb.children if c.dep_ in ("nsubj", "nsubjpass")]
+        return frozenset(n for s in subjects for n, _ in self.names(s))
 
     def learn_relative(self, fact: FrameFact) -> None:
         """After "my sister Sofia": Sofia is female, and a later "my sister" is Sofia."""
@@ -383,8 +391,9 @@ class _Arguments:
         """Entities a note of this sentence is about."""
         found: list[str] = [self.segment.speaker] if implicit and self.segment.speaker else []
         for t in sent:
-            found += [n for n, _ in self.names(t)] if (t.i in self.token_names or t.i in self.pronouns or
-                                                       t.lower_ in FIRST_PERSON or t.lower_ in SECOND_PERSON) else []
+            if (t.i in self.token_names or t.i in self.pronouns or t.lower_ in FIRST_PERSON
+                    or t.lower_ in SECOND_PERSON or _looks_like_name(t, self.col)):
+                found += [n for n, _ in self.names(t)]
         return list(dict.fromkeys(found))[:20]
 
 
@@ -449,9 +458,9 @@ def _fact_text_of(verb: Token, fact: FrameFact, speaker: str | None) -> str:
     subject_token = next(iter(subjects_of(verb)[0]), verb)
     passive = subjects_of(verb)[1]
     particles = [c.lower_ for c in verb.children if c.dep_ == "prt"]
-    joiner = next((c.text for c in verb.children if c.dep_ == "prep" and any(
+    joiner = next((c.text for c in verb.children if c.dep_ in ("prep", "agent") and any(
         p.dep_ == "pobj" and fact.object.endswith(p.text) for p in c.children)), "")
-    if passive and any(c.dep_ == "agent" for c in verb.children):
+    if passive and any(c.dep_ == "agent" for c in verb.children) and fact.object.endswith(subject_token.text):
         return _fact_text(verb, fact.subject, fact.object, "", particles, subject_token, True)
     return _fact_text(verb, fact.subject, fact.object, joiner, particles, subject_token, False)
 
