@@ -151,7 +151,7 @@ def build_plan(episode: Episode, extraction: Extraction, *, lookup: CandidateLoo
             # One predicate spelling resolves once per episode; a 10k-fact batch often uses a handful.
             spelling = (f.predicate, f.functional)
             if spelling not in resolved:
-                resolved[spelling] = _predicate(f, registry, onto)
+                resolved[spelling] = _predicate(f, registry, onto, embed)
                 pred = resolved[spelling][2]
                 if all(p.name != pred.name for p in registry):
                     registry.append(pred)
@@ -267,11 +267,11 @@ def _form_index(groups: list[MentionGroup], mentions: list[ExtractedEntity]) -> 
     return index
 
 
-def _predicate(f: ExtractedFact, registry: list[PredicateInfo],
-               onto: Ontology) -> tuple[str, bool, PredicateInfo]:
+def _predicate(f: ExtractedFact, registry: list[PredicateInfo], onto: Ontology,
+               embed: Embed | None = None) -> tuple[str, bool, PredicateInfo]:
     """Registry name, whether the wording negates, and the registry entry for one predicate spelling."""
     name, negated_word = parse_predicate(f.predicate)
-    name = fold_predicate(name, registry, ontology=onto)
+    name = fold_predicate(name, registry, _predicate_vectors(name, registry, onto, embed), ontology=onto)
     if not PREDICATE.match(name):
         raise InputError(f"predicate {f.predicate!r} does not normalize to a usable name")
     known = next((p for p in registry if p.name == name), None)
@@ -280,6 +280,16 @@ def _predicate(f: ExtractedFact, registry: list[PredicateInfo],
     info = PredicateInfo(name=name, functional=functional,
                          description=(known.description if known else "") or (pdef.description if pdef else ""))
     return name, negated_word, info
+
+
+def _predicate_vectors(name: str, registry: list[PredicateInfo], onto: Ontology,
+                       embed: Embed | None) -> dict[str, list[float]] | None:
+    """Embeddings for the last step of predicate folding ("relocate_to" onto a registered "lives_in"): only for
+    a name neither the registry nor the ontology knows, and only when the registry has other names."""
+    if embed is None or onto.canonical_predicate(name) or any(p.name == name for p in registry) or not registry:
+        return None
+    names = [name, *(p.name for p in registry)]
+    return dict(zip(names, embed([n.replace("_", " ") for n in names]), strict=True))
 
 
 def _fact(episode: Episode, f: ExtractedFact, text: str, vec: list[float] | None, by_form: dict[str, int],

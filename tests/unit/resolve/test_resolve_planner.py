@@ -59,3 +59,23 @@ def test_a_passage_context_is_the_turn_before_and_itself() -> None:
     before, own = passages[3].context.rsplit("\n", 1)
     assert own == "ann: Lovely!"
     assert len(before) <= CONTEXT_CHARS and before.endswith("sunset over the lake.") and before.startswith("word")
+
+
+def test_an_unknown_predicate_folds_onto_a_registered_one_by_embedding() -> None:
+    from strata.resolve.types import PredicateInfo
+
+    content = "Ann relocated to Porto."
+    episode = Episode(uuid="ep", group_id="g", kind="text", content=content, reference_time=DAY, content_hash="h")
+    fact = ExtractedFact(subject="Ann", predicate="relocate_into", object="Porto", fact=content,
+                         spans=[Span(start=0, end=len(content))])
+    extraction = Extraction(episode_uuid="ep", facts=[fact], extractor=ExtractorInfo(name="test"))
+    near = {"relocate into": [1.0, 0.0], "resides near": [0.97, 0.1], "dislikes": [0.0, 1.0]}
+
+    def embed(texts):
+        return [near.get(t, [0.5, 0.5]) for t in texts]
+
+    registry = [PredicateInfo(name="resides_near"), PredicateInfo(name="dislikes")]
+    plan, _ = build_plan(episode, extraction, lookup=lambda group_id, queries: {}, predicates=registry, embed=embed)
+    assert [f.predicate for f in plan.facts] == ["resides_near"]
+    plan, _ = build_plan(episode, extraction, lookup=lambda group_id, queries: {}, predicates=registry)
+    assert [f.predicate for f in plan.facts] == ["relocate_into"]  # without vectors, nothing to fold by
