@@ -57,6 +57,11 @@ class Discourse:
     speakers: Sequence[str | None]
     genders: dict[str, Gender] = field(default_factory=dict)
     alias_votes: dict[str, Counter[str]] = field(default_factory=lambda: defaultdict(Counter))
+    # (speaker, name): the speaker addressed someone by that name, so it is not theirs
+    not_theirs: set[tuple[str, str]] = field(default_factory=set)
+    person_words: set[str] = field(default_factory=set)  # words the model tagged PERSON anywhere in the episode
+    third_person: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))  # speaker -> names said
+    introduced: set[tuple[str, str]] = field(default_factory=set)  # (speaker, name): "I'm Rachel"
     vocatives: dict[int, list[str]] = field(default_factory=dict)
     _mentions: list[Mention] = field(default_factory=list)
 
@@ -100,6 +105,7 @@ class Discourse:
         """Names (or relation nouns: "Hey mom") a message addresses: at a sentence's start after greeting
         words, or at its end after a comma. Votes the name as an alias of the addressee."""
         found: list[Token] = []
+        self.person_words |= {t.lower_ for t in doc if t.ent_type_ == "PERSON"}
         for sent in doc.sents:
             tokens = [t for t in sent if not t.is_space]
             for start, end in _vocative_slots(tokens):
@@ -107,23 +113,38 @@ class Discourse:
                 words = [t.text for t in tokens[start:end]]
                 if tokens[end - 1].lower_ not in RELATION_NOUNS:
                     self.vocatives.setdefault(k, []).append(" ".join(words))
-        target = self._vote_target(k)
+        me = self.speakers[k] if k < len(self.speakers) else None
+        if me:  # nobody speaks of themself by name: a name a speaker says in the third person is someone else
+            addressed = {t.i for t in found}
+            self.third_person[me] |= {t.lower_ for t in doc if t.i not in addressed and _is_name_token(t)
+                                      and t.dep_ not in ("npadvmod", "intj")}
         for name in self.vocatives.get(k, []):
-            if target and not self.speaker_called(name):
-                self.alias_votes[target][name] += 1
+            if me:
+                self.not_theirs.add((me, name))
+            for target, weight in self._vote_targets(k):
+                if not self.speaker_called(name):
+                    self.alias_votes[target][name] += weight
         return found
 
-    def _vote_target(self, k: int) -> str | None:
+    def _vote_targets(self, k: int) -> list[tuple[str, float]]:
+        """Whom a vocative in message k may address, with the weight of that reading. Two parties: the other
+        one. More: the previous speaker when they also speak next (A-B-A), else half a vote to the previous
+        and a quarter to the next: a name must be heard more than once in a crowd before it sticks."""
         me = self.speakers[k] if k < len(self.speakers) else None
         parties = self.parties
         if me is None:
-            return None
+            return []
         if len(parties) == 2 and me in parties:
-            return parties[1 - parties.index(me)]
-        return self._neighbour_speaker(k)
+            return [(parties[1 - parties.index(me)], 1.0)]
+        before = next((self.speakers[j] for j in range(k - 1, -1, -1) if self.speakers[j] != me), None)
+        after = next((self.speakers[j] for j in range(k + 1, len(self.speakers)) if self.speakers[j] != me), None)
+        if before and before == after:
+            return [(before, 1.0)]
+        return [(s, w) for s, w in ((before, 0.5), (after, 0.25)) if s]
 
     def self_introduction(self, k: int, doc: Doc) -> None:
-        """"I'm Rachel", "My name is Rachel", "This is Katelynn" (first words of a message): the speaker's name."""
+        """"I'm Rachel", "My name is Rachel": the speaker's name. ("This is Rachel" and "It's Rachel" introduce
+        someone else as often as the speaker.)"""
         me = self.speakers[k] if k < len(self.speakers) else None
         if me is None:
             return
@@ -133,31 +154,40 @@ class Discourse:
             if root.lemma_ != "be" or not subj:
                 continue
             s = subj[0]
-            if not (s.lower_ == "i" or (s.lower_ == "name" and any(c.lower_ == "my" for c in s.children))
-                    or (s.lower_ in ("this", "it") and sent.start == 0)):
+            if not (s.lower_ == "i" or (s.lower_ == "name" and any(c.lower_ == "my" for c in s.children))):
                 continue
             attrs = [c for c in root.children if c.dep_ == "attr" and _is_name_token(c)]
             if attrs:
                 name = _name_phrase(attrs[0])
                 if name.lower() != me.lower() and name.split()[0].lower() not in NOT_NAMES:
-                    self.alias_votes[me][name] += 2
+                    self.alias_votes[me][name] += 2.0
+                    self.introduced.add((me, name))
 
     def aliases(self) -> dict[str, list[str]]:
-        """Speaker -> names they go by: each name goes to the speaker most of its votes point at."""
-        best: dict[str, tuple[int, str]] = {}
-        contested: set[str] = set()
+        """Speaker -> names they go by. A name goes to the speaker with a full vote's worth and at least twice
+        the votes of any other, never to a speaker who used it to address someone else, and only if it looks
+        like a person's name (a known first name, or a word the model tagged as a person in this episode)."""
+        by_name: dict[str, list[tuple[float, str]]] = defaultdict(list)
         for speaker, votes in self.alias_votes.items():
             for name, n in votes.items():
-                if name in best and best[name][0] == n and best[name][1] != speaker:
-                    contested.add(name)
-                if name not in best or n > best[name][0]:
-                    best[name] = (n, speaker)
-                    contested.discard(name)
+                said = {w.lower() for w in name.split()} & self.third_person.get(speaker, set())
+                if (speaker, name) in self.introduced or (
+                        (speaker, name) not in self.not_theirs and self._name_like(name) and not said):
+                    by_name[name].append((n, speaker))
         out: dict[str, list[str]] = defaultdict(list)
-        for name, (_, speaker) in best.items():
-            if name not in contested:
+        for name, scored in by_name.items():
+            scored.sort(reverse=True)
+            top, speaker = scored[0]
+            runner_up = scored[1][0] if len(scored) > 1 else 0.0
+            if top >= 1.0 and top >= 2 * runner_up:
                 out[speaker].append(name)
         return dict(out)
+
+    def _name_like(self, name: str) -> bool:
+        words = [w for w in name.split() if w.lower().rstrip(".") not in HONORIFICS]
+        # two people talking address each other: any proper noun in address is then a name
+        return bool(words) and (is_given_name(words[0]) or all(w.lower() in self.person_words for w in words)
+                                or len(words) < len(name.split()) or len(self.parties) == 2)
 
     # -- pronouns -----------------------------------------------------------------------------------------
     def mention(self, name: str, type_: str, k: int, gender: Gender | None = None) -> None:

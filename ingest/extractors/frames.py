@@ -30,6 +30,7 @@ _SUBJECT_DEPS = ("nsubj", "nsubjpass")
 _INHERITS_SUBJECT = ("acomp", "xcomp", "conj", "oprd")
 _CONCEPT_MODIFIERS = ("compound", "amod", "nmod", "poss")
 _NAMING_VERBS = frozenset({"name", "call"})
+_MUTUAL = frozenset({"spouse_of", "engaged_to", "partner_of"})
 _LEADING_JUNK = ("det", "poss", "nummod", "predet", "case", "cc", "preconj", "punct", "advmod")
 
 
@@ -151,6 +152,16 @@ def _fill(verb: Token, frames: tuple[VerbFrame, ...], args: Arguments,
                                     frame.negated != verb_negated, "")
         if produced:
             return
+    # "Chandler and I are getting married", "Ann and Bob broke up": a mutual relation between the subjects
+    mutual = next((f for f in frames if f.predicate in _MUTUAL), None)
+    together = [n for tok in subs for n in args.names(tok)]
+    if mutual is not None and len(together) >= 2 and not any(c.dep_ in ("dobj", "prep") for c in verb.children):
+        (a, a_type), (b, b_type) = together[:2]
+        if a != b:
+            phrase = " ".join([*(c.text for c in verb.lefts if c.dep_ in ("aux", "auxpass", "neg")), verb.text,
+                               *(c.text for c in verb.children if c.dep_ == "prt")])
+            yield FrameFact(a, a_type, mutual.predicate, b, b_type, mutual.negated != verb_negated,
+                            f"{a} and {b} {phrase}".replace(" n't", "n't"))
 
 
 def _slots(verb: Token, frame: VerbFrame, subs: list[Token], passive: bool) -> tuple[list[Token], list[Token]]:
