@@ -425,7 +425,9 @@ def _implicit_speaker(sent: SpacySpan, speaker: str | None) -> list[tuple[str, s
     for t in sent:
         if t.pos_ in ("ADV", "INTJ", "PUNCT", "SPACE", "PART"):
             continue
-        if t.pos_ in ("VERB", "AUX") and t.tag_ in ("VBD", "VBN", "VBG") and not any(
+        # "Being out in nature is great": a gerund that is itself the subject drops no "I"
+        if t.pos_ in ("VERB", "AUX") and t.tag_ in ("VBD", "VBN", "VBG") and t.dep_ not in (
+                "csubj", "csubjpass", "nsubj", "nsubjpass", "amod", "compound") and not any(
                 c.dep_ in ("nsubj", "nsubjpass", "expl") for c in t.children):
             return [(speaker, "Person")]
         return []
