@@ -107,17 +107,23 @@ def verb_base(word: str) -> str:
     return word
 
 
-def parse_predicate(raw: str) -> tuple[str, bool]:
-    """(normalized predicate, negated). Raises InputError when nothing usable is left."""
+def parse_predicate(raw: str, ontology: Ontology | None = None) -> tuple[str, bool]:
+    """(normalized predicate, negated). Raises InputError when nothing usable is left.
+
+    A name the ontology knows as written ("sibling_of", "has_pet", "studies") is kept when folding would leave
+    the ontology ("sibling" is no verb: "sible_of"), so the ontology's own names survive the write path.
+    """
     text = unicodedata.normalize("NFKD", unicodedata.normalize("NFKC", raw).casefold())
     text = "".join(c for c in text if not unicodedata.combining(c)).replace("'", "").replace("\u2019", "")
     tokens = [t for t in _WORD.findall(text) if t not in _ARTICLES]
     negated = any(t in _NEGATIONS for t in tokens)
     tokens = [t for t in tokens if t not in _NEGATIONS]
+    literal = ["_".join(tokens)]
     after_be = False
     while len(tokens) > 1 and tokens[0] in _AUX:
         after_be = after_be or tokens[0] in _BE
         tokens.pop(0)
+    literal.append("_".join(tokens))
     if not tokens or not any(c.isalpha() for c in "".join(tokens)):
         raise InputError(f"predicate {raw!r} has no words", {"predicate": raw})
     if len(tokens) > MAX_PREDICATE_TOKENS:
@@ -128,6 +134,9 @@ def parse_predicate(raw: str) -> tuple[str, bool]:
     if not stative and (not after_be or head.endswith("ing")):
         tokens[0] = verb_base(head)
     name = "_".join(tokens)
+    onto = ontology or load_ontology()
+    if onto.canonical_predicate(name) is None:
+        name = next((form for form in literal if onto.canonical_predicate(form)), name)
     if len(name) > MAX_PREDICATE_LENGTH:
         raise InputError(f"predicate {raw!r} is too long", {"predicate": raw})
     return name, negated
@@ -186,5 +195,5 @@ def stored_predicate(written: str, registered: Iterable[str], ontology: Ontology
     embedding), so a read filter given ``plays_for`` finds what a statement saying ``plays_for`` wrote
     (``play_for``). Negation words are dropped: a filter names the relation, not its polarity.
     """
-    name, _ = parse_predicate(written)
+    name, _ = parse_predicate(written, ontology)
     return fold_predicate(name, [PredicateInfo(name=n) for n in registered], embeddings, ontology)

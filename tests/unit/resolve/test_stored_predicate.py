@@ -49,3 +49,14 @@ def test_same_name_as_the_planner_gives_a_written_statement(written, registry):
 def test_a_predicate_with_no_words_is_an_input_error():
     with pytest.raises(InputError):
         stored_predicate("  !!! ", [])
+
+
+def test_every_ontology_name_and_synonym_is_stored_as_its_predicate():
+    # Folding alone broke some ("sibling_of" -> "sible_of", "has_pet" -> "pet", "studies" -> "study").
+    onto = load_ontology()
+    wrong = {form: stored_predicate(form, [])
+             for name, p in onto.predicates.items() for form in (name, *p.synonyms)
+             if stored_predicate(form, []) != name}
+    assert wrong == {}
+    assert stored_predicate("is sibling of", []) == "sibling_of"
+    assert stored_predicate("has a pet", []) == "has_pet"
