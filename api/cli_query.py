@@ -74,7 +74,10 @@ def context_cmd(query: str = typer.Argument(...), group: str = typer.Option(...,
 
 
 @app.command("facts")
-def facts_cmd(group: str = typer.Option(..., "--group"), predicate: str = typer.Option(None, "--predicate"),
+def facts_cmd(group: str = typer.Option(..., "--group"),
+              predicate: str = typer.Option(None, "--predicate",
+                                            help="As statements write it (plays_for, 'works at'): normalized as on "
+                                                 "ingest."),
               as_of: str = typer.Option(None, "--as-of"), as_json: bool = typer.Option(False, "--json")) -> None:
     """Every fact of a group (optionally one predicate), as of a date; pages through the complete listing."""
     from strata.api.predicates import stored_predicate_filter

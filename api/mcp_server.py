@@ -127,7 +127,8 @@ def build_mcp(app: FastAPI) -> MCPServer:
     @mcp.tool()
     async def list_facts(group: str, ctx: Context, predicate: str | None = None, subject: str | None = None,
                          as_of: str | None = None, cursor: str | None = None, limit: int = 100) -> dict[str, Any]:
-        """A complete, paginated listing of facts (``count``, ``items``, ``next_cursor``)."""
+        """A complete, paginated listing of facts (``count``, ``items``, ``next_cursor``); ``predicate`` as a
+        statement writes it ("plays_for", "works at"), normalized as on ingest."""
 
         def run() -> dict[str, Any]:
             from datetime import datetime
