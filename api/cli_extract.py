@@ -46,8 +46,13 @@ def extract(
             continue
         where = episode.chapter or episode.metadata.get("session") or ""
         console.print(f"[bold]episode {episode.seq}[/] {where} chars {episode.span_start}-{episode.span_end}: "
-                      f"{len(result.entities)} entities, {len(result.facts)} facts")
+                      f"{len(result.entities)} entities, {len(result.facts)} facts, {len(result.notes)} notes")
         for f in result.facts:
             line = (f"  {f.subject} -[{f.predicate}{' (not)' if f.negated else ''}]-> {f.object}"
                     f"  valid_at={f.valid_at.isoformat() if f.valid_at else '-'}")
             console.print(escape(line))
+        for e in result.entities:
+            if e.aliases:
+                console.print(escape(f"  {e.name} also goes by {', '.join(e.aliases)}"))
+        for n in result.notes:
+            console.print(escape(f"  note: {n.text}"))
