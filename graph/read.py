@@ -16,7 +16,7 @@ from strata.graph import lucene as lucene_syntax
 from strata.graph.driver import Graph
 from strata.graph.queries import read as q
 from strata.schema.errors import InputError
-from strata.schema.models import Entity, Fact, as_utc, utcnow
+from strata.schema.models import Entity, Fact, Note, as_utc, utcnow
 
 MAX_PAGE = 1000
 
@@ -159,6 +159,11 @@ def get_entity(graph: Graph, uuid: str, group_id: str | None = None) -> Entity |
 def entity_timeline(graph: Graph, group_id: str, uuid: str, include_expired: bool = False) -> list[Fact]:
     rows = graph.query(q.ENTITY_TIMELINE, uuid=uuid, group_id=group_id, include_expired=include_expired)
     return [Fact(**native(r)) for r in rows]
+
+
+def entity_notes(graph: Graph, group_id: str, uuid: str, limit: int = 100) -> list[Note]:
+    rows = graph.query(q.ENTITY_NOTES, uuid=uuid, group_id=group_id, limit=limit)
+    return [Note(**r) for r in rows]
 
 
 def predicates(graph: Graph, group_id: str, with_counts: bool = True) -> list[PredicateInfo]:

@@ -167,6 +167,20 @@ class ExtractedNote(Frozen):
     asserted_by: str | None = None
 
 
+class Note(Frozen):
+    """A stored memory note as read back: its text, when what it says happened, who said it and where."""
+
+    uuid: str
+    text: str
+    valid_at: UtcDatetime | None = None
+    speaker: str | None = None
+    episode_uuid: str
+    start: int = 0
+    end: int = 0
+    said_at: UtcDatetime | None = None
+    about: list[str] = Field(default_factory=list)
+
+
 class ExtractorInfo(Frozen):
     name: str
     model: str | None = None

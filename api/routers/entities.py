@@ -11,11 +11,11 @@ from strata.api.auth import owned_group, principal
 from strata.api.deps import Runtime, runtime
 from strata.graph.edit import MergeResult, merge_entities
 from strata.graph.keys import ApiKey
-from strata.graph.read import entity_timeline, get_entity
+from strata.graph.read import entity_notes, entity_timeline, get_entity
 from strata.graph.traverse import Neighborhood, neighborhood
 from strata.resolve.timeline import recompute_timeline
 from strata.schema.errors import NotFoundError
-from strata.schema.models import Entity, Fact, utcnow
+from strata.schema.models import Entity, Fact, Note, utcnow
 
 router = APIRouter(tags=["entities"])
 EntityId = Path(..., max_length=64, description="Entity uuid", examples=["6b0c5e4e-0000-5000-8000-000000000000"])
@@ -56,6 +56,22 @@ def get_timeline(uuid: str = EntityId, include_expired: bool = Query(False, desc
     if entity is None:
         raise NotFoundError(f"entity {uuid} not found")
     return Timeline(entity=entity, facts=entity_timeline(rt.graph, group, uuid, include_expired))
+
+
+class Notes(BaseModel):
+    entity: Entity
+    notes: list[Note]
+
+
+@router.get("/entities/{uuid}/notes", response_model=Notes)
+def get_notes(uuid: str = EntityId, limit: int = Query(100, ge=1, le=1000),
+              key: ApiKey = Depends(principal), rt: Runtime = Depends(runtime)) -> Notes:
+    """The memory notes about the entity (its statements rewritten to stand alone), latest said first."""
+    group = owned_group(rt, key, "entity", uuid, "r")
+    entity = get_entity(rt.graph, uuid, group)
+    if entity is None:
+        raise NotFoundError(f"entity {uuid} not found")
+    return Notes(entity=entity, notes=entity_notes(rt.graph, group, uuid, limit))
 
 
 class MergeRequest(BaseModel):

@@ -107,6 +107,18 @@ RETURN """ + FACT_FIELDS + """
 ORDER BY r.valid_at, r.uuid
 """
 
+# Notes about an entity from episodes that still stand (a retracted episode's notes are not memory), latest
+# said first; the episode's reference time is when it was said.
+ENTITY_NOTES = """
+MATCH (n:Note)-[:ABOUT]->(e:Entity {uuid: $uuid}) WHERE n.group_id = $group_id
+MATCH (ep:Episode {uuid: n.episode_uuid}) WHERE ep.status = 'done'
+RETURN n.uuid AS uuid, n.text AS text, toString(n.valid_at) AS valid_at, n.speaker AS speaker,
+       n.episode_uuid AS episode_uuid, n.start AS start, n.end AS end, toString(ep.reference_time) AS said_at,
+       [(n)-[:ABOUT]->(x:Entity) | x.name] AS about
+ORDER BY ep.reference_time DESC, n.start
+LIMIT $limit
+"""
+
 # Counts are computed when asked (one index lookup per predicate) rather than kept up to date on every write.
 PREDICATES = """
 MATCH (p:Predicate {group_id: $group_id})

@@ -84,7 +84,8 @@ WHERE ep.status = 'done' AND ep.group_id = $group_id
 
 PASSAGE_HIT_MAP = """
 uuid: p.uuid, episode_uuid: p.episode_uuid, start: p.start, end: p.end, text: p.text,
-speaker: p.speaker, notes: [(p)-[:HAS_NOTE]->(n:Note) | n.text], embedding: CASE WHEN $with_embedding THEN p.embedding END
+speaker: p.speaker, notes: [(p)-[:HAS_NOTE]->(n:Note) | n.text],
+embedding: CASE WHEN $with_embedding THEN p.embedding END
 """
 
 # Each index channel answers one row: its name, how many entries the index gave (`raw`: equal to its depth,

@@ -44,8 +44,14 @@ def test_notes_are_stored_found_and_purged(client, graph, group_id, posted) -> N
 
     facts = client.get(f"/v1/groups/{group_id}/facts", headers=h, params={"predicate": "sibling_of"}).json()
     assert [(f["subject_name"], f["object_name"]) for f in facts["items"]] == [("Sofia", "Tom")]
+    sofia = facts["items"][0]["subject_uuid"]
+    about = client.get(f"/v1/entities/{sofia}/notes", headers=h).json()
+    assert [n["text"] for n in about["notes"]] == ["Tom's sister Sofia got married to Luis in 2022."]
+    assert about["notes"][0]["speaker"] == "Tom" and about["notes"][0]["said_at"].startswith("2023-05-08")
 
     r = client.delete(f"/v1/episodes/{episode}", headers=h, params={"purge": "true"})
     assert r.status_code in (200, 202, 204), r.text
     left = graph.query("MATCH (n:Note {group_id: $g}) RETURN count(n) AS n", g=group_id)[0]["n"]
     assert left == 0
+    after = client.get(f"/v1/entities/{sofia}/notes", headers=h)
+    assert after.status_code == 404 or after.json()["notes"] == []
