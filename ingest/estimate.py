@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 from pydantic import BaseModel
 
 from strata.ingest.extractors.cache import cache_key
-from strata.ingest.prompts.extraction import PROMPT_VERSION, SUMMARY_MAX_WORDS, build_messages
+from strata.ingest.prompts.extraction import PROMPT_VERSION, SUMMARY_MAX_WORDS, SchemaLimits, build_messages
 from strata.ingest.protocols import EMPTY_CONTEXT, MAX_ROSTER, Cache
 from strata.schema.models import Episode
 from strata.schema.settings import Settings
@@ -62,12 +62,13 @@ def count_tokens(texts: Sequence[str]) -> list[int]:
 
 def estimate(episodes: Sequence[Episode], settings: Settings, llm_cache: Cache | None = None) -> Estimate:
     """Counted for the LLM path, whichever extractor is configured (spaCy makes no call at all)."""
+    limits = SchemaLimits.from_settings(settings)
     readable = [e for e in episodes if e.kind != "facts"]
     cached = [e for e in readable if llm_cache is not None
-              and llm_cache.get(cache_key(e, settings.llm_model, PROMPT_VERSION)) is not None]
+              and llm_cache.get(cache_key(e, settings.llm_model, PROMPT_VERSION, limits)) is not None]
     hits = {e.uuid for e in cached}
     to_call = [e for e in readable if e.uuid not in hits]
-    prompts = [build_messages(e, EMPTY_CONTEXT) for e in to_call]
+    prompts = [build_messages(e, EMPTY_CONTEXT, limits) for e in to_call]
     tokens = sum(count_tokens(["\n".join(m["content"] for m in p) for p in prompts])) if prompts else 0
     return Estimate(extractor=settings.extractor, model=settings.llm_model, episodes=len(episodes),
                     llm_episodes=len(readable), cached=len(cached), calls=len(to_call),

@@ -68,8 +68,16 @@ class Settings(BaseSettings):
     llm_timeout_s: float = Field(default=60.0, gt=0)
     llm_max_retries: int = Field(default=5, ge=0)
     llm_json_schema: bool = True
-    # Sent as max_tokens (0: the server's default). A reply cut there splits the episode (ingest/extractors/llm.py).
+    # Sent as max_tokens (0: the server's default). A reply cut there splits the episode (ingest/extractors/llm.py),
+    # at most llm_max_split_depth times (2**depth pieces).
     llm_max_tokens: int = Field(default=4096, ge=0)
+    llm_max_split_depth: int = Field(default=3, ge=0, le=6)
+    # What one reply may hold (maxItems, and maxLength on strings when > 0: llama.cpp/vLLM grammars enforce it,
+    # OpenAI's strict mode does not list it). A small local model needs tight limits to finish in max_tokens.
+    llm_max_entities: int = Field(default=40, ge=1, le=200)
+    llm_max_facts: int = Field(default=30, ge=1, le=200)
+    llm_max_notes: int = Field(default=20, ge=1, le=200)
+    llm_max_string_chars: int = Field(default=0, ge=0)
     # LLM replies (extraction and adjudication) cached by content: a re-ingest costs no call. `directory` keeps
     # them as files under llm_cache_dir (default: cache_dir/llm-extractions), out of the broker's memory;
     # `redis` shares them between workers on several hosts (entries expire after llm_cache_ttl_s).
@@ -94,7 +102,7 @@ class Settings(BaseSettings):
     redis_port: int = 6379
     service_start_timeout_s: float = Field(default=120.0, gt=0)
     # `strata services llm`: llama.cpp's server with a 270M GGUF (opt-in; built once under services_dir/llm,
-    # its wheel cached under cache_dir). 0 threads / build jobs = one per core.
+    # its wheel cached under cache_dir). 0 threads = cores - 1 (at least 1); 0 build jobs = one per core.
     local_llm_port: int = 8081
     local_llm_context: int = Field(default=8192, gt=0)
     local_llm_threads: int = Field(default=0, ge=0)

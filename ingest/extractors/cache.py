@@ -1,7 +1,7 @@
 """Content-hash cache for LLM extractions, so re-ingesting the same episode costs nothing.
 
 Key = (episode content + kind + reference time + message layout, model, prompt version, a hash of the
-instructions and the response schema). The reference time is in the key because relative dates resolve
+instructions and the response schema with its limits). The reference time is in the key because relative dates resolve
 against it. The extraction context (roster, running summary) is deliberately not: it steers naming, which
 resolution redoes against the graph anyway, and a key that held it would miss on every re-ingest into a
 group whose roster differs, which is when the cache is wanted. Production uses DirectoryCache (files under
@@ -19,7 +19,7 @@ from pathlib import Path
 from threading import Lock
 from typing import Any
 
-from strata.ingest.prompts.extraction import prompt_fingerprint
+from strata.ingest.prompts.extraction import DEFAULT_LIMITS, SchemaLimits, prompt_fingerprint
 from strata.schema.ids import content_hash
 from strata.schema.models import Episode
 from strata.schema.settings import Settings
@@ -27,13 +27,13 @@ from strata.schema.settings import Settings
 log = logging.getLogger(__name__)
 
 
-def cache_key(episode: Episode, model: str, prompt_version: str) -> str:
+def cache_key(episode: Episode, model: str, prompt_version: str, limits: SchemaLimits = DEFAULT_LIMITS) -> str:
     episode_part = content_hash(
         "\x1f".join([episode.kind, episode.reference_time.isoformat(), episode.content,
                      json.dumps([[m.speaker, m.start, m.end] for m in episode.messages])])
     )
     # the fingerprint catches a prompt edit made without a PROMPT_VERSION bump (the ontology's predicates)
-    return content_hash("\x1f".join([episode_part, model, prompt_version, prompt_fingerprint()]))
+    return content_hash("\x1f".join([episode_part, model, prompt_version, prompt_fingerprint(limits)]))
 
 
 class MemoryCache:

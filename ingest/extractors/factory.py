@@ -5,6 +5,7 @@ from __future__ import annotations
 from strata.ingest.extractors.cache import make_cache
 from strata.ingest.extractors.llm import LLMExtractor
 from strata.ingest.extractors.spacy_extractor import SpacyExtractor
+from strata.ingest.prompts.extraction import SchemaLimits
 from strata.ingest.protocols import LLM, Cache, Extractor
 from strata.schema.settings import Settings
 
@@ -18,4 +19,5 @@ def make_extractor(settings: Settings, llm: LLM | None = None, cache: Cache | No
         from strata.ingest.llm_client import OpenAIChatLLM  # keeps openai out of spaCy-only workers
 
         llm = OpenAIChatLLM.from_settings(settings)
-    return LLMExtractor(llm, cache=cache if cache is not None else make_cache(settings))
+    return LLMExtractor(llm, cache=cache if cache is not None else make_cache(settings),
+                        max_split_depth=settings.llm_max_split_depth, limits=SchemaLimits.from_settings(settings))

@@ -29,7 +29,7 @@ from strata.ingest.prompts import (
     repair_messages,
     response_schema,
 )
-from strata.ingest.prompts.extraction import SUMMARY_MAX_WORDS
+from strata.ingest.prompts.extraction import DEFAULT_LIMITS, SUMMARY_MAX_WORDS, SchemaLimits
 from strata.ingest.protocols import (
     EMPTY_CONTEXT,
     LLM,
@@ -83,16 +83,17 @@ class LLMExtractor:
     """Implements the Extractor protocol over any LLM (the openai adapter in production, doubles in tests)."""
 
     def __init__(self, llm: LLM, cache: Cache | None = None, prompt_version: str = PROMPT_VERSION,
-                 max_split_depth: int = MAX_SPLIT_DEPTH) -> None:
+                 max_split_depth: int = MAX_SPLIT_DEPTH, limits: SchemaLimits = DEFAULT_LIMITS) -> None:
         self.llm = llm
         self.cache = cache
         self.prompt_version = prompt_version
         self.max_split_depth = max_split_depth
+        self.limits = limits
         self.info = ExtractorInfo(name="llm", model=llm.model, prompt_version=prompt_version)
-        self._schema = response_schema()
+        self._schema = response_schema(limits)
 
     def cache_key(self, episode: Episode) -> str:
-        return cache_key(episode, self.llm.model, self.prompt_version)
+        return cache_key(episode, self.llm.model, self.prompt_version, self.limits)
 
     def cached(self, episode: Episode) -> Extraction | None:
         """The cached extraction of this episode's content, if any (read-only: ``strata ingest --estimate``)."""
@@ -124,7 +125,7 @@ class LLMExtractor:
         return extraction
 
     def _extract(self, episode: Episode, context: ExtractionContext, depth: int, spent: _Spent) -> Extraction:
-        messages = build_messages(episode, context)
+        messages = build_messages(episode, context, self.limits)
         try:
             response = self._ask(messages, spent, repair_cut=False)
         except _Cut as cut:

@@ -7,6 +7,7 @@ from strata.ingest.prompts.extraction import (
     LLMExtractionResponse,
     LLMFact,
     LLMNote,
+    SchemaLimits,
     build_messages,
     repair_messages,
     response_schema,
@@ -15,6 +16,7 @@ from strata.ingest.prompts.extraction import (
 __all__ = [
     "INSTRUCTIONS",
     "PROMPT_VERSION",
+    "SchemaLimits",
     "LLMEntity",
     "LLMExtractionResponse",
     "LLMFact",

@@ -17,16 +17,39 @@ from strata.ingest.protocols import ChatMessage, ExtractionContext, JsonSchema
 from strata.resolve.ontology import load_ontology
 from strata.schema.ids import content_hash
 from strata.schema.models import Episode
+from strata.schema.settings import Settings
 
 PROMPT_VERSION = "extract-2024.3"
 SUMMARY_MAX_WORDS = 60
-# Every array is bounded (JSON schema maxItems): a weak model under a grammar otherwise repeats items until
-# max_tokens cuts the reply. A reply over a bound (json_object mode, lax servers) is clipped, not rejected.
-MAX_ENTITIES = 40
-MAX_FACTS = 30
-MAX_NOTES = 20
-MAX_ALIASES = 5
-MAX_NOTE_ENTITIES = 6
+# Hard caps of the response models: a reply over them (json_object mode, a lax server) is clipped, not rejected.
+# What the model is asked for is SchemaLimits, sent as maxItems/maxLength.
+HARD_MAX_ITEMS = 200
+HARD_MAX_SMALL = 20
+
+
+class SchemaLimits(BaseModel):
+    """How much one reply may hold. Every array is bounded (maxItems): a weak model under a grammar otherwise
+    repeats items until max_tokens cuts the reply. ``string_chars`` > 0 bounds every string too (maxLength;
+    off by default since OpenAI's strict mode does not list the keyword; llama.cpp and vLLM enforce it). The
+    defaults suit hosted models; a small local one needs tighter limits to finish within max_tokens."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    entities: int = Field(default=40, ge=1, le=HARD_MAX_ITEMS)
+    facts: int = Field(default=30, ge=1, le=HARD_MAX_ITEMS)
+    notes: int = Field(default=20, ge=1, le=HARD_MAX_ITEMS)
+    aliases: int = Field(default=5, ge=1, le=HARD_MAX_SMALL)
+    note_entities: int = Field(default=6, ge=1, le=HARD_MAX_SMALL)
+    string_chars: int = Field(default=0, ge=0)
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> SchemaLimits:
+        return cls(entities=settings.llm_max_entities, facts=settings.llm_max_facts, notes=settings.llm_max_notes,
+                   string_chars=settings.llm_max_string_chars)
+
+
+DEFAULT_LIMITS = SchemaLimits()
+MAX_ENTITIES = DEFAULT_LIMITS.entities
 # Cap on how much of a bad reply is echoed back in the repair turn: enough to show the error, not a second bill.
 REPAIR_ECHO_CHARS = 2000
 
@@ -54,7 +77,7 @@ def _max_items(field: Any) -> int | None:
 class LLMEntity(_Strict):
     name: str = Field(description="Canonical name; a roster name when the entity is on the roster")
     type: str = Field(description="Person, Organization, Place, Event, Work, Object or Concept")
-    aliases: list[str] = Field(max_length=MAX_ALIASES, description="Other surface forms used for it in this episode")
+    aliases: list[str] = Field(max_length=HARD_MAX_SMALL, description="Other surface forms used for it in this episode")
     description: str = Field(description="At most 15 words")
 
 
@@ -78,16 +101,16 @@ class LLMFact(_Strict):
 class LLMNote(_Strict):
     text: str = Field(description="The statement rewritten to stand alone: names instead of pronouns and I/you, "
                       "absolute dates instead of relative ones")
-    entities: list[str] = Field(max_length=MAX_NOTE_ENTITIES, description="Names (from entities) it is about")
+    entities: list[str] = Field(max_length=HARD_MAX_SMALL, description="Names (from entities) it is about")
     evidence: str = Field(description="Exact quote from the episode the note rewrites")
     valid_at: str | None = Field(description="ISO 8601 date of what it says, if stated or implied")
 
 
 class LLMExtractionResponse(_Strict):
-    entities: list[LLMEntity] = Field(max_length=MAX_ENTITIES)
-    facts: list[LLMFact] = Field(max_length=MAX_FACTS)
+    entities: list[LLMEntity] = Field(max_length=HARD_MAX_ITEMS)
+    facts: list[LLMFact] = Field(max_length=HARD_MAX_ITEMS)
     # required by the schema sent; a reply without it (json_object mode, older servers) still reads as no notes
-    notes: list[LLMNote] = Field(default_factory=list, max_length=MAX_NOTES)
+    notes: list[LLMNote] = Field(default_factory=list, max_length=HARD_MAX_ITEMS)
     summary: str = Field(description=f"Updated running summary of the source, at most {SUMMARY_MAX_WORDS} words")
 
 
@@ -95,7 +118,8 @@ class LLMExtractionResponse(_Strict):
 CANONICAL_PREDICATES = textwrap.fill(", ".join(sorted(load_ontology().predicates)), 100, initial_indent="  ",
                                      subsequent_indent="  ")
 
-INSTRUCTIONS = f"""You extract a temporal knowledge graph from one episode of a longer source.
+def instructions(limits: SchemaLimits = DEFAULT_LIMITS) -> str:
+    return f"""You extract a temporal knowledge graph from one episode of a longer source.
 Return one JSON object: {{"entities": [...], "facts": [...], "notes": [...], "summary": "..."}}.
 entities: {{"name", "type", "aliases", "description"}} for every person, organization, place, event, work or
 notable object the episode mentions.
@@ -105,7 +129,7 @@ notes: {{"text", "entities", "evidence", "valid_at"}} for each memory-worthy sta
 like, own, feel or say about themselves and each other), rewritten to stand alone: names instead of
 pronouns and "I"/"you", absolute dates instead of relative ones ("I went to the gym yesterday" said by Tom
 on 2023-05-08 -> "On 7 May 2023 Tom went to the gym"). entities: the names it is about.
-At most {MAX_ENTITIES} entities, {MAX_FACTS} facts and {MAX_NOTES} notes; never repeat an item.
+At most {limits.entities} entities, {limits.facts} facts and {limits.notes} notes; never repeat an item.
 Rules:
 - Use roster names for entities on the roster; resolve pronouns and descriptions ("the king", "her sister")
   to names. In chat, "I"/"me"/"my" is the speaker of that line.
@@ -119,6 +143,9 @@ Rules:
 - asserted_by: the speaker of the quoted line in chat; null otherwise.
 - summary: the running summary updated with this episode, at most {SUMMARY_MAX_WORDS} words.
 Return only the JSON object."""
+
+
+INSTRUCTIONS = instructions()
 
 
 def _roster_block(context: ExtractionContext) -> str:
@@ -137,7 +164,8 @@ def _episode_block(episode: Episode) -> str:
     return "\n".join(lines)
 
 
-def build_messages(episode: Episode, context: ExtractionContext) -> list[ChatMessage]:
+def build_messages(episode: Episode, context: ExtractionContext,
+                   limits: SchemaLimits = DEFAULT_LIMITS) -> list[ChatMessage]:
     """System = the fixed instruction block (cacheable upstream); user = roster, summary, time, episode."""
     user = (
         f"Reference time: {episode.reference_time.isoformat()}\n"
@@ -145,7 +173,8 @@ def build_messages(episode: Episode, context: ExtractionContext) -> list[ChatMes
         f"Summary so far: {context.summary or '(start of source)'}\n"
         f"Episode ({episode.kind}):\n{_episode_block(episode)}"
     )
-    return [{"role": "system", "content": INSTRUCTIONS}, {"role": "user", "content": user}]
+    system = INSTRUCTIONS if limits == DEFAULT_LIMITS else instructions(limits)
+    return [{"role": "system", "content": system}, {"role": "user", "content": user}]
 
 
 def repair_messages(messages: list[ChatMessage], raw: str, error: str, truncated: bool) -> list[ChatMessage]:
@@ -171,11 +200,31 @@ def _strictify(node: Any) -> Any:
     return node
 
 
-def response_schema() -> JsonSchema:
-    return JsonSchema(name="strata_extraction", schema=_strictify(LLMExtractionResponse.model_json_schema()))
+def _bound_strings(node: Any, chars: int) -> None:
+    if isinstance(node, dict):
+        if node.get("type") == "string" and "enum" not in node:
+            node["maxLength"] = chars
+        for value in node.values():
+            _bound_strings(value, chars)
+    elif isinstance(node, list):
+        for value in node:
+            _bound_strings(value, chars)
+
+
+def response_schema(limits: SchemaLimits = DEFAULT_LIMITS) -> JsonSchema:
+    schema = _strictify(LLMExtractionResponse.model_json_schema())
+    top, defs = schema["properties"], schema["$defs"]
+    top["entities"]["maxItems"], top["facts"]["maxItems"] = limits.entities, limits.facts
+    top["notes"]["maxItems"] = limits.notes
+    defs["LLMEntity"]["properties"]["aliases"]["maxItems"] = limits.aliases
+    defs["LLMNote"]["properties"]["entities"]["maxItems"] = limits.note_entities
+    if limits.string_chars:
+        _bound_strings(schema, limits.string_chars)
+        top["summary"]["maxLength"] = max(2 * limits.string_chars, 8 * SUMMARY_MAX_WORDS)
+    return JsonSchema(name="strata_extraction", schema=schema)
 
 
 @cache
-def prompt_fingerprint() -> str:
+def prompt_fingerprint(limits: SchemaLimits = DEFAULT_LIMITS) -> str:
     """A hash of what the model is told (instructions and schema), part of the extraction cache key."""
-    return content_hash(INSTRUCTIONS + json.dumps(response_schema().schema_, sort_keys=True))[:16]
+    return content_hash(instructions(limits) + json.dumps(response_schema(limits).schema_, sort_keys=True))[:16]

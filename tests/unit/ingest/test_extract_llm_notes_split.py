@@ -15,7 +15,7 @@ from strata.ingest.extractors import LLMExtractor
 from strata.ingest.extractors.split import merge_pieces, split_episode
 from strata.ingest.llm_client import OpenAIChatLLM
 from strata.ingest.prompts import LLMExtractionResponse, response_schema
-from strata.ingest.prompts.extraction import MAX_ENTITIES
+from strata.ingest.prompts.extraction import HARD_MAX_ITEMS, HARD_MAX_SMALL, SchemaLimits
 from strata.ingest.protocols import ExtractionContext
 from strata.schema.errors import ExtractionError
 from strata.schema.models import Episode, ExtractedEntity, Extraction, ExtractorInfo, Message, Span
@@ -103,17 +103,40 @@ def _arrays(node: Any, path: str = "") -> list[tuple[str, dict[str, Any]]]:
     return found
 
 
+def _strings(node: Any) -> list[dict[str, Any]]:
+    if isinstance(node, dict):
+        own = [node] if node.get("type") == "string" and "enum" not in node else []
+        return own + [s for v in node.values() for s in _strings(v)]
+    return [s for v in node for s in _strings(v)] if isinstance(node, list) else []
+
+
 def test_every_array_of_the_schema_is_bounded() -> None:
     arrays = _arrays(response_schema().schema_)
     names = {p.rsplit("/", 1)[-1] for p, _ in arrays}
     assert {"entities", "facts", "notes", "aliases"} <= names
     assert all(isinstance(a.get("maxItems"), int) and a["maxItems"] > 0 for _, a in arrays), arrays
+    assert not any("maxLength" in s for s in _strings(response_schema().schema_))  # off unless asked
+
+
+def test_tight_limits_for_a_small_model_reach_schema_prompt_and_cache_key(openai_server: Any, wire: Any) -> None:
+    limits = SchemaLimits(entities=8, facts=6, notes=4, string_chars=160)
+    schema = response_schema(limits).schema_
+    assert (schema["properties"]["entities"]["maxItems"], schema["properties"]["notes"]["maxItems"]) == (8, 4)
+    strings = _strings(schema)
+    assert strings and all(s["maxLength"] >= 160 for s in strings)
+    openai_server.chat(wire.Reply.json(reply([entity("Tom")])))
+    extractor = LLMExtractor(llm(openai_server), limits=limits)
+    extractor.extract(TOM, ExtractionContext())
+    body = openai_server.requests[0].body
+    assert body["response_format"]["json_schema"]["schema"] == schema
+    assert "At most 8 entities, 6 facts and 4 notes" in body["messages"][0]["content"]
+    assert extractor.cache_key(TOM) != LLMExtractor(llm(openai_server)).cache_key(TOM)
 
 
 def test_a_reply_over_the_bounds_is_clipped_not_rejected() -> None:
-    many = reply([{**entity(f"P{i}"), "aliases": [f"a{k}" for k in range(20)]} for i in range(MAX_ENTITIES + 9)])
+    many = reply([{**entity(f"P{i}"), "aliases": [f"a{k}" for k in range(50)]} for i in range(HARD_MAX_ITEMS + 9)])
     parsed = LLMExtractionResponse.model_validate(many)
-    assert len(parsed.entities) == MAX_ENTITIES and len(parsed.entities[0].aliases) == 5
+    assert len(parsed.entities) == HARD_MAX_ITEMS and len(parsed.entities[0].aliases) == HARD_MAX_SMALL
     assert LLMExtractionResponse.model_validate({"entities": [], "facts": [], "summary": ""}).notes == []
 
 
