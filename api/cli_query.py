@@ -83,10 +83,13 @@ def facts_cmd(group: str = typer.Option(..., "--group"),
     from strata.api.predicates import stored_predicate_filter
     from strata.graph import Graph
     from strata.graph.read import list_facts
+    from strata.ingest.embedders import make_embedder
 
+    cfg = Settings()
     cursor, total = None, 0
-    with Graph.from_settings(Settings()) as graph:
-        stored = stored_predicate_filter(graph, group, predicate)  # as the write path names it
+    with Graph.from_settings(cfg) as graph:
+        embed = make_embedder(cfg, for_queries=True).embed if predicate else None
+        stored = stored_predicate_filter(graph, group, predicate, embed)  # as the write path names it
         while True:
             page = list_facts(graph, group, predicate=stored, as_of=_when(as_of), cursor=cursor, limit=1000)
             for f in page.items:

@@ -135,7 +135,8 @@ def build_mcp(app: FastAPI) -> MCPServer:
 
             check_group(key_of(ctx), group, "r")
             when = datetime.fromisoformat(as_of) if as_of else None
-            stored = stored_predicate_filter(rt().graph, group, predicate)  # as the write path names it
+            stored = stored_predicate_filter(rt().graph, group, predicate,  # as the write path names it
+                                             rt().embed if rt().embedder else None)
             return read_facts(rt().graph, group, predicate=stored, subject=subject, as_of=when, cursor=cursor,
                               limit=max(1, min(limit, 1000))).model_dump(mode="json")
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from rapidfuzz import fuzz
 
@@ -188,12 +188,19 @@ def fold_predicate(
 
 
 def stored_predicate(written: str, registered: Iterable[str], ontology: Ontology | None = None,
-                     embeddings: Mapping[str, Sequence[float]] | None = None) -> str:
+                     embed: Callable[[list[str]], list[list[float]]] | None = None) -> str:
     """The name under which a predicate a client writes is stored in a group with these registered names.
 
     The planner's steps (``resolve.planner._predicate``: parse, then fold onto the registry, the ontology, fuzzy,
-    embedding), so a read filter given ``plays_for`` finds what a statement saying ``plays_for`` wrote
-    (``play_for``). Negation words are dropped: a filter names the relation, not its polarity.
+    and with an embedder the vector step), so a read filter given ``plays_for`` finds what a statement saying
+    ``plays_for`` wrote (``play_for``). Negation words are dropped: a filter names the relation, not its polarity.
     """
-    name, _ = parse_predicate(written, ontology)
-    return fold_predicate(name, [PredicateInfo(name=n) for n in registered], embeddings, ontology)
+    onto = ontology or load_ontology()
+    names = list(dict.fromkeys(registered))
+    name, _ = parse_predicate(written, onto)
+    vectors = None
+    # As the planner: vectors only for a name neither registry nor ontology knows, when there is a registry.
+    if embed is not None and names and name not in names and not onto.canonical_predicate(name):
+        asked = [name, *names]
+        vectors = dict(zip(asked, embed([n.replace("_", " ") for n in asked]), strict=True))
+    return fold_predicate(name, [PredicateInfo(name=n) for n in names], vectors, onto)

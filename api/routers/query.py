@@ -11,7 +11,7 @@ from pydantic import BaseModel, Field
 
 from strata.api.auth import read_group
 from strata.api.deps import Runtime, runtime
-from strata.api.predicates import stored_predicate_filter, stored_predicates
+from strata.api.predicates import Embed, stored_predicate_filter, stored_predicates
 from strata.api.recall import MAX_BUDGET, MIN_BUDGET, ContextBlock, context_block, recall_search
 from strata.graph import lucene
 from strata.graph.read import Candidate, FactPage, PredicateInfo, entity_candidates, list_facts, predicates
@@ -24,6 +24,10 @@ router = APIRouter(tags=["query"])
 UUID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
 AS_OF = Query(None, description="Valid time: what was true then (ISO 8601).", examples=["2024-01-01T00:00:00Z"])
 KNOWN_AT = Query(None, description="Transaction time: what the graph believed then (ISO 8601).")
+
+
+def _embed(rt: Runtime) -> Embed | None:
+    return rt.embed if rt.embedder else None
 
 
 def split(values: list[str] | None) -> list[str] | None:
@@ -59,10 +63,10 @@ def search_group(
     if said_after and said_before and said_after >= said_before:
         raise InputError("said_after must be before said_before",
                          {"said_after": said_after.isoformat(), "said_before": said_before.isoformat()})
+    stored = stored_predicates(rt.graph, group, split(predicates), _embed(rt))  # as the write path names them
     query = SearchQuery(q=q, limit=limit, as_of=as_of, known_at=known_at, include_history=include_history,
-                        types=split(types), predicates=stored_predicates(rt.graph, group, split(predicates)),
-                        kinds=wanted, center=split(center) or [], mmr=mmr, said_after=said_after,
-                        said_before=said_before)
+                        types=split(types), predicates=stored, kinds=wanted, center=split(center) or [], mmr=mmr,
+                        said_after=said_after, said_before=said_before)
     return recall_search(rt.graph, group, query, rt.embed if rt.embedder else None, time_words)
 
 
@@ -153,7 +157,7 @@ def facts(group: str = Depends(read_group), rt: Runtime = Depends(runtime),
     """A complete, paginated, countable listing of the facts that match (not top-k)."""
     subject_uuid = _entity_ref(rt, group, subject, subject_type, "subject")
     object_uuid = _entity_ref(rt, group, object, object_type, "object")
-    stored = stored_predicate_filter(rt.graph, group, predicate)  # as the write path names it
+    stored = stored_predicate_filter(rt.graph, group, predicate, _embed(rt))  # as the write path names it
     return list_facts(rt.graph, group, subject=subject_uuid, predicate=stored, object=object_uuid,
                       subject_type=subject_type, object_type=object_type, as_of=as_of, known_at=known_at,
                       include_history=include_history, cursor=cursor, limit=limit)

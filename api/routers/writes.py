@@ -122,6 +122,7 @@ def correct(fix: Correction = Body(..., examples=[{"invalid_at": "2001-01-01T00:
     group = owned_group(rt, key, "fact", uuid, "w")
     written = fix.predicate
     if written:  # stored under the name ingest would give it, as every read filter maps it
-        fix = fix.model_copy(update={"predicate": stored_predicate_filter(rt.graph, group, written)})
+        stored = stored_predicate_filter(rt.graph, group, written, rt.embed if rt.embedder else None)
+        fix = fix.model_copy(update={"predicate": stored})
     return correct_fact(rt.graph, group, uuid, fix, recompute_timeline, utcnow(),
                         embed=rt.embed if rt.embedder else None, predicate_text=written)

@@ -60,3 +60,18 @@ def test_every_ontology_name_and_synonym_is_stored_as_its_predicate():
     assert wrong == {}
     assert stored_predicate("is sibling of", []) == "sibling_of"
     assert stored_predicate("has a pet", []) == "has_pet"
+
+
+def _toy_embed(texts: list[str]) -> list[list[float]]:
+    # "settle down in" lands beside "lives in"; everything else points elsewhere, each its own way.
+    near = {"settle down in": [1.0, 0.05, 0.0], "lives in": [1.0, 0.0, 0.0]}
+    return [near.get(t, [0.0, 1.0, float(len(t))]) for t in texts]
+
+
+def test_the_vector_step_reads_as_it_writes():
+    registry = ["lives_in", "play_for"]
+    assert stored_predicate("settle down in", registry, embed=_toy_embed) == "lives_in"
+    assert stored_predicate("settle down in", registry) == "settle_down_in"  # no embedder, no vector step
+    fact = ExtractedFact(subject="A", predicate="settle down in", object="B")
+    infos = [PredicateInfo(name=n) for n in registry]
+    assert _predicate(fact, infos, load_ontology(), _toy_embed)[0] == "lives_in"
