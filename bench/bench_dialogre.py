@@ -190,6 +190,8 @@ def main() -> None:
         "dataset": f"DialogRE v2 {args.data.name}", "mode": "through-api" if args.through_api else "in-process",
         "dialogues": len(dialogues), "turns": sum(len(d.turns) for d in dialogues), **run, **_code_version(),
         "goal": GOAL, "micro": result["micro"], "micro_without_alternate_names": result["micro_facts"],
+        "micro_on_annotated_pairs": result["micro_on_annotated_pairs"],
+        "micro_without_alternate_names_on_annotated_pairs": result["micro_facts_on_annotated_pairs"],
         "per_relation": result["per_relation"],
         "covered_relations": sorted(covered_relations()),
         "unmapped_predicates": unmapped.most_common(30),

@@ -179,7 +179,7 @@ class Discourse:
             scored.sort(reverse=True)
             top, speaker = scored[0]
             runner_up = scored[1][0] if len(scored) > 1 else 0.0
-            if top >= 1.0 and top >= 2 * runner_up:
+            if top >= 0.5 and top >= 2 * runner_up:
                 out[speaker].append(name)
         return dict(out)
 
