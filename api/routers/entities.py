@@ -23,11 +23,16 @@ EntityId = Path(..., max_length=64, description="Entity uuid", examples=["6b0c5e
 
 @router.get("/entities/{uuid}", response_model=Entity)
 def get_one(uuid: str = EntityId, key: ApiKey = Depends(principal), rt: Runtime = Depends(runtime)) -> Entity:
+    return _entity(rt, key, uuid)[1]
+
+
+def _entity(rt: Runtime, key: ApiKey, uuid: str) -> tuple[str, Entity]:
+    """The entity's group (checked against the key's rights) and the entity, or 404."""
     group = owned_group(rt, key, "entity", uuid, "r")
     entity = get_entity(rt.graph, uuid, group)
     if entity is None:
         raise NotFoundError(f"entity {uuid} not found")
-    return entity
+    return group, entity
 
 
 @router.get("/entities/{uuid}/neighborhood", response_model=Neighborhood)
@@ -51,10 +56,7 @@ class Timeline(BaseModel):
 def get_timeline(uuid: str = EntityId, include_expired: bool = Query(False, description="Also retracted facts."),
                  key: ApiKey = Depends(principal), rt: Runtime = Depends(runtime)) -> Timeline:
     """Every fact about the entity in valid-time order, with when and by what each was invalidated."""
-    group = owned_group(rt, key, "entity", uuid, "r")
-    entity = get_entity(rt.graph, uuid, group)
-    if entity is None:
-        raise NotFoundError(f"entity {uuid} not found")
+    group, entity = _entity(rt, key, uuid)
     return Timeline(entity=entity, facts=entity_timeline(rt.graph, group, uuid, include_expired))
 
 
@@ -67,10 +69,7 @@ class Notes(BaseModel):
 def get_notes(uuid: str = EntityId, limit: int = Query(100, ge=1, le=1000),
               key: ApiKey = Depends(principal), rt: Runtime = Depends(runtime)) -> Notes:
     """The memory notes about the entity (its statements rewritten to stand alone), latest said first."""
-    group = owned_group(rt, key, "entity", uuid, "r")
-    entity = get_entity(rt.graph, uuid, group)
-    if entity is None:
-        raise NotFoundError(f"entity {uuid} not found")
+    group, entity = _entity(rt, key, uuid)
     return Notes(entity=entity, notes=entity_notes(rt.graph, group, uuid, limit))
 
 

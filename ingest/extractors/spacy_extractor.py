@@ -25,7 +25,7 @@ from strata.ingest.extractors.discourse import (
     SECOND_PERSON,
     Discourse,
 )
-from strata.ingest.extractors.frames import FrameFact, frame_facts, relation_noun_facts, subjects_of
+from strata.ingest.extractors.frames import FrameFact, frame_facts, is_negated, relation_noun_facts, subjects_of
 from strata.ingest.extractors.gender import is_given_name
 from strata.ingest.extractors.notes import memory_worthy, rewrite
 from strata.ingest.extractors.relation_words import NOUN_GENDER, RELATION_NOUNS
@@ -254,7 +254,7 @@ class SpacyExtractor:
         light = verb.lemma_.lower() in _LIGHT_VERBS
         particles = [c.lower_ for c in verb.children if c.dep_ == "prt"]
         base = [verb.lemma_.lower(), *particles]
-        negated = _is_negated(verb)
+        negated = is_negated(verb)
         candidates: list[tuple[list[str], Token, str]] = []  # (predicate words, object token, joining words)
         for child in verb.children:
             if light and child.dep_ not in ("attr", "acomp"):
@@ -484,15 +484,6 @@ def _segments(episode: Episode) -> list[_Segment]:
             return [_Segment(content, 0, None)]
         segments.append(_Segment(m.text, m.end - len(m.text), m.speaker))
     return segments
-
-
-def _is_negated(verb: Token) -> bool:
-    for child in verb.children:
-        if child.dep_ == "neg" or child.lower_ == "never":
-            return True
-        if child.lower_ == "longer" and any(g.lower_ == "no" for g in child.children):
-            return True
-    return False
 
 
 def _sentence_span(content: str, start: int, end: int) -> Span:
