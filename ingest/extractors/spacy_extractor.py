@@ -171,8 +171,7 @@ class SpacyExtractor:
     def _sentence(self, col: _Collector, segment: _Segment, sent: SpacySpan, args: _Arguments,
                   vocatives: set[int]) -> None:
         evidence = _sentence_span(col.content, sent.start_char + segment.offset, sent.end_char + segment.offset)
-        dates = _date_phrases(sent, col.reference_time)
-        when = next(iter(dates.values()), None)
+        dates = _Dates(sent, col.reference_time)
         implicit = _implicit_speaker(sent, segment.speaker)
         found: list[FrameFact] = []
         for token in sent:
@@ -188,7 +187,7 @@ class SpacyExtractor:
                 continue
             framed = frame_facts(token, args, implicit)
             if framed is None:
-                self._facts_for_verb(col, segment, token, args, sent, evidence, when)
+                self._facts_for_verb(col, segment, token, args, sent, evidence, dates)
             else:
                 found += [f if f.text else replace(f, text=_fact_text_of(token, f, segment.speaker)) for f in framed]
         for n, fact in enumerate(found):
@@ -197,14 +196,14 @@ class SpacyExtractor:
                 for span in find_mentions(sent.text, fact.object, limit=1):
                     col.add_mention(fact.object, fact.object_type, Span(start=span.start + base, end=span.end + base))
             self._add_fact(col, fact.subject, canonical_predicate(fact.predicate), fact.object, fact.negated,
-                           fact.text, evidence, None if n < undated else when, segment, {}, fact.subject_type,
+                           fact.text, evidence, None if n < undated else dates.first, segment, {}, fact.subject_type,
                            fact.object_type)
         # Notes are for what people say (a chat message, a speaker's text); prose keeps its passages as they are.
         if segment.speaker and memory_worthy(sent, set(args.token_names) | set(args.pronouns), bool(implicit)):
-            text = rewrite(sent, segment.speaker, args.addressee, args.pronouns, dates, bool(implicit),
+            text = rewrite(sent, segment.speaker, args.addressee, args.pronouns, dates.phrases, bool(implicit),
                            frozenset(vocatives))
             col.notes.append(ExtractedNote(text=text[:1000], entities=args.names_in(sent, bool(implicit)),
-                                           spans=[evidence], valid_at=when, asserted_by=segment.speaker))
+                                           spans=[evidence], valid_at=dates.first, asserted_by=segment.speaker))
 
     def _collect_mentions(self, col: _Collector, segment: _Segment, doc: Doc) -> dict[int, tuple[str, str]]:
         """Record entity mentions; return token index -> (name, type) for fact arguments."""
@@ -246,7 +245,7 @@ class SpacyExtractor:
                     token_names[t.i] = (name, type_)
 
     def _facts_for_verb(self, col: _Collector, segment: _Segment, verb: Token, args: _Arguments, sent: SpacySpan,
-                        evidence: Span, when: datetime | None) -> None:
+                        evidence: Span, dates: _Dates) -> None:
         """The generic rule for verbs without a frame: subject-verb-object between names."""
         subj_tokens, passive = subjects_of(verb)
         if not subj_tokens:
@@ -280,7 +279,7 @@ class SpacyExtractor:
                             continue
                         predicate = canonical_predicate(snake_case(" ".join(words)))
                         text = _fact_text(verb, subject, obj, joiner, particles, subj_token, passive)
-                        self._add_fact(col, subject, predicate, obj, negated, text, evidence, when, segment,
+                        self._add_fact(col, subject, predicate, obj, negated, text, evidence, dates.first, segment,
                                        args.token_names, s_type, o_type)
 
     def _add_fact(
@@ -434,13 +433,24 @@ def _implicit_speaker(sent: SpacySpan, speaker: str | None) -> list[tuple[str, s
     return []
 
 
-def _date_phrases(sent: SpacySpan, reference_time: datetime) -> dict[tuple[int, int], datetime]:
-    """DATE entities of the sentence that resolve against the reference time, by token range."""
-    out = {}
-    for ent in sent.ents:
-        if ent.label_ == "DATE" and (when := resolve_date(ent.text, reference_time)) is not None:
-            out[(ent.start, ent.end)] = when
-    return out
+class _Dates:
+    """DATE entities of a sentence that resolve against the reference time, by token range; resolved only when
+    a fact or a note asks (date parsing is a tenth of the rule layer's time on a novel)."""
+
+    def __init__(self, sent: SpacySpan, reference_time: datetime) -> None:
+        self._sent, self._ref = sent, reference_time
+        self._phrases: dict[tuple[int, int], datetime] | None = None
+
+    @property
+    def phrases(self) -> dict[tuple[int, int], datetime]:
+        if self._phrases is None:
+            self._phrases = {(ent.start, ent.end): when for ent in self._sent.ents
+                             if ent.label_ == "DATE" and (when := resolve_date(ent.text, self._ref)) is not None}
+        return self._phrases
+
+    @property
+    def first(self) -> datetime | None:
+        return next(iter(self.phrases.values()), None)
 
 
 def _derive_succession(col: _Collector) -> None:
