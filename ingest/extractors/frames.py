@@ -49,6 +49,9 @@ class FrameFact:
     object_type: str
     negated: bool
     text: str
+    # for a relation-noun fact: the noun, and which side the noun names ("my sister Sofia": "sister", Sofia)
+    noun: str = ""
+    named: str = ""
 
 
 def subjects_of(verb: Token) -> tuple[list[Token], bool]:
@@ -83,7 +86,8 @@ def relation_noun_facts(noun: Token, args: Arguments, speaker: str | None, addre
                 s, s_type, obj, obj_type = n, n_type, o, o_type
             else:
                 s, s_type, obj, obj_type = o, o_type, n, n_type
-            yield FrameFact(s, s_type, rel.predicate, obj, obj_type, rel.negated, f"{n} is {o}'s {noun.text.lower()}")
+            yield FrameFact(s, s_type, rel.predicate, obj, obj_type, rel.negated, f"{n} is {o}'s {noun.text.lower()}",
+                            noun=noun.lower_, named=n)
 
 
 def _named_relative(noun: Token, args: Arguments, named_type: str) -> list[tuple[str, str]]:

@@ -60,7 +60,6 @@ _NOT_ARGUMENTS = frozenset({"DATE", "TIME", "CARDINAL", "ORDINAL", "MONEY", "QUA
 # Structural headings the small model tags as laws or works ("Chapter XVI", "BOOK ONE", "Part 2").
 _HEADING = re.compile(r"^(chapter|book|part|volume|section|act|scene|epilogue)\b[\s.:]*([ivxlcdm]+|\d+|[a-z]+)?\.?$",
                       re.IGNORECASE)
-_SUBJECT_DEPS = {"nsubj", "nsubjpass"}
 _AUX_DEPS = ("aux", "auxpass", "neg")
 _NON_NAME_POS = {"ADV", "ADP", "AUX", "CCONJ", "SCONJ", "INTJ", "PART", "PRON", "VERB", "PUNCT", "SPACE"}
 _THIRD_PERSON_IRREGULAR = {"am": "is", "are": "is", "have": "has", "do": "does", "'m": "is", "'ve": "has"}
@@ -159,7 +158,7 @@ class SpacyExtractor:
             col.labels[speaker]["Person"] += 1
         for k, (segment, doc) in enumerate(parsed):
             token_names = self._collect_mentions(col, segment, doc)
-            args = _Arguments(self, col, segment, token_names, discourse, k)
+            args = _Arguments(col, segment, token_names, discourse, k)
             for sent in doc.sents:
                 args.read(sent)
                 self._sentence(col, segment, sent, args, vocatives[k])
@@ -308,7 +307,7 @@ class SpacyExtractor:
 class _Arguments:
     """Resolves a token to the entity names it stands for, within one message (implements frames.Arguments)."""
 
-    def __init__(self, extractor: SpacyExtractor, col: _Collector, segment: _Segment,
+    def __init__(self, col: _Collector, segment: _Segment,
                  token_names: dict[int, tuple[str, str]], discourse: Discourse, k: int) -> None:
         self.col, self.segment, self.token_names, self.discourse, self.k = col, segment, token_names, discourse, k
         self.addressee = discourse.addressee(k) if segment.speaker else None
@@ -341,13 +340,12 @@ class _Arguments:
 
     def learn_relative(self, fact: FrameFact) -> None:
         """After "my sister Sofia": Sofia is female, and a later "my sister" is Sofia."""
-        noun = fact.text.rsplit("'s ", 1)[-1]
-        named = fact.subject if RELATION_NOUNS.get(noun, None) and RELATION_NOUNS[noun].subject == "named" \
-            else fact.object
-        owner = fact.object if named == fact.subject else fact.subject
-        if noun in NOUN_GENDER:
-            self.discourse.genders.setdefault(named, NOUN_GENDER[noun])
-        self.col.kin.setdefault((owner, noun), named)
+        if not fact.noun:
+            return
+        owner = fact.object if fact.named == fact.subject else fact.subject
+        if fact.noun in NOUN_GENDER:
+            self.discourse.genders.setdefault(fact.named, NOUN_GENDER[fact.noun])
+        self.col.kin.setdefault((owner, fact.noun), fact.named)
 
     def names(self, token: Token) -> list[tuple[str, str]]:
         out: list[tuple[str, str]] = []

@@ -143,3 +143,21 @@ def test_every_offline_predicate_is_in_the_ontology() -> None:
     onto = load_ontology()
     used = {r.predicate for r in RELATION_NOUNS.values()} | {f.predicate for fs in VERB_FRAMES.values() for f in fs}
     assert {p for p in used if p not in onto.predicates} == set()
+
+
+def test_a_relative_named_once_is_the_same_relative_later(extractor: SpacyExtractor) -> None:
+    got = facts(run(extractor, [("Tom", "My sister Sofia lives in Porto."),
+                                ("Ann", "Nice!"),
+                                ("Tom", "My sister moved to Madrid last month.")]))
+    assert ("Sofia", "lives_in", "Porto") in got and ("Sofia", "lives_in", "Madrid") in got
+
+
+def test_in_a_crowd_a_name_sticks_only_to_whom_it_addresses(extractor: SpacyExtractor) -> None:
+    result = run(extractor, [("Speaker 1", "I need coffee."),
+                             ("Speaker 2", "Rachel, you always need coffee."),
+                             ("Speaker 1", "True."),
+                             ("Speaker 3", "Ross said Rachel was tired."),
+                             ("Speaker 2", "Whatever.")])
+    aliases = {e.name: e.aliases for e in result.entities}
+    assert aliases.get("Speaker 1") == ["Rachel"]  # addressed in an A-B-A exchange
+    assert "Rachel" not in aliases.get("Speaker 3", []) and "Rachel" not in aliases.get("Speaker 2", [])
