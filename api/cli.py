@@ -72,8 +72,8 @@ def llm_up() -> None:
     pid = svc.start()
     console.print(f"[green]llm[/] up in {time.monotonic() - began:.1f}s, pid {pid}: {svc.base_url}\n"
                   f"  STRATA_EXTRACTOR=llm STRATA_LLM_BASE_URL={svc.base_url}   (any model name and key)\n"
-                  "  a 270M model finishes within max_tokens only with tight limits: STRATA_LLM_MAX_ENTITIES=8 "
-                  "STRATA_LLM_MAX_FACTS=6 STRATA_LLM_MAX_NOTES=6 STRATA_LLM_MAX_STRING_CHARS=160\n"
+                  "  a 270M model finishes within max_tokens only with tight limits: STRATA_LLM_MAX_ENTITIES=5 "
+                  "STRATA_LLM_MAX_FACTS=4 STRATA_LLM_MAX_NOTES=4 STRATA_LLM_MAX_STRING_CHARS=80\n"
                   f"  STRATA_TEST_LLM_URL={svc.base_url} .venv/bin/pytest -m llm")
 
 

@@ -29,9 +29,11 @@ from strata.schema.settings import Settings
 # not marked `integration`: `-m integration` must not pull these minutes-long runs in
 pytestmark = [pytest.mark.llm, pytest.mark.timeout(3600)]
 SAMPLE = Path(__file__).resolve().parents[2] / "docs" / "samples" / "chat_sessions.json"
-# The limits a 270M model finishes within max_tokens (it fills every array to its bound): measured 2,457
-# completion tokens, 'stop', where the defaults ran to 4,096 and were cut.
-SMALL_MODEL = {"llm_max_entities": 8, "llm_max_facts": 6, "llm_max_notes": 6, "llm_max_string_chars": 160}
+# Limits a 270M model finishes within max_tokens under (it fills every array to its bound and many strings to
+# theirs): at most ~2,700 tokens; measured 1,176 on the probe ('stop') where the defaults ran to 4,096 and were
+# cut. One split at most, so a cut reply costs minutes, not an hour, on 2 cores.
+SMALL_MODEL = {"llm_max_entities": 5, "llm_max_facts": 4, "llm_max_notes": 4, "llm_max_string_chars": 80,
+               "llm_max_split_depth": 1}
 PROBE = """Maya: I moved to Berlin in June. She works at Northwind now.
 Tom: My sister Sofia got married to Luis last year. I went to the climbing gym yesterday.
 Tom: Acme was founded by Carol in 2001."""
