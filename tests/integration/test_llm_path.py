@@ -99,6 +99,12 @@ def test_roster_and_running_summary_reach_the_next_episode(graph: Graph, llm_set
     assert re.search(r"^Berlin \| Place$", roster, re.MULTILINE)
     assert f"Summary so far: {SUMMARIES['June']}\n" in second
     assert "Reference time: 2024-03-08" in second and "June" not in second.split("Episode (chat):", 1)[1]
+    # the model's notes are stored like the offline path's: about the entity, said by the speaker, spanned
+    notes = graph.query("MATCH (n:Note {group_id: $g})-[:ABOUT]->(x:Entity) MATCH (e:Episode {uuid: n.episode_uuid}) "
+                        "RETURN n.text AS text, x.name AS about, n.speaker AS speaker, "
+                        "substring(e.content, n.start, n.end - n.start) AS quoted ORDER BY text", g=group_id)
+    assert [(n["about"], n["speaker"]) for n in notes] == [("Maya", "Tom"), ("Maya", "Maya")]
+    assert notes[1]["quoted"] == "I moved to Berlin in June. I work at Northwind now."
 
 
 def test_reingest_costs_no_llm_call_and_usage_is_recorded(graph: Graph, llm_settings: Settings, server: Any,
