@@ -1,9 +1,9 @@
 """Passages: the small, individually searchable pieces of an episode (a chat message, a few sentences).
 
 Search hits on passages point at the exact message or sentences that matched, not a whole chapter window.
-Each passage also carries its context: the passage before it in the episode (its tail, for long prose windows)
-and itself. A reply ("Yes, a sunset over the lake") means little alone; with the turn it answers it matches
-the question that asks for it. Context has its own full-text and vector index, searched beside the passage's.
+Each chat passage also carries its context: the message before it and itself (a prose window is its own
+context). A reply ("Yes, a sunset over the lake") means little alone; with the turn it answers it matches the
+question that asks for it. Context has its own full-text and vector index, searched beside the passage's.
 """
 
 from __future__ import annotations
@@ -29,8 +29,13 @@ def passages_for(episode: Episode, notes: Sequence[ExtractedNote] = ()) -> list[
         passages = [_passage(episode, k, m.start, m.end, m.speaker) for k, m in enumerate(episode.messages)
                     if episode.content[m.start:m.end].strip()]
     else:
+        # A prose window (a few sentences, ~600 characters) stands alone, unlike a chat reply: it is its own
+        # context, so it is embedded once. Embedding every window twice, the second time with the tail before
+        # it, was most of a book's ingestion time (docs/benchmarks.md, "Ingestion at scale").
         passages = [_passage(episode, k, start, end, None)
                     for k, (start, end) in enumerate(sentence_windows(episode.content))]
+        return [p.model_copy(update={"context": _with_notes(_with_speaker(p), notes_in(p, notes))})
+                for p in passages]
     return [p.model_copy(update={"context": _with_notes(context_of(passages[k - 1] if k else None, p),
                                                         notes_in(p, notes))})
             for k, p in enumerate(passages)]
