@@ -35,7 +35,13 @@ class Candidate(BaseModel):
     aliases: list[str] = Field(default_factory=list)
     score: float
     channel: str
-    embedding: list[float] | None = None
+    embedding: list[float] | None = None  # key and full-text channels; a vector hit's score is its cosine
+
+    @property
+    def cosine(self) -> float | None:
+        """The name vector's cosine to the query's, when the vector channel found it (index scores are
+        (1 + cosine) / 2)."""
+        return 2.0 * self.score - 1.0 if self.channel == "vector" else None
 
 
 class PredicateInfo(BaseModel):

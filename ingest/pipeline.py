@@ -142,9 +142,11 @@ class Pipeline:
         for hit in hits:
             targets = by_key.get(hit.query, []) if hit.channel == "key" else [int(hit.query)]
             for index in targets:
-                out.setdefault(index, {})[hit.uuid] = CandidateEntity(
+                prior = out.setdefault(index, {}).get(hit.uuid)
+                out[index][hit.uuid] = CandidateEntity(
                     uuid=hit.uuid, name=hit.name, type=hit.type or "Entity", aliases=hit.aliases,
-                    embedding=hit.embedding)
+                    embedding=hit.embedding or (prior.embedding if prior else None),
+                    cosine=hit.cosine if hit.cosine is not None else (prior.cosine if prior else None))
         return {i: list(c.values()) for i, c in out.items()}
 
 

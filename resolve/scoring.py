@@ -158,7 +158,7 @@ def score_pair(
                                   mention_form=mf, candidate_form=cf)
             best = max(best, (score, reason, mf, cf))
     score, reason, mf, cf = best
-    cos = cosine(mention.embedding, candidate.embedding)
+    cos = candidate.cosine if candidate.cosine is not None else cosine(mention.embedding, candidate.embedding)
     if cos is not None and POSSIBLE_THRESHOLD <= score < EXACT_SCORE:
         if not person and reason == "partial" and cos >= EMBEDDING_STRONG:
             score = max(score, MERGE_THRESHOLD)

@@ -30,6 +30,8 @@ class CandidateEntity(Frozen):
     type: str = "Entity"
     aliases: list[str] = Field(default_factory=list)
     embedding: list[float] | None = None
+    # Its name vector's cosine to the mention's, when the lookup measured it (then no embedding needs to travel).
+    cosine: float | None = None
 
 
 class MatchScore(Frozen):
