@@ -85,7 +85,7 @@ def rewrite(sent: SpacySpan, speaker: str | None, addressee: str | None, pronoun
         if date is not None and _RELATIVE_DATE.search(sent.doc[date[0]:date[1]].text):
             s, e, when = date
             absolute = _absolute(sent.doc[s:e].text, when)
-            if sent.doc[s:e].root.dep_ in ("nsubj", "nsubjpass"):  # "Last week was wild" -> "The week of ..."
+            if _is_subject(sent.doc[s:e].root):  # "Last week was wild" -> "The week of ... was wild"
                 absolute = absolute.split(" ", 1)[1]
             out.append(absolute + sent.doc[e - 1].whitespace_)
             skip_until = e
@@ -107,6 +107,15 @@ def rewrite(sent: SpacySpan, speaker: str | None, addressee: str | None, pronoun
         out.append(word + t.whitespace_)
     text = "".join(out).strip()
     return text[:1].upper() + text[1:]
+
+
+def _is_subject(t: Token) -> bool:
+    """The phrase is its clause's subject, or stands where a subject is missing ("Last week was wild", which the
+    parser reads as an adverb of a subjectless "was")."""
+    if t.dep_ in ("nsubj", "nsubjpass"):
+        return True
+    return t.dep_ == "npadvmod" and t.i < t.head.i and not any(
+        c.dep_ in ("nsubj", "nsubjpass", "expl") for c in t.head.children)
 
 
 def _replacement(t: Token, speaker: str | None, addressee: str | None, pronouns: Mapping[int, str]) -> str | None:

@@ -161,3 +161,10 @@ def test_in_a_crowd_a_name_sticks_only_to_whom_it_addresses(extractor: SpacyExtr
     aliases = {e.name: e.aliases for e in result.entities}
     assert aliases.get("Speaker 1") == ["Rachel"]  # addressed in an A-B-A exchange
     assert "Rachel" not in aliases.get("Speaker 3", []) and "Rachel" not in aliases.get("Speaker 2", [])
+
+
+def test_relative_dates_become_absolute_where_they_stand(extractor: SpacyExtractor) -> None:
+    notes = [n.text for n in run(extractor, [("Maria", "Last week was wild - I volunteered at the shelter. "
+                                                       "Yesterday I went to a concert.")]).notes]
+    assert notes == ["The week of 1 May 2023 was wild - Maria volunteered at the shelter.",
+                     "On 7 May 2023 Maria went to a concert."]
