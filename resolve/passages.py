@@ -34,8 +34,7 @@ def passages_for(episode: Episode, notes: Sequence[ExtractedNote] = ()) -> list[
         # it, was most of a book's ingestion time (docs/benchmarks.md, "Ingestion at scale").
         passages = [_passage(episode, k, start, end, None)
                     for k, (start, end) in enumerate(sentence_windows(episode.content))]
-        return [p.model_copy(update={"context": _with_notes(_with_speaker(p), notes_in(p, notes))})
-                for p in passages]
+        return [p.model_copy(update={"context": _with_notes(p.text, notes_in(p, notes))}) for p in passages]
     return [p.model_copy(update={"context": _with_notes(context_of(passages[k - 1] if k else None, p),
                                                         notes_in(p, notes))})
             for k, p in enumerate(passages)]

@@ -465,8 +465,8 @@ def _derive_succession(col: _Collector) -> None:
 
 def _fact_text_of(verb: Token, fact: FrameFact, speaker: str | None) -> str:
     """A readable fact line in the text's own words, "I" replaced by the speaker."""
-    subject_token = next(iter(subjects_of(verb)[0]), verb)
-    passive = subjects_of(verb)[1]
+    subjects, passive = subjects_of(verb)
+    subject_token = next(iter(subjects), verb)
     particles = [c.lower_ for c in verb.children if c.dep_ == "prt"]
     joiner = next((c.text for c in verb.children if c.dep_ in ("prep", "agent") and any(
         p.dep_ == "pobj" and fact.object.endswith(p.text) for p in c.children)), "")
