@@ -106,6 +106,30 @@ def facts_cmd(group: str = typer.Option(..., "--group"),
         console.print(f"{total} facts")
 
 
+@app.command("network")
+def network_cmd(group: str = typer.Option(..., "--group"),
+                until_position: int = typer.Option(None, "--until-position", min=0,
+                                                   help="Story position (offset into the source)."),
+                source: str = typer.Option(None, "--source", help="Source uuid: one book's network."),
+                limit: int = typer.Option(20, "--limit", min=1, max=500),
+                as_json: bool = typer.Option(False, "--json")) -> None:
+    """Who appears with whom and who speaks to whom, strongest first."""
+    from strata.graph import Graph
+    from strata.graph.network import interaction_network
+
+    with Graph.from_settings(Settings()) as graph:
+        net = interaction_network(graph, group, until_position=until_position, source_uuid=source, limit=limit)
+    if as_json:
+        sys.stdout.write(net.model_dump_json(indent=2) + "\n")
+        return
+    for i in net.interactions:
+        seen = ""
+        if i.first and i.last:
+            seen = f"{i.first.chapter or i.first.position} .. {i.last.chapter or i.last.position}"
+        console.print(escape(f"{i.weight:5d}  {i.a_name} - {i.b_name}: {i.scenes} scenes, "
+                             f"{i.a_to_b} -> / {i.b_to_a} <- quotes  {seen}"), highlight=False)
+
+
 @app.command("serve")
 def serve(host: str = typer.Option(None, "--host"), port: int = typer.Option(None, "--port"),
           workers: int = typer.Option(None, "--workers", min=0, max=64,

@@ -23,6 +23,7 @@ from strata.api.predicates import stored_predicate_filter
 from strata.api.recall import MAX_BUDGET, MIN_BUDGET, context_block, recall_search
 from strata.api.routers.bodies import EpisodeIn, to_episode
 from strata.graph.keys import ApiKey
+from strata.graph.network import interaction_network
 from strata.graph.read import entity_timeline as read_timeline
 from strata.graph.read import get_entity as read_entity
 from strata.graph.read import list_facts as read_facts
@@ -139,6 +140,19 @@ def build_mcp(app: FastAPI) -> MCPServer:
                                              rt().embed if rt().embedder else None)
             return read_facts(rt().graph, group, predicate=stored, subject=subject, as_of=when, cursor=cursor,
                               limit=max(1, min(limit, 1000))).model_dump(mode="json")
+
+        return await call(run)
+
+    @mcp.tool()
+    async def network(group: str, ctx: Context, until_position: int | None = None, source: str | None = None,
+                      entity: str | None = None, limit: int = 20) -> dict[str, Any]:
+        """Who appears with whom and who speaks to whom (scenes, quotes either way, first and last place seen),
+        strongest first; ``until_position`` stops at a story position (offset into the source)."""
+
+        def run() -> dict[str, Any]:
+            check_group(key_of(ctx), group, "r")
+            return interaction_network(rt().graph, group, until_position=until_position, source_uuid=source,
+                                       entity_uuid=entity, limit=max(1, min(limit, 500))).model_dump(mode="json")
 
         return await call(run)
 

@@ -16,6 +16,7 @@ from pydantic import BaseModel
 
 from strata.graph import lucene
 from strata.graph.driver import Graph
+from strata.graph.network import refresh_interactions
 from strata.graph.queries import commit as q
 from strata.schema.models import Episode
 from strata.schema.plan import CommitPlan, FunctionalFlag, SlotFact, SlotUpdate
@@ -86,6 +87,7 @@ def commit_episode(graph: Graph, plan: CommitPlan, timeline: TimelineFn, now: da
                                          for n in plan.notes], episode_uuid=ep_uuid, **common).consume()
         if plan.suggestions:
             tx.run(q.RECORD_SUGGESTIONS, rows=[s.model_dump() for s in plan.suggestions], **common).consume()
+        refresh_interactions(tx, plan.group_id, (m.entity_uuid for m in plan.mentions), now)
         seeds = [(f.subject_uuid, f.predicate, f.object_uuid) for f in plan.facts]
         slot_facts, updates = recompute_slots(tx, plan.group_id, seeds, timeline, now)
         return CommitResult(episode_uuid=ep_uuid, entities=len(plan.entities), facts=len(plan.facts),

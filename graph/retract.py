@@ -14,8 +14,10 @@ from pydantic import BaseModel
 
 from strata.graph.commit import TimelineFn, recompute_slots
 from strata.graph.driver import Graph
+from strata.graph.network import episode_cast, refresh_interactions
 from strata.graph.queries import retract as q
 from strata.schema.errors import NotFoundError
+from strata.schema.models import utcnow
 
 
 class RetractResult(BaseModel):
@@ -31,7 +33,9 @@ def _retract_one(tx: ManagedTransaction, group_id: str, episode_uuid: str, timel
     if not tx.run(q.MARK_EPISODE_RETRACTED, episode_uuid=episode_uuid, group_id=group_id, now=now).data():
         raise NotFoundError(f"episode {episode_uuid} not found in group {group_id}")
     released = tx.run(q.RELEASE_FACTS, episode_uuid=episode_uuid, now=now).data()
+    cast = episode_cast(tx, episode_uuid)
     dropped = tx.run(q.DROP_MENTIONS, episode_uuid=episode_uuid, now=now).single()["dropped"]
+    refresh_interactions(tx, group_id, cast, now)
     seeds = {(r["subject_uuid"], r["predicate"], r["object_uuid"]) for r in released}
     _, updates = recompute_slots(tx, group_id, sorted(seeds), timeline, now)
     return RetractResult(episodes=1, facts_released=len(released),
@@ -58,4 +62,9 @@ def retract_source(graph: Graph, group_id: str, source_uuid: str, timeline: Time
 
 def purge_episode(graph: Graph, group_id: str, episode_uuid: str) -> None:
     """Hard delete for data-removal requests: the episode, its passages, facts only it supported."""
-    graph.query(q.PURGE_EPISODE, episode_uuid=episode_uuid, group_id=group_id)
+    def work(tx: ManagedTransaction) -> None:
+        cast = episode_cast(tx, episode_uuid)
+        tx.run(q.PURGE_EPISODE, episode_uuid=episode_uuid, group_id=group_id).consume()
+        refresh_interactions(tx, group_id, cast, utcnow())
+
+    graph.write(work)

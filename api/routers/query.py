@@ -14,11 +14,13 @@ from strata.api.deps import Runtime, runtime
 from strata.api.predicates import Embed, stored_predicate_filter, stored_predicates
 from strata.api.recall import MAX_BUDGET, MIN_BUDGET, ContextBlock, context_block, recall_search
 from strata.graph import lucene
+from strata.graph.network import interaction_network
 from strata.graph.read import Candidate, FactPage, PredicateInfo, entity_candidates, list_facts, predicates
 from strata.graph.search import SearchQuery, SearchResult, embed_query
 from strata.graph.traverse import Path, TypeCount, entity_types, shortest_paths
 from strata.resolve.normalize import entity_key
 from strata.schema.errors import InputError
+from strata.schema.network import Network
 
 router = APIRouter(tags=["query"])
 UUID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
@@ -187,3 +189,16 @@ class GroupSchema(BaseModel):
 def schema(group: str = Depends(read_group), rt: Runtime = Depends(runtime)) -> GroupSchema:
     """Entity types and predicates of the group with their counts and functional flags."""
     return GroupSchema(entity_types=entity_types(rt.graph, group), predicates=predicates(rt.graph, group))
+
+
+@router.get("/groups/{group}/network", response_model=Network)
+def get_network(group: str = Depends(read_group), rt: Runtime = Depends(runtime),
+                until_position: int | None = Query(None, ge=0, description="Story position (offset into the "
+                                                   "source): only what was seen up to there."),
+                source: str | None = Query(None, max_length=64, description="Source uuid: one book's network."),
+                entity: str | None = Query(None, max_length=64, description="Entity uuid: only its interactions."),
+                limit: int = Query(20, ge=1, le=500)) -> Network:
+    """Who appears with whom (episodes mentioning both) and who speaks to whom (attributed quotes), strongest
+    first: weight = scenes + 2 x quotes either way, with the first and last place each pair was seen."""
+    return interaction_network(rt.graph, group, until_position=until_position, source_uuid=source,
+                               entity_uuid=entity, limit=limit)

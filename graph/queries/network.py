@@ -1,0 +1,70 @@
+"""Cypher for the character network (graph/network.py).
+
+Scenes are episodes that mention both characters; quotes are (speaker)-[:SAID]->(:Quote)-[:TO]->(addressee).
+A story position is the episode's offset in its source (span_start), so "until" bounds work inside a book.
+"""
+
+# Recompute the stored INTERACTS_WITH edge of every pair of characters among $uuids from the evidence, so a
+# commit or a retraction leaves the edges exactly what the graph supports (no counters to drift).
+REFRESH_PAIRS = """
+MATCH (e:Entity) WHERE e.uuid IN $uuids AND e.group_id = $group_id AND e.type IN $types
+WITH collect(e) AS cast
+UNWIND cast AS a
+UNWIND cast AS b
+WITH a, b WHERE a.uuid < b.uuid
+CALL (a, b) {
+  OPTIONAL MATCH (a)<-[:MENTIONS]-(ep:Episode)-[:MENTIONS]->(b)
+  WITH ep ORDER BY ep.reference_time, ep.seq
+  WITH collect(ep) AS eps
+  RETURN size(eps) AS scenes, head(eps) AS first, last(eps) AS last
+}
+WITH a, b, scenes, first, last,
+     COUNT { (a)-[:SAID]->(:Quote)-[:TO]->(b) } AS a_to_b,
+     COUNT { (b)-[:SAID]->(:Quote)-[:TO]->(a) } AS b_to_a
+OPTIONAL MATCH (a)-[old:INTERACTS_WITH]->(b)
+WITH a, b, scenes, first, last, a_to_b, b_to_a, old, scenes + a_to_b + b_to_a > 0 AS seen
+FOREACH (_ IN CASE WHEN old IS NOT NULL AND NOT seen THEN [1] ELSE [] END | DELETE old)
+WITH a, b, scenes, first, last, a_to_b, b_to_a, seen WHERE seen
+MERGE (a)-[r:INTERACTS_WITH]->(b)
+SET r.group_id = $group_id, r.scenes = scenes, r.a_to_b = a_to_b, r.b_to_a = b_to_a,
+    r.weight = scenes + 2 * (a_to_b + b_to_a),
+    r.first_episode = first.uuid, r.first_chapter = first.chapter, r.first_position = first.span_start,
+    r.last_episode = last.uuid, r.last_chapter = last.chapter, r.last_position = last.span_start,
+    r.updated_at = $now
+RETURN count(r) AS refreshed
+"""
+
+EPISODE_CAST = """
+MATCH (:Episode {uuid: $episode_uuid})-[:MENTIONS]->(e:Entity)
+RETURN collect(e.uuid) AS uuids
+"""
+
+# Scenes computed at read time, so they can stop at a story position.
+SCENES = """
+MATCH (ep:Episode {group_id: $group_id})-[:MENTIONS]->(e:Entity)
+WHERE ep.status <> 'retracted' AND e.expired_at IS NULL AND e.type IN $types
+  AND ($source_uuid IS NULL OR ep.source_uuid = $source_uuid)
+  AND ($until IS NULL OR ep.span_start <= $until)
+WITH ep, collect(e) AS cast
+UNWIND cast AS a
+UNWIND cast AS b
+WITH ep, a, b WHERE a.uuid < b.uuid AND ($entity_uuid IS NULL OR $entity_uuid IN [a.uuid, b.uuid])
+WITH a, b, ep ORDER BY ep.reference_time, ep.seq
+WITH a, b, collect(ep) AS eps
+WITH a, b, size(eps) AS scenes, head(eps) AS f, last(eps) AS l
+RETURN a.uuid AS a_uuid, a.name AS a_name, b.uuid AS b_uuid, b.name AS b_name, scenes,
+       {episode_uuid: f.uuid, chapter: f.chapter, position: f.span_start} AS first,
+       {episode_uuid: l.uuid, chapter: l.chapter, position: l.span_start} AS last
+"""
+
+QUOTE_PAIRS = """
+MATCH (s:Entity)-[:SAID]->(q:Quote {group_id: $group_id})-[:TO]->(t:Entity)
+MATCH (ep:Episode {uuid: q.episode_uuid})
+WHERE ep.status <> 'retracted' AND s.expired_at IS NULL AND t.expired_at IS NULL AND s <> t
+  AND s.type IN $types AND t.type IN $types
+  AND ($source_uuid IS NULL OR ep.source_uuid = $source_uuid)
+  AND ($until IS NULL OR ep.span_start <= $until)
+  AND ($entity_uuid IS NULL OR $entity_uuid IN [s.uuid, t.uuid])
+RETURN s.uuid AS speaker_uuid, s.name AS speaker_name, t.uuid AS addressee_uuid, t.name AS addressee_name,
+       count(q) AS quotes
+"""
