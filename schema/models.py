@@ -167,6 +167,28 @@ class ExtractedNote(Frozen):
     asserted_by: str | None = None
 
 
+QuoteMethod = Literal["tag", "narration", "turn", "llm"]
+
+
+class ExtractedQuote(Frozen):
+    """One thing a character says in prose, and who says it to whom (names as the text gives them there).
+
+    ``start``/``end`` run from the first quoted word to the last; ``spans`` are the quoted pieces without the
+    narration between them (‹"Yes," said she, "I know."› is one quote of two pieces). ``method`` says how the
+    speaker was found: a speech tag ("said Elizabeth"), the narration around the quote, turn-taking in a
+    dialogue, or an LLM.
+    """
+
+    text: str = Field(min_length=1)
+    start: int = Field(ge=0)
+    end: int = Field(ge=0)
+    spans: list[Span] = Field(default_factory=list)
+    speaker: str | None = None
+    addressees: list[str] = Field(default_factory=list)
+    method: QuoteMethod | None = None
+    confidence: float = Field(default=0.0, ge=0.0, le=1.0)
+
+
 class Note(Frozen):
     """A stored memory note as read back: its text, when what it says happened, who said it and where."""
 
@@ -201,6 +223,7 @@ class Extraction(Frozen):
     entities: list[ExtractedEntity] = Field(default_factory=list)
     facts: list[ExtractedFact] = Field(default_factory=list)
     notes: list[ExtractedNote] = Field(default_factory=list)
+    quotes: list[ExtractedQuote] = Field(default_factory=list)
     extractor: ExtractorInfo
     usage: TokenUsage = Field(default_factory=TokenUsage)
     summary: str | None = None
