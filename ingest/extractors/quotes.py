@@ -197,7 +197,7 @@ def _regions(win: _Window, u: Utterance) -> tuple[list[tuple[int, int]], tuple[i
     return inner, (first.start, max(first.start, u.start - 1)), (min(u.end + 1, last.end), last.end)
 
 
-def _from_tag(win: _Window, u: Utterance, said: _Said) -> None:
+def _from_tag(win: _Window, u: Utterance, said: _Said, expected: str | None) -> None:
     inner, before, after = _regions(win, u)
     found: tuple[Tag, int] | None = None
     for a, b in [*inner, after]:
@@ -211,7 +211,11 @@ def _from_tag(win: _Window, u: Utterance, said: _Said) -> None:
     if found is None:
         return
     tag, base = found
-    who = win.resolve(tag, base + tag.start)
+    pronoun = PRONOUN_GENDER.get(tag.subject.lower()) if tag.kind == "pronoun" else None
+    if pronoun is not None and expected is not None and win.gender(expected) == pronoun:
+        who: str | None = expected  # "said she" in an exchange: the woman whose turn it is
+    else:
+        who = win.resolve(tag, base + tag.start)
     if who is None:
         return
     said.speaker, said.method, said.confidence = who, "tag", CONFIDENCE[tag.kind]
@@ -268,6 +272,19 @@ def _vocative(win: _Window, u: Utterance) -> str | None:
                     _is_honorific(t) or win.gender(name) is not None or t.ent_type_ == "PERSON"):
                 return name
     return None
+
+
+def _expected(said: list[_Said], u: Utterance) -> str | None:
+    """Whose turn it is by alternation: the speaker two quotes back, when the last two quotes had two
+    different speakers and the three follow each other closely."""
+    if len(said) < 2:
+        return None
+    p1, p2 = said[-1], said[-2]
+    if not (p1.speaker and p2.speaker and p1.speaker != p2.speaker):
+        return None
+    close = u.paragraphs[0] - p1.utterance.paragraphs[-1] <= EXCHANGE_GAP and (
+        p1.utterance.paragraphs[0] - p2.utterance.paragraphs[-1] <= EXCHANGE_GAP)
+    return p2.speaker if close else None
 
 
 def _runs(win: _Window, said: list[_Said]) -> list[list[int]]:
@@ -342,7 +359,7 @@ def find_quotes(text: str, doc: Doc) -> list[ExtractedQuote]:
         vocative = _vocative(win, u)
         if vocative:
             win.mention(u.start, vocative, subject=False)  # present in the scene: "said his lady to him"
-        _from_tag(win, u, s)
+        _from_tag(win, u, s, _expected(said, u))
         if s.speaker is None:
             _from_narration(win, u, s)
         if s.addressee is None and vocative != s.speaker:
