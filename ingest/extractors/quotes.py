@@ -229,9 +229,14 @@ def _from_tag(win: _Window, u: Utterance, said: _Said, expected: str | None) -> 
 
 
 def _from_narration(win: _Window, u: Utterance, said: _Said) -> None:
-    """No tag: the person the quote's own paragraph acts through, in the sentence next to the quote."""
+    """No tag: the person the narration next to the quote acts through (its own paragraph's sentence next to
+    it, else a narration paragraph just before: "Lady Catherine seemed resigned." then her words)."""
     _, before, after = _regions(win, u)
-    for (a, b), last in ((before, True), (after, False)):
+    regions = [(before, True), (after, False)]
+    k = u.paragraphs[0] - 1
+    if k >= 0 and not any(win.quoted(p) for p in range(win.paras[k].start, win.paras[k].end)):
+        regions.append(((win.paras[k].start, win.paras[k].end), True))
+    for (a, b), last in regions:
         tokens = win.tokens(a, b)
         if not tokens:
             continue
@@ -242,7 +247,12 @@ def _from_narration(win: _Window, u: Utterance, said: _Said) -> None:
             who: str | None = None
             if t.lower_ in ("he", "she"):
                 who = win.latest(t.idx, PRONOUN_GENDER[t.lower_])
-            elif t.text[:1].isupper():
+            elif t.lower_ in ("eyes", "face", "voice", "countenance", "look", "heart", "colour", "cheeks") and (
+                    owner := next((c for c in t.children if c.dep_ == "poss"), None)) is not None:
+                t = owner  # "Mrs. Bennet's eyes sparkled"
+            if who is None and t.lower_ in ("he", "she"):
+                who = win.latest(t.idx, PRONOUN_GENDER[t.lower_])
+            elif who is None and t.text[:1].isupper():
                 start = t
                 while start.i > 0 and (_is_honorific(win.doc[start.i - 1]) or win.doc[start.i - 1].dep_ == "compound"):
                     start = win.doc[start.i - 1]
@@ -309,7 +319,10 @@ def _other_party(win: _Window, said: list[_Said], run: list[int], me: str) -> st
         if said[i].speaker and said[i].speaker != me and said[i].method == "tag":
             return said[i].speaker
     first = said[run[0]].utterance.start
-    return win.latest(first, None, frozenset({me}), subject_first=False)
+    for gender in ("f", "m"):  # a person (a known gender), not a place the narration named
+        if (who := win.latest(first, gender, frozenset({me}))) is not None:
+            return who
+    return None
 
 
 def _turns(win: _Window, said: list[_Said]) -> None:
