@@ -203,6 +203,45 @@ class Note(Frozen):
     about: list[str] = Field(default_factory=list)
 
 
+class Quote(Frozen):
+    """A stored quotation as read back: what was said, by whom, to whom, and where in the source."""
+
+    uuid: str
+    text: str
+    speaker: str | None = None
+    speaker_uuid: str | None = None
+    addressees: list[str] = Field(default_factory=list)
+    addressee_uuids: list[str] = Field(default_factory=list)
+    episode_uuid: str
+    start: int = 0  # offsets in the episode's content
+    end: int = 0
+    source_start: int | None = None  # the same span in the whole source (a book), when the episode has one
+    source_end: int | None = None
+    position: int = 0
+    method: str | None = None
+    confidence: float = 0.0
+
+
+class QuoteQuery(Frozen):
+    """Filters of a quote listing. ``speaker``/``addressee``: an entity uuid, or a name matched (case folded)
+    against the entity's name and aliases and the name the text gave."""
+
+    group_id: str
+    speaker: str | None = Field(default=None, max_length=300)
+    addressee: str | None = Field(default=None, max_length=300)
+    episode_uuid: str | None = None
+    offset: int = Field(default=0, ge=0)
+    limit: int = Field(default=100, ge=1, le=1000)
+
+
+class QuotePage(Frozen):
+    """One page of a quote listing: ``count`` matches in all, ``next_offset`` None on the last page."""
+
+    count: int
+    items: list[Quote]
+    next_offset: int | None = None
+
+
 class ExtractorInfo(Frozen):
     name: str
     model: str | None = None
