@@ -68,7 +68,7 @@ _INTRO = re.compile(_SUBJECT + r"(?:[^.!?;\"“”]{0,90}?)\s" + _VERB + r"[^.!?
 _SUBJECT_START = re.compile(rf"\b(?:he|she|He|She|{_DET}\s|{_TITLE}\s|[A-Z])")
 _CLAUSE_END = re.compile(r"[.!?;]+[\"”’]?\s")
 _TITLE_WORD = re.compile(_TITLE + r"$")
-_TO = re.compile(r"^\s*(?:[a-z]+ly\s+)?to\s+(?P<to>him|her|them|me|" + _NAME + r"|" + _NOMINAL + r")\b")
+_TO = re.compile(r"\s*(?:[a-z]+ly\s+)?to\s+(?P<to>him|her|them|me|" + _NAME + r"|" + _NOMINAL + r")\b")
 _NOT_NAMES = frozenset({"The", "A", "An", "And", "But", "Then", "When", "As", "Oh", "Yes", "No", "It", "This",
                         "That", "There", "Here", "Well", "Now", "So", "Nay", "Ah", "O", "What", "Why", "How",
                         "Such", "Her", "His", "They", "We", "You", "Their", "Our", "My", "Your", "Its", "In", "On",
@@ -128,7 +128,11 @@ def _tag(match: re.Match[str] | None, narration: str) -> Tag | None:
         return None
     subject = match.group("subject").strip()
     kind = _kind(subject)
-    if kind is None or (kind == "nominal" and subject.lower().split()[-1] not in PERSON_NOUNS):
+    if kind == "nominal":  # "his wife impatiently" -> "his wife"; "the old lady" stays whole
+        words = subject.split()
+        noun = next((k for k in range(1, len(words)) if words[k].lower() in PERSON_NOUNS), None)
+        subject = " ".join(words[:noun + 1]) if noun is not None else ""
+    if kind is None or not subject:
         return None
     if kind == "name":  # drop words glued after the name that are not capitalized name words
         subject = " ".join(w for w in subject.split() if w[0].isupper() or w.lower() in ("de", "van", "von", "of"))
