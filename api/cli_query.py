@@ -130,6 +130,32 @@ def network_cmd(group: str = typer.Option(..., "--group"),
                              f"{i.a_to_b} -> / {i.b_to_a} <- quotes  {seen}"), highlight=False)
 
 
+@app.command("quotes")
+def quotes_cmd(group: str = typer.Option(..., "--group"), speaker: str = typer.Option(None, "--speaker"),
+               addressee: str = typer.Option(None, "--to", help="Whom the quotes were said to."),
+               as_json: bool = typer.Option(False, "--json")) -> None:
+    """What characters said to whom (by uuid or name), in reading order; pages through the complete listing."""
+    from strata.api.quotes import quotes_said
+    from strata.graph import Graph
+
+    cfg = Settings()
+    offset: int | None = 0
+    total = 0
+    with Graph.from_settings(cfg) as graph:
+        while offset is not None:
+            page = quotes_said(graph, group, speaker=speaker, addressee=addressee, offset=offset, limit=1000)
+            for x in page.items:
+                if as_json:
+                    sys.stdout.write(x.model_dump_json() + "\n")
+                else:
+                    to = f" to {', '.join(x.addressees)}" if x.addressees else ""
+                    console.print(escape(f"{x.speaker or '?'}{to}: \"{x.text}\""), highlight=False)
+            total += len(page.items)
+            offset = page.next_offset
+    if not as_json:
+        console.print(f"{total} quotes")
+
+
 @app.command("serve")
 def serve(host: str = typer.Option(None, "--host"), port: int = typer.Option(None, "--port"),
           workers: int = typer.Option(None, "--workers", min=0, max=64,

@@ -20,6 +20,7 @@ from mcp.server.transport_security import TransportSecuritySettings
 from strata.api.auth import authenticate, check_group, owned_group
 from strata.api.deps import Runtime
 from strata.api.predicates import stored_predicate_filter
+from strata.api.quotes import quotes_said
 from strata.api.recall import MAX_BUDGET, MIN_BUDGET, context_block, recall_search
 from strata.api.routers.bodies import EpisodeIn, to_episode
 from strata.graph.keys import ApiKey
@@ -153,6 +154,19 @@ def build_mcp(app: FastAPI) -> MCPServer:
             check_group(key_of(ctx), group, "r")
             return interaction_network(rt().graph, group, until_position=until_position, source_uuid=source,
                                        entity_uuid=entity, limit=max(1, min(limit, 500))).model_dump(mode="json")
+
+        return await call(run)
+
+    @mcp.tool()
+    async def list_quotes(group: str, ctx: Context, speaker: str | None = None, addressee: str | None = None,
+                          offset: int = 0, limit: int = 100) -> dict[str, Any]:
+        """What characters said to whom (``count``, ``items``, ``next_offset``); speaker and addressee by uuid or
+        name ("what did Darcy say to Elizabeth": speaker="Darcy", addressee="Elizabeth")."""
+
+        def run() -> dict[str, Any]:
+            check_group(key_of(ctx), group, "r")
+            return quotes_said(rt().graph, group, speaker=speaker, addressee=addressee, offset=offset,
+                               limit=limit).model_dump(mode="json")
 
         return await call(run)
 

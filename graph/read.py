@@ -16,7 +16,7 @@ from strata.graph import lucene as lucene_syntax
 from strata.graph.driver import Graph
 from strata.graph.queries import read as q
 from strata.schema.errors import InputError
-from strata.schema.models import Entity, Fact, Note, as_utc, utcnow
+from strata.schema.models import Entity, Fact, Note, Quote, QuotePage, QuoteQuery, as_utc, utcnow
 
 MAX_PAGE = 1000
 
@@ -170,6 +170,16 @@ def entity_timeline(graph: Graph, group_id: str, uuid: str, include_expired: boo
 def entity_notes(graph: Graph, group_id: str, uuid: str, limit: int = 100) -> list[Note]:
     rows = graph.query(q.ENTITY_NOTES, uuid=uuid, group_id=group_id, limit=limit)
     return [Note(**r) for r in rows]
+
+
+def list_quotes(graph: Graph, query: QuoteQuery) -> QuotePage:
+    """Who said what to whom: a complete, countable listing in reading order (offset pagination)."""
+    params = query.model_dump()
+    rows = graph.query(q.LIST_QUOTES, **params)
+    count = graph.query(q.COUNT_QUOTES, **params)[0]["n"]
+    items = [Quote(**r) for r in rows]
+    more = query.offset + len(items) < count and len(items) == query.limit
+    return QuotePage(count=count, items=items, next_offset=query.offset + len(items) if more else None)
 
 
 def predicates(graph: Graph, group_id: str, with_counts: bool = True) -> list[PredicateInfo]:

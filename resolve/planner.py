@@ -35,6 +35,7 @@ from strata.schema.plan import (
     NoteWrite,
     PassageWrite,
     PredicateWrite,
+    QuoteWrite,
     SameAsSuggestion,
 )
 
@@ -174,6 +175,7 @@ def build_plan(episode: Episode, extraction: Extraction, *, lookup: CandidateLoo
                                        "context_embedding": context_vecs[k] if context_vecs else None})
                   for k, p in enumerate(passages)],
         notes=_notes(episode, extraction, passages, by_form, uuid_of_group),
+        quotes=_quotes(episode, extraction, by_form, uuid_of_group),
         suggestions=suggestions, extractor=extraction.extractor, summary=extraction.summary)
     return plan, report
 
@@ -193,6 +195,24 @@ def _notes(episode: Episode, extraction: Extraction, passages: list[PassageWrite
     return out
 
 
+def _quotes(episode: Episode, extraction: Extraction, by_form: dict[str, int],
+            uuid_of_group: list[str]) -> list[QuoteWrite]:
+    """Quotes with the resolved uuids of their speaker and addressees (names that matched no entity stay names)."""
+
+    def uuid_of(name: str | None) -> str | None:
+        i = by_form.get(fold_name(name)) if name else None
+        return uuid_of_group[i] if i is not None else None
+
+    out = []
+    for k, quote in enumerate(extraction.quotes):
+        to = [u for name in quote.addressees if (u := uuid_of(name)) is not None]
+        out.append(QuoteWrite(uuid=ids.stable_uuid("quote", episode.uuid, k), text=quote.text, start=quote.start,
+                              end=quote.end, position=k, speaker=quote.speaker, speaker_uuid=uuid_of(quote.speaker),
+                              addressees=quote.addressees, addressee_uuids=list(dict.fromkeys(to)),
+                              method=quote.method, confidence=quote.confidence))
+    return out
+
+
 def _exact_decision(candidates: list[CandidateEntity]) -> Decision:
     if len(candidates) == 1:
         return Decision(action="merge", uuid=candidates[0].uuid, reason="exact key")
@@ -200,13 +220,18 @@ def _exact_decision(candidates: list[CandidateEntity]) -> Decision:
 
 
 def _all_mentions(extraction: Extraction, onto: Ontology) -> list[ExtractedEntity]:
-    """Extracted entities plus fact endpoints the extractor did not list as entities."""
+    """Extracted entities plus fact endpoints and quote speakers the extractor did not list as entities."""
     mentions = list(extraction.entities)
     known = {fold_name(n) for e in mentions for n in (e.name, *e.aliases)}
     for f in extraction.facts:
         for name, type_ in ((f.subject, f.subject_type), (f.object, f.object_type)):
             if fold_name(name) and fold_name(name) not in known:
                 mentions.append(ExtractedEntity(name=name, type=type_ or "Entity"))
+                known.add(fold_name(name))
+    for quote in extraction.quotes:  # whoever speaks or is spoken to is a person of the episode
+        for name in (quote.speaker, *quote.addressees):
+            if name and fold_name(name) and fold_name(name) not in known:
+                mentions.append(ExtractedEntity(name=name, type="Person"))
                 known.add(fold_name(name))
     return mentions
 

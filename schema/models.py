@@ -167,6 +167,28 @@ class ExtractedNote(Frozen):
     asserted_by: str | None = None
 
 
+QuoteMethod = Literal["tag", "narration", "turn", "llm"]
+
+
+class ExtractedQuote(Frozen):
+    """One thing a character says in prose, and who says it to whom (names as the text gives them there).
+
+    ``start``/``end`` run from the first quoted word to the last; ``spans`` are the quoted pieces without the
+    narration between them (‹"Yes," said she, "I know."› is one quote of two pieces). ``method`` says how the
+    speaker was found: a speech tag ("said Elizabeth"), the narration around the quote, turn-taking in a
+    dialogue, or an LLM.
+    """
+
+    text: str = Field(min_length=1)
+    start: int = Field(ge=0)
+    end: int = Field(ge=0)
+    spans: list[Span] = Field(default_factory=list)
+    speaker: str | None = None
+    addressees: list[str] = Field(default_factory=list)
+    method: QuoteMethod | None = None
+    confidence: float = Field(default=0.0, ge=0.0, le=1.0)
+
+
 class Note(Frozen):
     """A stored memory note as read back: its text, when what it says happened, who said it and where."""
 
@@ -179,6 +201,45 @@ class Note(Frozen):
     end: int = 0
     said_at: UtcDatetime | None = None
     about: list[str] = Field(default_factory=list)
+
+
+class Quote(Frozen):
+    """A stored quotation as read back: what was said, by whom, to whom, and where in the source."""
+
+    uuid: str
+    text: str
+    speaker: str | None = None
+    speaker_uuid: str | None = None
+    addressees: list[str] = Field(default_factory=list)
+    addressee_uuids: list[str] = Field(default_factory=list)
+    episode_uuid: str
+    start: int = 0  # offsets in the episode's content
+    end: int = 0
+    source_start: int | None = None  # the same span in the whole source (a book), when the episode has one
+    source_end: int | None = None
+    position: int = 0
+    method: str | None = None
+    confidence: float = 0.0
+
+
+class QuoteQuery(Frozen):
+    """Filters of a quote listing. ``speaker``/``addressee``: an entity uuid, or a name matched (case folded)
+    against the entity's name and aliases and the name the text gave."""
+
+    group_id: str
+    speaker: str | None = Field(default=None, max_length=300)
+    addressee: str | None = Field(default=None, max_length=300)
+    episode_uuid: str | None = None
+    offset: int = Field(default=0, ge=0)
+    limit: int = Field(default=100, ge=1, le=1000)
+
+
+class QuotePage(Frozen):
+    """One page of a quote listing: ``count`` matches in all, ``next_offset`` None on the last page."""
+
+    count: int
+    items: list[Quote]
+    next_offset: int | None = None
 
 
 class ExtractorInfo(Frozen):
@@ -201,6 +262,7 @@ class Extraction(Frozen):
     entities: list[ExtractedEntity] = Field(default_factory=list)
     facts: list[ExtractedFact] = Field(default_factory=list)
     notes: list[ExtractedNote] = Field(default_factory=list)
+    quotes: list[ExtractedQuote] = Field(default_factory=list)
     extractor: ExtractorInfo
     usage: TokenUsage = Field(default_factory=TokenUsage)
     summary: str | None = None

@@ -109,6 +109,22 @@ class NoteWrite(Frozen):
     entity_uuids: list[str] = Field(default_factory=list)
 
 
+class QuoteWrite(Frozen):
+    """Something a character says in a prose episode: (speaker)-[:SAID]->(quote)-[:TO]->(addressee)."""
+
+    uuid: str
+    text: str
+    start: int = Field(ge=0)
+    end: int = Field(ge=0)
+    position: int = Field(ge=0)  # order of the quote inside its episode
+    speaker: str | None = None  # the name as the text gives it, kept when no entity matched it
+    speaker_uuid: str | None = None
+    addressees: list[str] = Field(default_factory=list)
+    addressee_uuids: list[str] = Field(default_factory=list)
+    method: str | None = None
+    confidence: float = Field(default=0.0, ge=0.0, le=1.0)
+
+
 class SameAsSuggestion(Frozen):
     """Offline resolution found a plausible but unproven match: recorded for review, not merged."""
 
@@ -127,6 +143,7 @@ class CommitPlan(Frozen):
     predicates: list[PredicateWrite] = Field(default_factory=list)
     passages: list[PassageWrite] = Field(default_factory=list)
     notes: list[NoteWrite] = Field(default_factory=list)
+    quotes: list[QuoteWrite] = Field(default_factory=list)
     suggestions: list[SameAsSuggestion] = Field(default_factory=list)
     extractor: ExtractorInfo
     summary: str | None = None

@@ -12,6 +12,7 @@ from pydantic import BaseModel, Field
 from strata.api.auth import read_group
 from strata.api.deps import Runtime, runtime
 from strata.api.predicates import Embed, stored_predicate_filter, stored_predicates
+from strata.api.quotes import quotes_said
 from strata.api.recall import MAX_BUDGET, MIN_BUDGET, ContextBlock, context_block, recall_search
 from strata.graph import lucene
 from strata.graph.network import interaction_network
@@ -20,6 +21,7 @@ from strata.graph.search import SearchQuery, SearchResult, embed_query
 from strata.graph.traverse import Path, TypeCount, entity_types, shortest_paths
 from strata.resolve.normalize import entity_key
 from strata.schema.errors import InputError
+from strata.schema.models import QuotePage
 from strata.schema.network import Network
 
 router = APIRouter(tags=["query"])
@@ -163,6 +165,16 @@ def facts(group: str = Depends(read_group), rt: Runtime = Depends(runtime),
     return list_facts(rt.graph, group, subject=subject_uuid, predicate=stored, object=object_uuid,
                       subject_type=subject_type, object_type=object_type, as_of=as_of, known_at=known_at,
                       include_history=include_history, cursor=cursor, limit=limit)
+
+
+@router.get("/groups/{group}/quotes", response_model=QuotePage)
+def quotes(group: str = Depends(read_group), rt: Runtime = Depends(runtime),
+           speaker: str | None = Query(None, max_length=300, description="Entity uuid or name (or alias)."),
+           addressee: str | None = Query(None, max_length=300, description="Entity uuid or name (or alias)."),
+           offset: int = Query(0, ge=0, le=1_000_000), limit: int = Query(100, ge=1, le=1000)) -> QuotePage:
+    """What characters said, to whom, in reading order: a complete, paginated listing ("what did Darcy say to
+    Elizabeth" is ``speaker=Darcy&addressee=Elizabeth``)."""
+    return quotes_said(rt.graph, group, speaker=speaker, addressee=addressee, offset=offset, limit=limit)
 
 
 class PathsResult(BaseModel):

@@ -116,6 +116,28 @@ CALL (x, n) {
 }
 """
 
+# Quotes hang off their episode; the speaker SAID them, they are TO their addressees (resolved entities only;
+# the names as written stay on the quote).
+UPSERT_QUOTES = """
+UNWIND $rows AS q
+MATCH (ep:Episode {uuid: $episode_uuid})
+MERGE (x:Quote {uuid: q.uuid})
+ON CREATE SET x.group_id = $group_id, x.episode_uuid = $episode_uuid, x.created_at = $now
+SET x.text = q.text, x.start = q.start, x.end = q.end, x.position = q.position, x.speaker = q.speaker,
+    x.addressees = q.addressees, x.method = q.method, x.confidence = q.confidence
+MERGE (ep)-[:HAS_QUOTE]->(x)
+WITH x, q
+CALL (x, q) {
+  MATCH (e:Entity {uuid: q.speaker_uuid})
+  MERGE (e)-[:SAID]->(x)
+}
+CALL (x, q) {
+  UNWIND q.addressee_uuids AS id
+  MATCH (e:Entity {uuid: id})
+  MERGE (x)-[:TO]->(e)
+}
+"""
+
 UPSERT_PREDICATES = """
 UNWIND $rows AS p
 MERGE (x:Predicate {group_id: $group_id, name: p.name})

@@ -167,3 +167,31 @@ PREVIOUS_SUMMARY = """
 MATCH (prev:Episode {source_uuid: $source_uuid}) WHERE prev.seq < $seq AND prev.summary IS NOT NULL
 RETURN prev.summary AS summary ORDER BY prev.seq DESC LIMIT 1
 """
+
+# Quotes of a group from episodes that still stand, in reading order. A speaker or addressee filter is an entity
+# uuid or a name: the linked entity's name or aliases, or the name the text gave (folded to lower case).
+_QUOTE_FILTER = """
+MATCH (qt:Quote {group_id: $group_id})
+WHERE $episode_uuid IS NULL OR qt.episode_uuid = $episode_uuid
+MATCH (ep:Episode {uuid: qt.episode_uuid}) WHERE ep.status = 'done'
+OPTIONAL MATCH (s:Entity)-[:SAID]->(qt)
+WITH qt, ep, s
+WHERE $speaker IS NULL OR s.uuid = $speaker OR toLower(qt.speaker) = toLower($speaker)
+   OR toLower(s.name) = toLower($speaker) OR any(a IN coalesce(s.aliases, []) WHERE toLower(a) = toLower($speaker))
+WITH qt, ep, s
+WHERE $addressee IS NULL OR any(a IN coalesce(qt.addressees, []) WHERE toLower(a) = toLower($addressee))
+   OR EXISTS { MATCH (qt)-[:TO]->(t:Entity) WHERE t.uuid = $addressee OR toLower(t.name) = toLower($addressee)
+               OR any(a IN coalesce(t.aliases, []) WHERE toLower(a) = toLower($addressee)) }
+"""
+
+LIST_QUOTES = _QUOTE_FILTER + """
+RETURN qt.uuid AS uuid, qt.text AS text, coalesce(qt.speaker, s.name) AS speaker, s.uuid AS speaker_uuid,
+       coalesce(qt.addressees, []) AS addressees, [(qt)-[:TO]->(t:Entity) | t.uuid] AS addressee_uuids,
+       qt.episode_uuid AS episode_uuid, qt.start AS start, qt.end AS end,
+       ep.span_start + qt.start AS source_start, ep.span_start + qt.end AS source_end, qt.position AS position,
+       qt.method AS method, coalesce(qt.confidence, 0.0) AS confidence
+ORDER BY ep.source_uuid, ep.seq, qt.position, qt.uuid
+SKIP $offset LIMIT $limit
+"""
+
+COUNT_QUOTES = _QUOTE_FILTER + " RETURN count(qt) AS n"

@@ -47,6 +47,7 @@ from strata.schema.models import (
     ExtractedEntity,
     ExtractedFact,
     ExtractedNote,
+    ExtractedQuote,
     Extraction,
     ExtractorInfo,
     Span,
@@ -248,8 +249,10 @@ def to_extraction(
             )
         )
     notes = _notes(response, episode, entities, speakers, warnings)
+    quotes = _quotes(response, episode, warnings)
     return Extraction(
-        episode_uuid=episode.uuid, entities=list(entities.values()), facts=facts, notes=notes, extractor=info,
+        episode_uuid=episode.uuid, entities=list(entities.values()), facts=facts, notes=notes, quotes=quotes,
+        extractor=info,
         usage=usage, summary=_trim_words(response.summary, SUMMARY_MAX_WORDS) or None, warnings=warnings,
     )
 
@@ -282,6 +285,23 @@ def _notes(response: LLMExtractionResponse, episode: Episode, entities: dict[str
                                    valid_at=parse_iso(n.valid_at),
                                    asserted_by=_asserted_by(None, span, speakers, episode)))
     return notes
+
+
+def _quotes(response: LLMExtractionResponse, episode: Episode, warnings: list[str]) -> list[ExtractedQuote]:
+    """Quotations located in the text (one the text does not hold is dropped), in reading order."""
+    out: dict[int, ExtractedQuote] = {}
+    for item in response.quotes:
+        span = locate_quote(episode.content, item.quote)
+        if span is None:
+            if item.quote.strip():
+                warnings.append(f"quote not found in episode: {item.quote[:80]!r}")
+            continue
+        speaker = normalize_space(item.speaker or "") or None
+        to = [a for a in (normalize_space(x) for x in item.addressees) if a and a != speaker]
+        out.setdefault(span.start, ExtractedQuote(
+            text=episode.content[span.start:span.end], start=span.start, end=span.end, spans=[span], speaker=speaker,
+            addressees=list(dict.fromkeys(to)), method="llm" if speaker else None, confidence=0.8 if speaker else 0.0))
+    return [out[k] for k in sorted(out)]
 
 
 def _asserted_by(claimed: str | None, span: Span | None, speakers: SpeakerIndex | None, episode: Episode) -> str | None:

@@ -28,6 +28,7 @@ from strata.ingest.extractors.discourse import (
 from strata.ingest.extractors.frames import FrameFact, frame_facts, is_negated, relation_noun_facts, subjects_of
 from strata.ingest.extractors.gender import is_given_name
 from strata.ingest.extractors.notes import memory_worthy, rewrite
+from strata.ingest.extractors.quotes import find_quotes
 from strata.ingest.extractors.relation_words import NOUN_GENDER, RELATION_NOUNS
 from strata.ingest.protocols import EMPTY_CONTEXT, ExtractionContext
 from strata.resolve.lexicon import HONORIFICS
@@ -164,8 +165,10 @@ class SpacyExtractor:
                 self._sentence(col, segment, sent, args, vocatives[k])
         _derive_succession(col)
         col.aliases = {s: names for s, names in discourse.aliases().items() if s in col.mentions}
+        # Prose (a book window) quotes its characters: who says what to whom (quotes.py).
+        quotes = find_quotes(episode.content, parsed[0][1]) if episode.kind == "text" and len(parsed) == 1 else []
         return Extraction(episode_uuid=episode.uuid, entities=col.entities(), facts=list(col.facts.values()),
-                          notes=col.notes, extractor=self.info)
+                          notes=col.notes, quotes=quotes, extractor=self.info)
 
     def _sentence(self, col: _Collector, segment: _Segment, sent: SpacySpan, args: _Arguments,
                   vocatives: set[int]) -> None:

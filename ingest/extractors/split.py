@@ -16,6 +16,7 @@ from strata.schema.models import (
     ExtractedEntity,
     ExtractedFact,
     ExtractedNote,
+    ExtractedQuote,
     Extraction,
     ExtractorInfo,
     Message,
@@ -100,6 +101,7 @@ def merge_pieces(episode: Episode, parts: list[tuple[int, Extraction]], info: Ex
     entities: dict[str, ExtractedEntity] = {}
     facts: list[ExtractedFact] = []
     notes: list[ExtractedNote] = []
+    quotes: list[ExtractedQuote] = []
     warnings: list[str] = []
     summary: str | None = None
     for offset, ext in parts:
@@ -117,10 +119,12 @@ def merge_pieces(episode: Episode, parts: list[tuple[int, Extraction]], info: Ex
             })
         facts += [f.model_copy(update={"spans": _shift(f.spans, offset)}) for f in ext.facts]
         notes += [n.model_copy(update={"spans": _shift(n.spans, offset)}) for n in ext.notes]
+        quotes += [x.model_copy(update={"spans": _shift(x.spans, offset), "start": x.start + offset,
+                                        "end": x.end + offset}) for x in ext.quotes]
         warnings += ext.warnings
         summary = ext.summary or summary  # the pieces run in order: the last summary covers them all
     return Extraction(episode_uuid=episode.uuid, entities=list(entities.values()), facts=facts, notes=notes,
-                      extractor=info, summary=summary, warnings=warnings)
+                      quotes=quotes, extractor=info, summary=summary, warnings=warnings)
 
 
 __all__ = ["MIN_SPLIT_CHARS", "Piece", "merge_pieces", "split_episode"]

@@ -19,7 +19,7 @@ from strata.schema.ids import content_hash
 from strata.schema.models import Episode
 from strata.schema.settings import Settings
 
-PROMPT_VERSION = "extract-2024.3"
+PROMPT_VERSION = "extract-2024.4"
 SUMMARY_MAX_WORDS = 60
 # Hard caps of the response models: a reply over them (json_object mode, a lax server) is clipped, not rejected.
 # What the model is asked for is SchemaLimits, sent as maxItems/maxLength.
@@ -38,6 +38,7 @@ class SchemaLimits(BaseModel):
     entities: int = Field(default=40, ge=1, le=HARD_MAX_ITEMS)
     facts: int = Field(default=30, ge=1, le=HARD_MAX_ITEMS)
     notes: int = Field(default=20, ge=1, le=HARD_MAX_ITEMS)
+    quotes: int = Field(default=40, ge=1, le=HARD_MAX_ITEMS)
     aliases: int = Field(default=5, ge=1, le=HARD_MAX_SMALL)
     note_entities: int = Field(default=6, ge=1, le=HARD_MAX_SMALL)
     string_chars: int = Field(default=0, ge=0)
@@ -106,11 +107,20 @@ class LLMNote(_Strict):
     valid_at: str | None = Field(description="ISO 8601 date of what it says, if stated or implied")
 
 
+class LLMQuote(_Strict):
+    quote: str = Field(description="The quoted words exactly as in the text, without quotation marks "
+                       "(the first part when narration interrupts them)")
+    speaker: str | None = Field(description="Who says it, by the name the text uses; null if unknown")
+    addressees: list[str] = Field(max_length=HARD_MAX_SMALL, description="Whom it is said to, by name")
+
+
 class LLMExtractionResponse(_Strict):
     entities: list[LLMEntity] = Field(max_length=HARD_MAX_ITEMS)
     facts: list[LLMFact] = Field(max_length=HARD_MAX_ITEMS)
     # required by the schema sent; a reply without it (json_object mode, older servers) still reads as no notes
     notes: list[LLMNote] = Field(default_factory=list, max_length=HARD_MAX_ITEMS)
+    # prose only: who says each quotation to whom (empty for chat, whose lines already have speakers)
+    quotes: list[LLMQuote] = Field(default_factory=list, max_length=HARD_MAX_ITEMS)
     summary: str = Field(description=f"Updated running summary of the source, at most {SUMMARY_MAX_WORDS} words")
 
 
@@ -120,7 +130,7 @@ CANONICAL_PREDICATES = textwrap.fill(", ".join(sorted(load_ontology().predicates
 
 def instructions(limits: SchemaLimits = DEFAULT_LIMITS) -> str:
     return f"""You extract a temporal knowledge graph from one episode of a longer source.
-Return one JSON object: {{"entities": [...], "facts": [...], "notes": [...], "summary": "..."}}.
+Return one JSON object: {{"entities": [...], "facts": [...], "notes": [...], "quotes": [...], "summary": "..."}}.
 entities: {{"name", "type", "aliases", "description"}} for every person, organization, place, event, work or
 notable object the episode mentions.
 facts: {{"subject", "object", "predicate", "fact", "valid_at", "invalid_at", "negated", "functional",
@@ -129,6 +139,9 @@ notes: {{"text", "entities", "evidence", "valid_at"}} for each memory-worthy sta
 like, own, feel or say about themselves and each other), rewritten to stand alone: names instead of
 pronouns and "I"/"you", absolute dates instead of relative ones ("I went to the gym yesterday" said by Tom
 on 2023-05-08 -> "On 7 May 2023 Tom went to the gym"). entities: the names it is about.
+quotes: {{"quote", "speaker", "addressees"}} for each quotation in prose (a novel's dialogue): the quoted
+words copied exactly, who says them (the name the text uses there; resolve "said she" and untagged turns of a
+dialogue) and to whom. Empty for chat.
 At most {limits.entities} entities, {limits.facts} facts and {limits.notes} notes; never repeat an item.
 Rules:
 - Use roster names for entities on the roster; resolve pronouns and descriptions ("the king", "her sister")
@@ -216,6 +229,7 @@ def response_schema(limits: SchemaLimits = DEFAULT_LIMITS) -> JsonSchema:
     top, defs = schema["properties"], schema["$defs"]
     top["entities"]["maxItems"], top["facts"]["maxItems"] = limits.entities, limits.facts
     top["notes"]["maxItems"] = limits.notes
+    top["quotes"]["maxItems"] = limits.quotes
     defs["LLMEntity"]["properties"]["aliases"]["maxItems"] = limits.aliases
     defs["LLMNote"]["properties"]["entities"]["maxItems"] = limits.note_entities
     if limits.string_chars:

@@ -1,0 +1,234 @@
+"""Quote speaker and addressee accuracy of the offline extractor on the PDNC Pride and Prejudice annotations.
+
+    .venv/bin/python -m bench.bench_quotes [--limit N]
+
+The novel goes through the ingestion windowing (ingest/sources/book.py, the default window size) and the
+offline extractor; each gold quote is aligned with the predicted quote overlapping it most. Accuracy is over
+ALL gold quotes: a quote that was missed or got no speaker counts as wrong. A predicted name is right when it
+is one of the gold character's aliases (character_info.csv, honorifics folded); a name several characters
+share ("Miss Bennet") is right only if the gold character is among them, and those cases are counted.
+A second book (Alice in Wonderland) is run without gold to see how many of its quotes get a speaker.
+Data is read in place from ../shared/data; writes bench/results/quotes_pdnc_pp.json.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import csv
+import json
+import time
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from strata.resolve.normalize import fold_name
+
+REPO = Path(__file__).resolve().parent.parent
+DATA = REPO.parent / "shared" / "data"
+PDNC = DATA / "entity_resolution" / "pdnc" / "PrideAndPrejudice"
+SECOND_BOOK = DATA / "books" / "alice_in_wonderland_pg11.txt"
+OUT = REPO / "bench" / "results" / "quotes_pdnc_pp.json"
+
+
+@dataclass(frozen=True)
+class GoldQuote:
+    id: str
+    text: str
+    spans: tuple[tuple[int, int], ...]
+    speaker: str  # the character's main name
+    addressees: tuple[str, ...]
+    type: str  # Explicit / Anaphoric / Implicit
+
+
+@dataclass(frozen=True)
+class PredictedQuote:
+    """A predicted quote with offsets into the whole book."""
+
+    text: str
+    spans: tuple[tuple[int, int], ...]
+    speaker: str | None
+    addressees: tuple[str, ...]
+    method: str | None
+
+
+@dataclass
+class Score:
+    total: int = 0
+    found: int = 0
+    right: int = 0
+    ambiguous_right: int = 0
+    ambiguous_wrong: int = 0
+    by_type: dict[str, Counter[str]] = field(default_factory=lambda: defaultdict(Counter))
+    by_method: dict[str, Counter[str]] = field(default_factory=lambda: defaultdict(Counter))
+    addressee_total: int = 0
+    addressee_right: int = 0
+    right_examples: list[dict[str, Any]] = field(default_factory=list)
+    wrong_examples: list[dict[str, Any]] = field(default_factory=list)
+
+    def summary(self) -> dict[str, Any]:
+        def acc(c: Counter[str]) -> dict[str, Any]:
+            return {"quotes": c["total"], "right": c["right"], "accuracy": round(c["right"] / max(c["total"], 1), 3)}
+
+        return {
+            "gold_quotes": self.total,
+            "aligned": self.found,
+            "speaker_right": self.right,
+            "speaker_accuracy": round(self.right / max(self.total, 1), 3),
+            "ambiguous_names": {"right": self.ambiguous_right, "wrong": self.ambiguous_wrong},
+            "by_quote_type": {k: acc(v) for k, v in sorted(self.by_type.items())},
+            "by_method": {k: acc(v) for k, v in sorted(self.by_method.items())},
+            "addressee": {"gold_quotes_with_addressee": self.addressee_total, "right": self.addressee_right,
+                          "accuracy": round(self.addressee_right / max(self.addressee_total, 1), 3)},
+        }
+
+
+class Characters:
+    """Folded alias -> ids of the characters that go by it."""
+
+    def __init__(self, rows: Iterable[dict[str, str]]) -> None:
+        self.by_alias: dict[str, set[str]] = defaultdict(set)
+        self.id_of: dict[str, str] = {}
+        for row in rows:
+            cid, main = row["Character ID"], row["Main Name"].strip()
+            self.id_of[main] = cid
+            for alias in {main, *_aliases(row["Aliases"])}:
+                self.by_alias[fold_name(alias)].add(cid)
+
+    def ids(self, name: str | None) -> set[str]:
+        return set(self.by_alias.get(fold_name(name), set())) if name else set()
+
+
+def _aliases(cell: str) -> set[str]:
+    value = ast.literal_eval(cell.strip()) if cell.strip() else []
+    return {str(v) for v in value}
+
+
+def load_gold(folder: Path) -> tuple[list[GoldQuote], Characters, str]:
+    with (folder / "character_info.csv").open(encoding="utf-8") as fh:
+        characters = Characters(csv.DictReader(fh))
+    quotes = []
+    with (folder / "quotation_info.csv").open(encoding="utf-8") as fh:
+        for row in csv.DictReader(fh):
+            quotes.append(GoldQuote(
+                id=row["quoteID"], text=row["quoteText"],
+                spans=tuple(tuple(s) for s in ast.literal_eval(row["quoteByteSpans"])),  # type: ignore[misc]
+                speaker=row["speaker"], addressees=tuple(ast.literal_eval(row["addressees"] or "[]")),
+                type=row["quoteType"]))
+    # The spans are character offsets (the file is ASCII, so bytes and characters agree; checked here).
+    text = (folder / "novel_text.txt").read_text(encoding="utf-8")
+    bad = [q.id for q in quotes if any(not text[a:b].strip() for a, b in q.spans)]
+    if bad:
+        raise ValueError(f"{len(bad)} gold spans do not fall on text, e.g. {bad[:3]}")
+    return quotes, characters, text
+
+
+def _overlap(a: Sequence[tuple[int, int]], b: Sequence[tuple[int, int]]) -> int:
+    return sum(max(0, min(e1, e2) - max(s1, s2)) for s1, e1 in a for s2, e2 in b)
+
+
+def align(gold: Sequence[GoldQuote], predicted: Sequence[PredictedQuote]) -> list[PredictedQuote | None]:
+    """For each gold quote the predicted quote that overlaps it most (None when none does)."""
+    ordered = sorted(predicted, key=lambda p: p.spans[0][0])
+    starts = [p.spans[0][0] for p in ordered]
+    out: list[PredictedQuote | None] = []
+    import bisect
+
+    for g in gold:
+        lo = max(0, bisect.bisect_right(starts, g.spans[0][0]) - 3)
+        hi = bisect.bisect_right(starts, g.spans[-1][1])
+        best = max(ordered[lo:hi], key=lambda p: _overlap(g.spans, p.spans), default=None)
+        out.append(best if best is not None and _overlap(g.spans, best.spans) > 0 else None)
+    return out
+
+
+def score(gold: Sequence[GoldQuote], predicted: Sequence[PredictedQuote], characters: Characters,
+          examples: int = 12) -> Score:
+    s = Score()
+    for g, p in zip(gold, align(gold, predicted), strict=True):
+        gold_id = characters.id_of.get(g.speaker)
+        ids = characters.ids(p.speaker) if p else set()
+        right = gold_id is not None and gold_id in ids
+        s.total += 1
+        s.found += p is not None
+        s.right += right
+        if len(ids) > 1:
+            s.ambiguous_right += right
+            s.ambiguous_wrong += not right
+        s.by_type[g.type]["total"] += 1
+        s.by_type[g.type]["right"] += right
+        method = (p.method or "none") if p else "missed"
+        s.by_method[method]["total"] += 1
+        s.by_method[method]["right"] += right
+        gold_addressees = {characters.id_of[a] for a in g.addressees if a in characters.id_of}
+        if gold_addressees:
+            s.addressee_total += 1
+            s.addressee_right += bool(p and p.addressees and characters.ids(p.addressees[0]) & gold_addressees)
+        example = {"quote": g.text[:120], "type": g.type, "gold": g.speaker,
+                   "predicted": p.speaker if p else None, "method": method}
+        bucket = s.right_examples if right else s.wrong_examples
+        if len(bucket) < examples and (len(bucket) < examples // 2 or int(g.id[1:]) % 7 == 0):
+            bucket.append(example)
+    return s
+
+
+def predict_book(path: Path, window_tokens: int | None = None, limit: int | None = None
+                 ) -> tuple[list[PredictedQuote], dict[str, Any]]:
+    """Run a book through ingestion windowing and the offline extractor; quotes with book offsets."""
+    from strata.ingest.extractors import SpacyExtractor
+    from strata.ingest.sources import load_source
+    from strata.schema.settings import Settings
+
+    tokens = window_tokens or Settings().book_window_tokens
+    episodes = list(load_source(path, "book", group_id="bench-quotes", book_window_tokens=tokens).episodes)
+    if limit:
+        episodes = episodes[:limit]
+    t0 = time.perf_counter()
+    out: list[PredictedQuote] = []
+    for episode, extraction in zip(episodes, SpacyExtractor().extract_many(episodes), strict=True):
+        base = episode.span_start
+        for q in extraction.quotes:
+            out.append(PredictedQuote(text=q.text, spans=tuple((s.start + base, s.end + base) for s in q.spans),
+                                      speaker=q.speaker, addressees=tuple(q.addressees), method=q.method))
+    return out, {"windows": len(episodes), "window_tokens": tokens, "seconds": round(time.perf_counter() - t0, 1)}
+
+
+def coverage(predicted: Sequence[PredictedQuote]) -> dict[str, Any]:
+    with_speaker = sum(1 for p in predicted if p.speaker)
+    return {"quotes": len(predicted), "with_speaker": with_speaker,
+            "share_with_speaker": round(with_speaker / max(len(predicted), 1), 3),
+            "by_method": dict(Counter(p.method or "none" for p in predicted)),
+            "top_speakers": Counter(p.speaker for p in predicted if p.speaker).most_common(12),
+            "sample": [{"quote": p.text[:100], "speaker": p.speaker, "to": list(p.addressees), "method": p.method}
+                       for p in predicted[:: max(1, len(predicted) // 10)][:10]]}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--limit", type=int, default=None, help="windows of the novel to run (default all)")
+    parser.add_argument("--no-second-book", action="store_true")
+    parser.add_argument("--label", default="", help="a note stored with the result (e.g. before / after)")
+    args = parser.parse_args()
+    if not PDNC.exists():
+        raise SystemExit(f"PDNC data not found at {PDNC}")
+    gold, characters, _ = load_gold(PDNC)
+    predicted, run = predict_book(PDNC / "novel_text.txt", limit=args.limit)
+    if args.limit:
+        last = max((p.spans[-1][1] for p in predicted), default=0)
+        gold = [g for g in gold if g.spans[0][0] < last]
+    result = score(gold, predicted, characters)
+    report: dict[str, Any] = {"label": args.label, "book": "PDNC Pride and Prejudice", "run": run,
+                              **result.summary(), "right_examples": result.right_examples,
+                              "wrong_examples": result.wrong_examples}
+    if not args.no_second_book and SECOND_BOOK.exists():
+        second, second_run = predict_book(SECOND_BOOK)
+        report["second_book"] = {"book": SECOND_BOOK.name, "run": second_run, **coverage(second)}
+    print(json.dumps({k: v for k, v in report.items() if not k.endswith("examples")}, indent=1))
+    OUT.parent.mkdir(parents=True, exist_ok=True)
+    OUT.write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()
