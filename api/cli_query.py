@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sys
 from datetime import datetime
+from typing import NoReturn
 
 import typer
 from rich.console import Console
@@ -22,20 +23,51 @@ def _when(value: str | None) -> datetime | None:
     return datetime.fromisoformat(value) if value else None
 
 
+POSITION = typer.Option(None, "--as-of-position", min=0, help="Story time: the book read up to this offset.")
+CHAPTER = typer.Option(None, "--as-of-chapter", min=0, help="Story time: the book read to the end of this chapter.")
+BOOK = typer.Option(None, "--source", help="The book (source uuid or file name) when the group holds several.")
+
+
+def _story(position: int | None, chapter: int | None, source: str | None):
+    from strata.graph.story import StoryAsk
+
+    return StoryAsk(as_of_position=position, as_of_chapter=chapter, source=source)
+
+
+def _fail(exc: Exception) -> NoReturn:
+    """A caller's mistake (several books, no such chapter) as a message, not a traceback."""
+    console.print(f"[red]{escape(str(exc))}[/]")
+    raise typer.Exit(2)
+
+
+def _story_where(f) -> str:
+    if f.story_at is None:
+        return ""
+    until = f" until {f.story_until}" if f.story_until is not None else ""
+    return f"  [story {f.story_at}{until}, chapter {f.story_chapter}]"
+
+
 @app.command("search")
 def search_cmd(query: str = typer.Argument(...), group: str = typer.Option(..., "--group"),
                as_of: str = typer.Option(None, "--as-of", help="Valid time (ISO date)."),
                limit: int = typer.Option(10, "--limit", min=1, max=100),
+               position: int = POSITION, chapter: int = CHAPTER, source: str = BOOK,
                as_json: bool = typer.Option(False, "--json")) -> None:
     """Hybrid search in a group; prints hits with their provenance."""
     from strata.api.recall import recall_search
     from strata.graph import Graph
     from strata.graph.search import SearchQuery
+    from strata.graph.story import story_cut
     from strata.ingest.embedders import make_embedder
+    from strata.schema.errors import InputError, NotFoundError
 
     cfg = Settings()
     with Graph.from_settings(cfg) as graph:
-        result = recall_search(graph, group, SearchQuery(q=query, limit=limit, as_of=_when(as_of)),
+        try:
+            cut = story_cut(graph, group, _story(position, chapter, source), _when(as_of))
+        except (InputError, NotFoundError) as exc:
+            _fail(exc)
+        result = recall_search(graph, group, SearchQuery(q=query, limit=limit, as_of=_when(as_of), story=cut),
                                make_embedder(cfg, for_queries=True).embed)
     if as_json:
         sys.stdout.write(result.model_dump_json() + "\n")
@@ -78,26 +110,36 @@ def facts_cmd(group: str = typer.Option(..., "--group"),
               predicate: str = typer.Option(None, "--predicate",
                                             help="As statements write it (plays_for, 'works at'): normalized as on "
                                                  "ingest."),
-              as_of: str = typer.Option(None, "--as-of"), as_json: bool = typer.Option(False, "--json")) -> None:
-    """Every fact of a group (optionally one predicate), as of a date; pages through the complete listing."""
+              as_of: str = typer.Option(None, "--as-of"), position: int = POSITION, chapter: int = CHAPTER,
+              source: str = BOOK, as_json: bool = typer.Option(False, "--json")) -> None:
+    """Every fact of a group (optionally one predicate), as of a date or a point of a book's story; pages
+    through the complete listing."""
     from strata.api.predicates import stored_predicate_filter
     from strata.graph import Graph
     from strata.graph.read import list_facts
+    from strata.graph.story import story_cut
     from strata.ingest.embedders import make_embedder
+    from strata.schema.errors import InputError, NotFoundError
 
     cfg = Settings()
     cursor, total = None, 0
     with Graph.from_settings(cfg) as graph:
+        try:
+            cut = story_cut(graph, group, _story(position, chapter, source), _when(as_of))
+        except (InputError, NotFoundError) as exc:
+            _fail(exc)
         embed = make_embedder(cfg, for_queries=True).embed if predicate else None
         stored = stored_predicate_filter(graph, group, predicate, embed)  # as the write path names it
         while True:
-            page = list_facts(graph, group, predicate=stored, as_of=_when(as_of), cursor=cursor, limit=1000)
+            page = list_facts(graph, group, predicate=stored, as_of=_when(as_of), story=cut, cursor=cursor,
+                              limit=1000)
             for f in page.items:
                 if as_json:
                     sys.stdout.write(f.model_dump_json() + "\n")
                 else:
                     console.print(escape(f"{f.subject_name} -[{f.predicate}]-> {f.object_name}  "
-                                  f"{f.valid_at:%Y-%m-%d}..{f.invalid_at or ''}"), highlight=False)
+                                  f"{f.valid_at:%Y-%m-%d}..{f.invalid_at or ''}{_story_where(f)}"),
+                                  highlight=False)
             total += len(page.items)
             cursor = page.next_cursor
             if not cursor:
@@ -154,6 +196,30 @@ def quotes_cmd(group: str = typer.Option(..., "--group"), speaker: str = typer.O
             offset = page.next_offset
     if not as_json:
         console.print(f"{total} quotes")
+
+
+@app.command("timeline")
+def timeline_cmd(entity: str = typer.Argument(..., help="Entity uuid."), group: str = typer.Option(..., "--group"),
+                 position: int = POSITION, chapter: int = CHAPTER, source: str = BOOK,
+                 as_json: bool = typer.Option(False, "--json")) -> None:
+    """Every fact about an entity in (valid time, story) order; with a story cut, what the book stated by then."""
+    from strata.graph import Graph
+    from strata.graph.read import entity_timeline
+    from strata.graph.story import story_cut
+    from strata.schema.errors import InputError, NotFoundError
+
+    with Graph.from_settings(Settings()) as graph:
+        try:
+            facts = entity_timeline(graph, group, entity, story=story_cut(graph, group, _story(position, chapter,
+                                                                                                source)))
+        except (InputError, NotFoundError) as exc:
+            _fail(exc)
+    for f in facts:
+        if as_json:
+            sys.stdout.write(f.model_dump_json() + "\n")
+        else:
+            console.print(escape(f"{f.subject_name} -[{f.predicate}]-> {f.object_name}{_story_where(f)}"),
+                          highlight=False)
 
 
 @app.command("serve")

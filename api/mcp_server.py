@@ -30,6 +30,7 @@ from strata.graph.read import get_entity as read_entity
 from strata.graph.read import list_facts as read_facts
 from strata.graph.retract import retract_episode as do_retract
 from strata.graph.search import SearchQuery
+from strata.graph.story import StoryAsk, story_cut
 from strata.resolve.timeline import recompute_timeline
 from strata.schema.errors import NotFoundError, StrataError
 from strata.schema.models import utcnow
@@ -76,12 +77,20 @@ def build_mcp(app: FastAPI) -> MCPServer:
 
     @mcp.tool()
     async def search(group: str, query: str, ctx: Context, limit: int = 10, as_of: str | None = None,
-                     include_history: bool = False) -> dict[str, Any]:
-        """Hybrid search over facts, entities and episode passages, with provenance."""
+                     include_history: bool = False, as_of_position: int | None = None,
+                     as_of_chapter: int | None = None, source: str | None = None) -> dict[str, Any]:
+        """Hybrid search over facts, entities and episode passages, with provenance. ``as_of_chapter`` or
+        ``as_of_position`` read a book's story up to that point instead of ``as_of`` (``source``: which book)."""
 
         def run() -> dict[str, Any]:
+            from datetime import datetime
+
             check_group(key_of(ctx), group, "r")
-            q = SearchQuery(q=query, limit=max(1, min(limit, 100)), as_of=as_of, include_history=include_history)
+            when = datetime.fromisoformat(as_of) if as_of else None
+            cut = story_cut(rt().graph, group, StoryAsk(as_of_position=as_of_position, as_of_chapter=as_of_chapter,
+                                                        source=source), when)
+            q = SearchQuery(q=query, limit=max(1, min(limit, 100)), as_of=when, include_history=include_history,
+                            story=cut)
             return recall_search(rt().graph, group, q, rt().embed if rt().embedder else None).model_dump(mode="json")
 
         return await call(run)
@@ -117,20 +126,27 @@ def build_mcp(app: FastAPI) -> MCPServer:
         return await call(run)
 
     @mcp.tool()
-    async def entity_timeline(uuid: str, ctx: Context) -> dict[str, Any]:
-        """Every fact about an entity in valid-time order, with invalidations."""
+    async def entity_timeline(uuid: str, ctx: Context, as_of_position: int | None = None,
+                              as_of_chapter: int | None = None, source: str | None = None) -> dict[str, Any]:
+        """Every fact about an entity in valid-time order (a book's facts in story order), with invalidations;
+        with ``as_of_chapter``/``as_of_position``, what the book's story stated before that point."""
 
         def run() -> dict[str, Any]:
             group = owned_group(rt(), key_of(ctx), "entity", uuid, "r")
-            return {"facts": [f.model_dump(mode="json") for f in read_timeline(rt().graph, group, uuid)]}
+            cut = story_cut(rt().graph, group, StoryAsk(as_of_position=as_of_position, as_of_chapter=as_of_chapter,
+                                                        source=source))
+            return {"facts": [f.model_dump(mode="json") for f in read_timeline(rt().graph, group, uuid, story=cut)]}
 
         return await call(run)
 
     @mcp.tool()
     async def list_facts(group: str, ctx: Context, predicate: str | None = None, subject: str | None = None,
-                         as_of: str | None = None, cursor: str | None = None, limit: int = 100) -> dict[str, Any]:
+                         as_of: str | None = None, cursor: str | None = None, limit: int = 100,
+                         as_of_position: int | None = None, as_of_chapter: int | None = None,
+                         source: str | None = None) -> dict[str, Any]:
         """A complete, paginated listing of facts (``count``, ``items``, ``next_cursor``); ``predicate`` as a
-        statement writes it ("plays_for", "works at"), normalized as on ingest."""
+        statement writes it ("plays_for", "works at"), normalized as on ingest. ``as_of_chapter`` or
+        ``as_of_position`` read a book's story up to that point instead of ``as_of`` (``source``: which book)."""
 
         def run() -> dict[str, Any]:
             from datetime import datetime
@@ -139,8 +155,10 @@ def build_mcp(app: FastAPI) -> MCPServer:
             when = datetime.fromisoformat(as_of) if as_of else None
             stored = stored_predicate_filter(rt().graph, group, predicate,  # as the write path names it
                                              rt().embed if rt().embedder else None)
-            return read_facts(rt().graph, group, predicate=stored, subject=subject, as_of=when, cursor=cursor,
-                              limit=max(1, min(limit, 1000))).model_dump(mode="json")
+            cut = story_cut(rt().graph, group, StoryAsk(as_of_position=as_of_position, as_of_chapter=as_of_chapter,
+                                                        source=source), when)
+            return read_facts(rt().graph, group, predicate=stored, subject=subject, as_of=when, story=cut,
+                              cursor=cursor, limit=max(1, min(limit, 1000))).model_dump(mode="json")
 
         return await call(run)
 

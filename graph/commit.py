@@ -45,6 +45,9 @@ def episode_properties(episode: Episode) -> dict[str, Any]:
     props["metadata_json"] = json.dumps(episode.metadata, sort_keys=True, default=str)
     props["messages_json"] = json.dumps([m.model_dump(mode="json") for m in episode.messages])
     props["facts_json"] = json.dumps([f.model_dump(mode="json") for f in episode.facts])
+    if episode.story_position is not None:
+        # A book's chapter number, where story-time reads find the end of a chapter (graph/story.py).
+        props["chapter_index"] = episode.metadata.get("chapter_index")
     return props
 
 
@@ -126,9 +129,9 @@ def recompute_slots(tx: ManagedTransaction, group_id: str, seeds: Iterable[tuple
         # A predicate functional on both sides links slots: follow them until nothing new appears.
         pending = _slots_for([(f.subject_uuid, f.predicate, f.object_uuid) for f in facts.values()
                               if flags.get(f.predicate) in ("both", "symmetric")], flags, negatable)
-    current = {f.uuid: (f.invalid_at, f.invalidated_by) for f in facts.values()}
+    current = {f.uuid: (f.invalid_at, f.invalidated_by, f.story_until) for f in facts.values()}
     changed = [u for u in timeline(list(facts.values()), flags, now)
-               if current.get(u.uuid) != (u.invalid_at, u.invalidated_by)]
+               if current.get(u.uuid) != (u.invalid_at, u.invalidated_by, u.story_until)]
     if changed:
         tx.run(q.APPLY_SLOT_UPDATES, rows=[{**u.model_dump(), "invalid_at": _iso(u.invalid_at)} for u in changed],
                now=now).consume()

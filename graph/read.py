@@ -15,6 +15,7 @@ from pydantic import BaseModel, Field
 from strata.graph import lucene as lucene_syntax
 from strata.graph.driver import Graph
 from strata.graph.queries import read as q
+from strata.graph.story import StoryCut, story_params
 from strata.schema.errors import InputError
 from strata.schema.models import Entity, Fact, Note, Quote, QuotePage, QuoteQuery, as_utc, utcnow
 
@@ -59,8 +60,10 @@ def list_facts(graph: Graph, group_id: str, *, subject: str | None = None, subje
                predicate: str | None = None, object: str | None = None, object_key: str | None = None,
                subject_type: str | None = None, object_type: str | None = None,
                as_of: datetime | None = None, known_at: datetime | None = None, include_history: bool = False,
-               cursor: str | None = None, limit: int = 100) -> FactPage:
+               story: StoryCut | None = None, cursor: str | None = None, limit: int = 100) -> FactPage:
     """A complete, countable listing (keyset pagination on uuid), current facts unless told otherwise.
+
+    ``story`` cuts a book's story at a position instead of valid time (graph/story.py).
 
     The first page pins "now" and counts; its cursor carries both, so every later page reads the same
     snapshot and none recounts (listing every page costs one count, not one per page).
@@ -68,7 +71,7 @@ def list_facts(graph: Graph, group_id: str, *, subject: str | None = None, subje
     filters = {"group_id": group_id, "subject": subject, "subject_key": subject_key, "predicate": predicate,
                "object": object, "object_key": object_key, "subject_type": subject_type,
                "object_type": object_type, "as_of": as_utc(as_of), "known_at": as_utc(known_at),
-               "include_history": include_history}
+               "include_history": include_history, **story_params(story)}
     state = _decode_cursor(cursor, filters) if cursor else None
     now = state.now if state else utcnow()
     params = {**filters, "as_of": filters["as_of"] or now, "known_at": filters["known_at"] or now,
@@ -162,8 +165,12 @@ def get_entity(graph: Graph, uuid: str, group_id: str | None = None) -> Entity |
     return Entity(**row)
 
 
-def entity_timeline(graph: Graph, group_id: str, uuid: str, include_expired: bool = False) -> list[Fact]:
-    rows = graph.query(q.ENTITY_TIMELINE, uuid=uuid, group_id=group_id, include_expired=include_expired)
+def entity_timeline(graph: Graph, group_id: str, uuid: str, include_expired: bool = False,
+                    story: StoryCut | None = None) -> list[Fact]:
+    """Every fact about the entity in (valid time, story position) order; with ``story``, those the story
+    stated before the cut (their ``story_until`` says whether a later statement closed them by then)."""
+    rows = graph.query(q.ENTITY_TIMELINE, uuid=uuid, group_id=group_id, include_expired=include_expired,
+                       **story_params(story))
     return [Fact(**native(r)) for r in rows]
 
 

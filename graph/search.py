@@ -24,6 +24,7 @@ from strata.graph.driver import Graph
 from strata.graph.queries import search as q
 from strata.graph.ranking import Candidate, RankWeights, rank
 from strata.graph.read import MAX_INDEX_DEPTH, native
+from strata.graph.story import StoryCut, story_params
 from strata.schema.errors import UpstreamUnavailableError
 from strata.schema.models import Entity, Fact, TimeWindow, as_utc, utcnow
 
@@ -66,6 +67,8 @@ class SearchQuery(BaseModel):
     said_before: datetime | None = None
     # The time the question asks about ("in May 2023"): ranked higher, not filtered (resolve/timewords.py).
     around: TimeWindow | None = None
+    # A book's story read up to a position (graph/story.py): facts and passages from before it, instead of as_of.
+    story: StoryCut | None = None
 
 
 class MessageRef(BaseModel):
@@ -166,7 +169,7 @@ def gather(graph: Graph, group_id: str, query: SearchQuery, embed: EmbedFn | Non
         "group_id": group_id, "as_of": as_utc(query.as_of) or now, "known_at": as_utc(query.known_at) or now,
         "user_as_of": as_utc(query.as_of), "user_known_at": as_utc(query.known_at),
         "include_history": query.include_history, "said_after": as_utc(query.said_after),
-        "said_before": as_utc(query.said_before),
+        "said_before": as_utc(query.said_before), **story_params(query.story),
         "types": query.types or None, "predicates": query.predicates or None, "with_embedding": query.mmr,
         "limit": query.limit * CHANNEL_DEPTH, "want": query.limit,
         **{f"{k}_{kind}": _depth(kind, query.limit) for kind in OVERFETCH for k in ("k", "kt")},
@@ -479,6 +482,6 @@ def fact_vector_channel(graph: Graph, group_id: str, embedding: list[float], lim
     now = utcnow()
     rows = graph.query(q.INDEX_CHANNELS["fact_vector"], group_id=group_id, embedding=embedding, as_of=now, known_at=now,
                        user_as_of=None, user_known_at=None, include_history=True, types=None, predicates=None,
-                       said_after=None, said_before=None,
+                       said_after=None, said_before=None, **story_params(None),
                        with_embedding=False, limit=limit, k_fact=_depth("fact", limit), kt_fact=_depth("fact", limit))
     return rows[0]["hits"]

@@ -10,6 +10,7 @@ from pydantic import BaseModel
 from strata.graph.driver import Graph
 from strata.graph.queries import traverse as q
 from strata.graph.read import native
+from strata.graph.story import StoryCut, story_params
 from strata.schema.models import Entity, Fact, as_utc, utcnow
 
 MAX_DEPTH = 3
@@ -35,9 +36,11 @@ class TypeCount(BaseModel):
     count: int
 
 
-def _temporal(as_of: datetime | None, known_at: datetime | None, include_history: bool) -> dict[str, Any]:
+def _temporal(as_of: datetime | None, known_at: datetime | None, include_history: bool,
+              story: StoryCut | None = None) -> dict[str, Any]:
     now = utcnow()
-    return {"as_of": as_utc(as_of) or now, "known_at": as_utc(known_at) or now, "include_history": include_history}
+    return {"as_of": as_utc(as_of) or now, "known_at": as_utc(known_at) or now, "include_history": include_history,
+            **story_params(story)}
 
 
 def group_of(graph: Graph, kind: OwnerKind, uuid: str) -> str | None:
@@ -53,15 +56,15 @@ def entities(graph: Graph, group_id: str, uuids: list[str]) -> list[Entity]:
 
 def neighborhood(graph: Graph, group_id: str, uuid: str, depth: int = 1, *, as_of: datetime | None = None,
                  known_at: datetime | None = None, include_history: bool = False,
-                 limit: int = 200) -> Neighborhood:
-    """Breadth-first over facts true at (as_of, known_at); at most ``limit`` facts per hop."""
+                 story: StoryCut | None = None, limit: int = 200) -> Neighborhood:
+    """Breadth-first over facts true at (as_of, known_at), or at a story cut; at most ``limit`` facts per hop."""
     depth = max(1, min(depth, MAX_DEPTH))
     seen, frontier, facts, truncated = {uuid}, [uuid], {}, False
     for _ in range(depth):
         if not frontier:
             break
         rows = graph.query(q.NEIGHBOR_HOP, frontier=frontier, group_id=group_id, limit=limit,
-                           **_temporal(as_of, known_at, include_history))
+                           **_temporal(as_of, known_at, include_history, story))
         truncated = truncated or len(rows) >= limit
         nxt = []
         for row in rows:
@@ -76,10 +79,11 @@ def neighborhood(graph: Graph, group_id: str, uuid: str, depth: int = 1, *, as_o
 
 
 def shortest_paths(graph: Graph, group_id: str, from_uuid: str, to_uuid: str, max_depth: int = 4, *,
-                   as_of: datetime | None = None, known_at: datetime | None = None, limit: int = 10) -> list[Path]:
+                   as_of: datetime | None = None, known_at: datetime | None = None, story: StoryCut | None = None,
+                   limit: int = 10) -> list[Path]:
     depth = max(1, min(max_depth, q.MAX_PATH_DEPTH))
     rows = graph.query(q.SHORTEST_PATHS[depth], from_uuid=from_uuid, to_uuid=to_uuid, group_id=group_id,
-                       limit=limit, **_temporal(as_of, known_at, False))
+                       limit=limit, **_temporal(as_of, known_at, False, story))
     if not rows:
         return []
     ent = {e.uuid: e for e in entities(graph, group_id, sorted({n for r in rows for n in r["nodes"]}))}

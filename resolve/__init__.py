@@ -15,6 +15,7 @@ from strata.resolve.temporal import (
     believed_invalid_at,
     compute_slot_timeline,
     holds,
+    holds_in_story,
     is_believed_at,
     is_valid_at,
 )
@@ -62,6 +63,7 @@ __all__ = [
     "fold_text",
     "given_compatible",
     "holds",
+    "holds_in_story",
     "is_believed_at",
     "is_valid_at",
     "load_ontology",

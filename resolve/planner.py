@@ -160,7 +160,10 @@ def build_plan(episode: Episode, extraction: Extraction, *, lookup: CandidateLoo
         except InputError as exc:
             report.rejected_facts.append(f"{f.subject} / {f.predicate} / {f.object}: {exc.message}")
             continue
-        fact_writes.setdefault(write.uuid, write)
+        prior = fact_writes.setdefault(write.uuid, write)
+        if prior.story_at is not None and write.story_at is not None and write.story_at < prior.story_at:
+            # One fact stated twice in a window stands where the story first states it.
+            fact_writes[write.uuid] = prior.model_copy(update={"story_at": write.story_at})
         pred = resolved[spelling][2]
         predicate_writes[pred.name] = PredicateWrite(name=pred.name, description=pred.description,
                                                      functional=pred.functional)
@@ -340,7 +343,19 @@ def _fact(episode: Episode, f: ExtractedFact, text: str, vec: list[float] | None
     evidence = [Evidence(episode_uuid=episode.uuid, start=s.start, end=s.end) for s in f.spans]
     return FactWrite(uuid=uuid, subject_uuid=subject, predicate=name, object_uuid=obj, fact=text,
                      valid_at=valid_at, invalid_at=f.invalid_at, negated=negated, confidence=f.confidence,
-                     asserted_by=f.asserted_by, evidence=evidence, embedding=vec, predicate_text=f.predicate)
+                     asserted_by=f.asserted_by, evidence=evidence, embedding=vec, predicate_text=f.predicate,
+                     **_story(episode, f))
+
+
+def _story(episode: Episode, f: ExtractedFact) -> dict[str, int | str | None]:
+    """A book fact's story position: its episode's offset in the book plus its evidence's offset in the
+    episode, so two facts of one window are ordered too. None outside books."""
+    if episode.story_position is None:
+        return {}
+    inside = min((s.start for s in f.spans), default=0)
+    chapter = episode.metadata.get("chapter_index")
+    return {"story_at": episode.story_position + inside, "story_source": episode.source_uuid,
+            "story_chapter": chapter if isinstance(chapter, int) else None}
 
 
 def _merge_mentions(mentions: list[MentionWrite]) -> list[MentionWrite]:

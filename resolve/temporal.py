@@ -11,6 +11,15 @@ A fact's effective ``invalid_at`` is the earliest of
 Ties between the three: stated, then negation, then successor. Facts with the same value restated later do
 not close each other (a run). Facts starting at the same instant with different values overlap (neither
 closes the other) until the next strictly later value: same-day handovers must carry distinct times.
+
+Story clock. A fact from a book carries ``story_at`` (the character offset of its statement in the book).
+"Before" and "after" above then mean the order of (``valid_at``, ``story_at``): facts of one valid instant
+(every undated fact of a book has its ingestion time) are ordered by where the story states them, so a later
+statement closes an earlier one in a functional slot, and a negation closes only what was stated at or before
+it. A fact without a position sorts at the start of its instant, so facts without positions (chat) follow
+exactly the rules above. A fact closed by a statement gets that statement's ``valid_at`` as ``invalid_at`` (for
+an undated book fact its own instant: it is not current at the end of the story) and its ``story_at`` as
+``story_until`` (None when the closer has no position or the end was stated).
 Facts without ``valid_at`` sort before every dated fact: they are closed by the first dated different value
 and close nothing. Expired facts are ignored (they neither close nor get updated), so expiring a fact and
 recomputing reopens what it closed. The result depends only on the set of facts, never on their order.
@@ -24,8 +33,19 @@ from datetime import datetime
 
 from strata.resolve.types import SlotFunctionality, TemporalFact, TimelineUpdate
 
-_Close = tuple[datetime, int, str | None]  # (time, precedence, closing fact uuid); smaller wins
+# (time, story position key, precedence, closing fact uuid, closer's story position); smaller wins
+_Close = tuple[datetime, int, int, str | None, int | None]
 _STATED, _NEGATION, _SUCCESSOR = 0, 1, 2
+_NO_POSITION = -1  # a fact without a story position sorts at the start of its instant
+
+
+def _pos(f: TemporalFact) -> int:
+    return _NO_POSITION if f.story_at is None else f.story_at
+
+
+def _order(f: TemporalFact) -> tuple[datetime, int]:
+    """Where a dated fact starts: its valid time, then its story position."""
+    return f.valid_at, _pos(f)  # type: ignore[return-value]
 
 
 def _live(facts: Iterable[TemporalFact]) -> list[TemporalFact]:
@@ -51,10 +71,10 @@ def _successor_closes(facts: Sequence[TemporalFact], sides: Sequence[tuple[str, 
             slots[getattr(f, key)].append((getattr(f, value), f))
     out: dict[str, list[_Close]] = defaultdict(list)
     for members in slots.values():
-        # groups of members sharing one valid_at, in time order
+        # groups of members sharing one start (valid_at, story position), in that order
         groups: list[list[_Member]] = []
-        for m in sorted((m for m in members if m[1].valid_at is not None), key=lambda m: (m[1].valid_at, m[1].uuid)):
-            if not groups or m[1].valid_at != groups[-1][0][1].valid_at:
+        for m in sorted((m for m in members if m[1].valid_at is not None), key=lambda m: (_order(m[1]), m[1].uuid)):
+            if not groups or _order(m[1]) != _order(groups[-1][0][1]):
                 groups.append([])
             groups[-1].append(m)
         values = [frozenset(m[0] for m in g) for g in groups]
@@ -71,7 +91,8 @@ def _successor_closes(facts: Sequence[TemporalFact], sides: Sequence[tuple[str, 
             k = k0 if k0 >= n or values[k0] != {v} else next_other[k0]
             if k < n:
                 closer = min(g[1].uuid for g in groups[k] if g[0] != v)
-                out[f.uuid].append((groups[k][0][1].valid_at, _SUCCESSOR, closer))  # type: ignore[arg-type]
+                first = groups[k][0][1]
+                out[f.uuid].append((first.valid_at, _pos(first), _SUCCESSOR, closer, first.story_at))  # type: ignore[arg-type]
     return out
 
 
@@ -90,8 +111,8 @@ def _negation_closes(facts: Sequence[TemporalFact], symmetric: bool = False) -> 
         if f.negated:
             continue
         for n in negations.get(pair(f), ()):
-            if f.valid_at is None or f.valid_at <= n.valid_at:  # type: ignore[operator]
-                close = (n.valid_at, _NEGATION, n.uuid)
+            if f.valid_at is None or _order(f) <= _order(n):
+                close = (n.valid_at, _pos(n), _NEGATION, n.uuid, n.story_at)
                 if f.uuid not in out or close < out[f.uuid]:  # type: ignore[operator]
                     out[f.uuid] = close  # type: ignore[assignment]
     return out
@@ -100,7 +121,7 @@ def _negation_closes(facts: Sequence[TemporalFact], symmetric: bool = False) -> 
 def compute_slot_timeline(
     facts: Sequence[TemporalFact], functional: SlotFunctionality | None, now: datetime
 ) -> list[TimelineUpdate]:
-    """New (invalid_at, invalidated_by) for every live, non-negated fact, sorted by fact uuid.
+    """New (invalid_at, invalidated_by, story_until) for every live, non-negated fact, sorted by fact uuid.
 
     Facts may span several slots and predicates: slots are computed independently (no collateral).
     ``functional`` None applies only stated ends and negations. ``invalidated_at`` is ``now`` for facts whose
@@ -111,7 +132,7 @@ def compute_slot_timeline(
     closes: dict[str, list[_Close]] = defaultdict(list)
     for f in positive:
         if f.stated_invalid_at is not None:
-            closes[f.uuid].append((f.stated_invalid_at, _STATED, None))
+            closes[f.uuid].append((f.stated_invalid_at, _NO_POSITION, _STATED, None, None))
     for uuid, close in _negation_closes(live, symmetric=functional == "symmetric").items():
         closes[uuid].append(close)
     by_predicate: dict[str, list[TemporalFact]] = defaultdict(list)
@@ -125,14 +146,14 @@ def compute_slot_timeline(
                 closes[uuid] += found
     updates = []
     for f in sorted(positive, key=lambda f: f.uuid):
-        invalid_at, _, by = min(closes[f.uuid]) if closes[f.uuid] else (None, 0, None)
-        changed = (invalid_at, by) != (f.invalid_at, f.invalidated_by)
+        invalid_at, _, _, by, story_until = min(closes[f.uuid]) if closes[f.uuid] else (None, 0, 0, None, None)
+        changed = (invalid_at, by, story_until) != (f.invalid_at, f.invalidated_by, f.story_until)
         if invalid_at != f.invalid_at:
             invalidated_at = now if invalid_at is not None else None
         else:
             invalidated_at = f.invalidated_at
         updates.append(TimelineUpdate(fact_uuid=f.uuid, invalid_at=invalid_at, invalidated_by=by,
-                                      invalidated_at=invalidated_at, changed=changed))
+                                      invalidated_at=invalidated_at, story_until=story_until, changed=changed))
     return updates
 
 
@@ -153,10 +174,10 @@ def apply_negations(
             negation.subject_uuid, negation.predicate, negation.object_uuid)
         if not same or f.negated or f.uuid == negation.uuid:
             continue
-        started = f.valid_at is None or f.valid_at <= t
+        started = f.valid_at is None or _order(f) <= _order(negation)
         if started and (f.invalid_at is None or f.invalid_at > t):
             updates.append(TimelineUpdate(fact_uuid=f.uuid, invalid_at=t, invalidated_by=negation.uuid,
-                                          invalidated_at=now, changed=True))
+                                          invalidated_at=now, story_until=negation.story_at, changed=True))
     return updates
 
 
@@ -170,7 +191,7 @@ def apply_updates(facts: Sequence[TemporalFact], updates: Sequence[TimelineUpdat
             out.append(f)
         else:
             out.append(f.model_copy(update={"invalid_at": u.invalid_at, "invalidated_by": u.invalidated_by,
-                                            "invalidated_at": u.invalidated_at}))
+                                            "invalidated_at": u.invalidated_at, "story_until": u.story_until}))
     return out
 
 
@@ -180,6 +201,14 @@ def is_valid_at(fact: TemporalFact, as_of: datetime) -> bool:
         return False
     started = fact.valid_at is None or fact.valid_at <= as_of
     return started and (fact.invalid_at is None or as_of < fact.invalid_at)
+
+
+def holds_in_story(fact: TemporalFact, position: int) -> bool:
+    """True for a reader who has read the story up to offset ``position`` (exclusive): stated before it and
+    not closed by a statement before it. Facts without a story position are in no story."""
+    if fact.negated or fact.story_at is None:
+        return False
+    return fact.story_at < position and (fact.story_until is None or position <= fact.story_until)
 
 
 def is_believed_at(fact: TemporalFact, known_at: datetime) -> bool:

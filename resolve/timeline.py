@@ -22,9 +22,11 @@ def recompute_timeline(facts: list[SlotFact], functional: Mapping[str, SlotFunct
         by_predicate[f.predicate].append(TemporalFact(
             uuid=f.uuid, subject_uuid=f.subject_uuid, predicate=f.predicate, object_uuid=f.object_uuid,
             valid_at=f.valid_at, stated_invalid_at=f.stated_invalid_at, invalid_at=f.invalid_at,
-            invalidated_by=f.invalidated_by, created_at=f.created_at, negated=f.negated))
+            invalidated_by=f.invalidated_by, created_at=f.created_at, negated=f.negated, story_at=f.story_at,
+            story_until=f.story_until))
     updates = []
     for predicate, members in sorted(by_predicate.items()):
         for u in compute_slot_timeline(members, functional.get(predicate), now):
-            updates.append(SlotUpdate(uuid=u.fact_uuid, invalid_at=u.invalid_at, invalidated_by=u.invalidated_by))
+            updates.append(SlotUpdate(uuid=u.fact_uuid, invalid_at=u.invalid_at, invalidated_by=u.invalidated_by,
+                                      story_until=u.story_until))
     return updates

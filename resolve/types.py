@@ -94,6 +94,9 @@ class TemporalFact(Frozen):
     expired_at: UtcDatetime | None = None
     negated: bool = False
     episodes: list[str] = Field(default_factory=list)
+    # Story clock (books): the offset of the statement in the book, and of the statement that closed it.
+    story_at: int | None = None
+    story_until: int | None = None
 
 
 class TimelineUpdate(Frozen):
@@ -101,5 +104,6 @@ class TimelineUpdate(Frozen):
     invalid_at: datetime | None
     invalidated_by: str | None
     invalidated_at: datetime | None
-    # True when invalid_at or invalidated_by differ from the input fact
+    story_until: int | None = None
+    # True when invalid_at, invalidated_by or story_until differ from the input fact
     changed: bool

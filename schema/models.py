@@ -123,6 +123,8 @@ class Episode(Frozen):
     facts: list[FactStatement] = Field(default_factory=list)
     content_hash: str
     chapter: str | None = None
+    # Story clock: a book episode's character offset in the normalized book text (None for chat and facts).
+    story_position: int | None = Field(default=None, ge=0)
     status: EpisodeStatus = "queued"
     error: str | None = None
     created_at: UtcDatetime = Field(default_factory=utcnow)
@@ -306,3 +308,8 @@ class Fact(Frozen):
     negated: bool = False
     # "episode_uuid:start:end" for each supporting text span.
     evidence: list[str] = Field(default_factory=list)
+    # Story clock (books, docs/story-time.md): where the story first states it (offset in the book), the
+    # chapter there, and where the statement that closed it stands.
+    story_at: int | None = None
+    story_chapter: int | None = None
+    story_until: int | None = None

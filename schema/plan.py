@@ -62,6 +62,10 @@ class FactWrite(Frozen):
     asserted_by: str | None = None
     evidence: list[Evidence] = Field(default_factory=list)
     embedding: list[float] | None = None
+    # Story clock (books): the statement's offset in the book, its chapter index and the book's source uuid.
+    story_at: int | None = Field(default=None, ge=0)
+    story_chapter: int | None = None
+    story_source: str | None = None
 
     @field_validator("predicate")
     @classmethod
@@ -160,9 +164,12 @@ class SlotFact(Frozen):
     invalidated_by: str | None = None
     created_at: UtcDatetime | None = None
     negated: bool = False
+    story_at: int | None = None
+    story_until: int | None = None
 
 
 class SlotUpdate(Frozen):
     uuid: str
     invalid_at: datetime | None
     invalidated_by: str | None
+    story_until: int | None = None

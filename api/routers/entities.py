@@ -9,9 +9,11 @@ from pydantic import BaseModel, Field
 
 from strata.api.auth import owned_group, principal
 from strata.api.deps import Runtime, runtime
+from strata.api.story import story_ask
 from strata.graph.edit import MergeResult, merge_entities
 from strata.graph.keys import ApiKey
 from strata.graph.read import entity_notes, entity_timeline, get_entity
+from strata.graph.story import StoryAsk, story_cut
 from strata.graph.traverse import Neighborhood, neighborhood
 from strata.resolve.timeline import recompute_timeline
 from strata.schema.errors import NotFoundError
@@ -40,11 +42,14 @@ def get_neighborhood(uuid: str = EntityId, depth: int = Query(1, ge=1, le=3),
                      as_of: datetime | None = Query(None, description="Valid time (ISO 8601)."),
                      known_at: datetime | None = Query(None, description="Transaction time (ISO 8601)."),
                      include_history: bool = False, limit: int = Query(200, ge=1, le=1000),
+                     story: StoryAsk = Depends(story_ask),
                      key: ApiKey = Depends(principal), rt: Runtime = Depends(runtime)) -> Neighborhood:
-    """Entities and facts within ``depth`` hops, over the facts true at ``as_of`` (default: now)."""
+    """Entities and facts within ``depth`` hops, over the facts true at ``as_of`` (default: now) or at a point
+    of a book's story (``as_of_chapter``/``as_of_position``, docs/story-time.md)."""
     group = owned_group(rt, key, "entity", uuid, "r")
     return neighborhood(rt.graph, group, uuid, depth, as_of=as_of, known_at=known_at,
-                        include_history=include_history, limit=limit)
+                        include_history=include_history, story=story_cut(rt.graph, group, story, as_of),
+                        limit=limit)
 
 
 class Timeline(BaseModel):
@@ -54,10 +59,13 @@ class Timeline(BaseModel):
 
 @router.get("/entities/{uuid}/timeline", response_model=Timeline)
 def get_timeline(uuid: str = EntityId, include_expired: bool = Query(False, description="Also retracted facts."),
+                 story: StoryAsk = Depends(story_ask),
                  key: ApiKey = Depends(principal), rt: Runtime = Depends(runtime)) -> Timeline:
-    """Every fact about the entity in valid-time order, with when and by what each was invalidated."""
+    """Every fact about the entity in valid-time order (then story order: a book's facts as the story states
+    them), with when and by what each was invalidated; with a story cut, what the story stated before it."""
     group, entity = _entity(rt, key, uuid)
-    return Timeline(entity=entity, facts=entity_timeline(rt.graph, group, uuid, include_expired))
+    return Timeline(entity=entity, facts=entity_timeline(rt.graph, group, uuid, include_expired,
+                                                         story=story_cut(rt.graph, group, story)))
 
 
 class Notes(BaseModel):

@@ -14,10 +14,12 @@ from strata.api.deps import Runtime, runtime
 from strata.api.predicates import Embed, stored_predicate_filter, stored_predicates
 from strata.api.quotes import quotes_said
 from strata.api.recall import MAX_BUDGET, MIN_BUDGET, ContextBlock, context_block, recall_search
+from strata.api.story import story_ask
 from strata.graph import lucene
 from strata.graph.network import interaction_network
 from strata.graph.read import Candidate, FactPage, PredicateInfo, entity_candidates, list_facts, predicates
 from strata.graph.search import SearchQuery, SearchResult, embed_query
+from strata.graph.story import StoryAsk, story_cut
 from strata.graph.traverse import Path, TypeCount, entity_types, shortest_paths
 from strata.resolve.normalize import entity_key
 from strata.schema.errors import InputError
@@ -58,6 +60,7 @@ def search_group(
     said_before: datetime | None = Query(None, description="Only passages said (facts true from) before."),
     time_words: bool = Query(True, description="Rank higher what falls in the time the question names "
                                                "('in May 2023', 'last year'; relative to as_of or now)."),
+    story: StoryAsk = Depends(story_ask),
 ) -> SearchResult:
     """Hybrid search over facts, entities and episode passages, ranked by relevance to the query; every hit
     carries its provenance (the messages or span that support it for this query) and when it was said."""
@@ -70,7 +73,8 @@ def search_group(
     stored = stored_predicates(rt.graph, group, split(predicates), _embed(rt))  # as the write path names them
     query = SearchQuery(q=q, limit=limit, as_of=as_of, known_at=known_at, include_history=include_history,
                         types=split(types), predicates=stored, kinds=wanted, center=split(center) or [], mmr=mmr,
-                        said_after=said_after, said_before=said_before)
+                        said_after=said_after, said_before=said_before,
+                        story=story_cut(rt.graph, group, story, as_of))
     return recall_search(rt.graph, group, query, rt.embed if rt.embedder else None, time_words)
 
 
@@ -157,14 +161,15 @@ def facts(group: str = Depends(read_group), rt: Runtime = Depends(runtime),
           as_of: datetime | None = AS_OF, known_at: datetime | None = KNOWN_AT, include_history: bool = False,
           cursor: str | None = Query(None, max_length=512,
                                      description="next_cursor of the previous page (the listing's snapshot)."),
-          limit: int = Query(100, ge=1, le=1000)) -> FactPage:
+          limit: int = Query(100, ge=1, le=1000), story: StoryAsk = Depends(story_ask)) -> FactPage:
     """A complete, paginated, countable listing of the facts that match (not top-k)."""
     subject_uuid = _entity_ref(rt, group, subject, subject_type, "subject")
     object_uuid = _entity_ref(rt, group, object, object_type, "object")
     stored = stored_predicate_filter(rt.graph, group, predicate, _embed(rt))  # as the write path names it
     return list_facts(rt.graph, group, subject=subject_uuid, predicate=stored, object=object_uuid,
                       subject_type=subject_type, object_type=object_type, as_of=as_of, known_at=known_at,
-                      include_history=include_history, cursor=cursor, limit=limit)
+                      include_history=include_history, story=story_cut(rt.graph, group, story, as_of), cursor=cursor,
+                      limit=limit)
 
 
 @router.get("/groups/{group}/quotes", response_model=QuotePage)

@@ -66,13 +66,19 @@ ON CREATE SET r.group_id = $group_id, r.group_tag = $group_tag, r.predicate = f.
               r.invalid_at = datetime(f.invalid_at), r.negated = f.negated,
               r.confidence = f.confidence, r.created_at = $now, r.extractor = $extractor,
               r.episodes = [$episode_uuid], r.evidence = f.evidence, r.asserted_by = f.asserted_by,
-              r.agents = f.agents
+              r.agents = f.agents, r.story_at = f.story_at, r.story_chapter = f.story_chapter,
+              r.story_source = f.story_source
 // Another episode stating the same fact appends its provenance (and revives a retracted fact).
 ON MATCH SET r.episodes = CASE WHEN $episode_uuid IN r.episodes THEN r.episodes ELSE r.episodes + $episode_uuid END,
              r.evidence = r.evidence + [x IN f.evidence WHERE NOT x IN r.evidence],
              r.asserted_by = r.asserted_by + [x IN f.asserted_by WHERE NOT x IN r.asserted_by],
              r.agents = r.agents + [x IN f.agents WHERE NOT x IN r.agents],
              r.expired_at = null
+// A fact stands where the story first states it, whichever window commits first (story_at last: the two
+// before it test the old value).
+FOREACH (_ IN CASE WHEN f.story_at IS NOT NULL AND (r.story_at IS NULL OR f.story_at < r.story_at) THEN [1]
+              ELSE [] END |
+  SET r.story_chapter = f.story_chapter, r.story_source = f.story_source, r.story_at = f.story_at)
 WITH r, f WHERE f.embedding IS NOT NULL AND r.fact_embedding IS NULL
 CALL db.create.setRelationshipVectorProperty(r, 'fact_embedding', f.embedding)
 """
@@ -165,7 +171,8 @@ WITH DISTINCT r, s, o WHERE r.group_id = $group_id AND r.expired_at IS NULL
 RETURN r.uuid AS uuid, s.uuid AS subject_uuid, r.predicate AS predicate, o.uuid AS object_uuid,
        toString(r.valid_at) AS valid_at, toString(r.stated_invalid_at) AS stated_invalid_at,
        toString(r.invalid_at) AS invalid_at, r.invalidated_by AS invalidated_by,
-       toString(r.created_at) AS created_at, coalesce(r.negated, false) AS negated
+       toString(r.created_at) AS created_at, coalesce(r.negated, false) AS negated,
+       r.story_at AS story_at, r.story_until AS story_until
 """
 
 SUBJECT_SLOT_FACTS = """
@@ -200,7 +207,8 @@ UNWIND $rows AS u
 MATCH ()-[r:RELATES_TO {uuid: u.uuid}]->()
 // One step of history, so "what did we believe at known_at" survives a later change of the end.
 SET r.prev_invalid_at = r.invalid_at, r.prev_invalidated_at = r.invalidated_at,
-    r.invalid_at = datetime(u.invalid_at), r.invalidated_by = u.invalidated_by, r.invalidated_at = $now
+    r.invalid_at = datetime(u.invalid_at), r.invalidated_by = u.invalidated_by, r.invalidated_at = $now,
+    r.story_until = u.story_until
 """
 
 EPISODE_IS_COMMITTED = """

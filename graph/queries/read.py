@@ -9,12 +9,17 @@ BELIEVED_END = """
        ELSE r.stated_invalid_at END
 """
 
-TEMPORAL_FILTER = """
-  ($include_history OR (
+# A story cut ($story_at, $story_source: graph/story.py) replaces the valid-time cut: a book's facts stated
+# before the position and not closed by a statement before it. With history, everything stated before it.
+STORY_STATED = """($story_at IS NULL OR (r.story_source = $story_source AND r.story_at < $story_at))"""
+
+TEMPORAL_FILTER = STORY_STATED + """
+  AND ($include_history OR (
     NOT coalesce(r.negated, false)
     AND r.created_at <= $known_at AND (r.expired_at IS NULL OR r.expired_at > $known_at)
-    AND r.valid_at <= $as_of
-    AND coalesce(""" + BELIEVED_END + """, $as_of + duration('P1D')) > $as_of
+    AND CASE WHEN $story_at IS NULL
+      THEN r.valid_at <= $as_of AND coalesce(""" + BELIEVED_END + """, $as_of + duration('P1D')) > $as_of
+      ELSE r.story_until IS NULL OR r.story_until >= $story_at END
   ))
 """
 
@@ -35,7 +40,8 @@ o.uuid AS object_uuid, o.name AS object_name, r.fact AS fact, r.valid_at AS vali
 r.created_at AS created_at, r.invalidated_at AS invalidated_at, r.invalidated_by AS invalidated_by,
 r.expired_at AS expired_at, r.confidence AS confidence, r.episodes AS episodes, r.asserted_by AS asserted_by,
 r.agents AS agents, r.extractor AS extractor, coalesce(r.negated, false) AS negated, r.evidence AS evidence,
-r.predicate_text AS predicate_text
+r.predicate_text AS predicate_text, r.story_at AS story_at, r.story_chapter AS story_chapter,
+r.story_until AS story_until
 """
 
 LIST_FACTS = FACT_FILTER + " RETURN " + FACT_FIELDS + " ORDER BY r.uuid LIMIT $limit"
@@ -102,10 +108,10 @@ RETURN e.uuid AS uuid, e.group_id AS group_id, e.name AS name, e.key AS key, e.t
 
 ENTITY_TIMELINE = """
 MATCH (e:Entity {uuid: $uuid})-[r:RELATES_TO]-(other:Entity)
-WHERE r.group_id = $group_id AND ($include_expired OR r.expired_at IS NULL)
+WHERE r.group_id = $group_id AND ($include_expired OR r.expired_at IS NULL) AND """ + STORY_STATED + """
 WITH r, startNode(r) AS s, endNode(r) AS o
 RETURN """ + FACT_FIELDS + """
-ORDER BY r.valid_at, r.uuid
+ORDER BY r.valid_at, r.story_at, r.uuid
 """
 
 # Notes about an entity from episodes that still stand (a retracted episode's notes are not memory), latest

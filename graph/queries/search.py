@@ -26,7 +26,8 @@ invalid_at: toString(r.invalid_at), created_at: toString(r.created_at),
 invalidated_at: toString(r.invalidated_at), invalidated_by: r.invalidated_by,
 expired_at: toString(r.expired_at), confidence: r.confidence, episodes: r.episodes, asserted_by: r.asserted_by,
 agents: r.agents, extractor: r.extractor, negated: coalesce(r.negated, false), evidence: r.evidence,
-predicate_text: r.predicate_text,
+predicate_text: r.predicate_text, story_at: r.story_at, story_chapter: r.story_chapter,
+story_until: r.story_until,
 embedding: CASE WHEN $with_embedding THEN r.fact_embedding END
 """
 
@@ -77,6 +78,7 @@ WITH p, score
 MATCH (ep:Episode {uuid: p.episode_uuid})
 WHERE ep.status = 'done' AND ep.group_id = $group_id
   AND ($user_as_of IS NULL OR ep.reference_time <= $user_as_of)
+  AND ($story_at IS NULL OR (ep.source_uuid = $story_source AND ep.story_position + p.start < $story_at))
   AND ($user_known_at IS NULL OR ep.created_at <= $user_known_at)
   AND ($said_after IS NULL OR ep.reference_time >= $said_after)
   AND ($said_before IS NULL OR ep.reference_time < $said_before)

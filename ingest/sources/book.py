@@ -195,6 +195,8 @@ def parse_book(ctx: Context) -> dict[str, Any]:
                 reference_time_inferred=True,
                 span_start=unit.start,
                 span_end=unit.end,
+                # The story clock: where the window stands in the book orders what it states.
+                story_position=unit.start,
                 chapter=segment.label,
                 metadata=metadata,
             )

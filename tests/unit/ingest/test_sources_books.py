@@ -212,3 +212,16 @@ def test_property_offsets_round_trip(lines: list[str], window: int) -> None:
         rest[episode.span_start : episode.span_end] = " " * (episode.span_end - episode.span_start)
     leftover = [line.strip() for line in "".join(rest).split("\n") if line.strip()]
     assert all(line in doc.source.metadata["headings"] for line in leftover)
+
+
+def test_book_episodes_carry_their_offset_as_story_position_and_chat_has_none() -> None:
+    text = "CHAPTER I\n\nAnn lived in Bath.\n\nCHAPTER II\n\nAnn moved to York.\n\nCHAPTER III\n\nAnn married Bob.\n"
+    doc = parse_source_text(text, "book", name="b.txt", group_id="g1", now=NOW, book_window_tokens=8)
+    chapters = [e for e in doc.episodes if e.metadata.get("chapter_index")]
+    assert len(chapters) >= 3
+    assert all(e.story_position == e.span_start for e in doc.episodes)
+    positions = [e.story_position for e in doc.episodes]
+    assert positions == sorted(positions) and len(set(positions)) == len(positions)
+    chat = parse_source_text('{"speaker": "Ann", "text": "hi"}\n', "chat-jsonl", name="c.jsonl", group_id="g1",
+                             now=NOW)
+    assert [e.story_position for e in chat.episodes] == [None]

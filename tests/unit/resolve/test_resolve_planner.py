@@ -79,3 +79,28 @@ def test_an_unknown_predicate_folds_onto_a_registered_one_by_embedding() -> None
     assert [f.predicate for f in plan.facts] == ["resides_near"]
     plan, _ = build_plan(episode, extraction, lookup=lambda group_id, queries: {}, predicates=registry)
     assert [f.predicate for f in plan.facts] == ["relocate_into"]  # without vectors, nothing to fold by
+
+
+def _book_plan(position: int | None, facts: list[tuple[str, str, int]]):
+    content = "Ann Archer lived in Bath. Later Ann Archer lived in York. Ann Archer lived in Bath."
+    episode = Episode(uuid="ep-book", group_id="g", kind="text", content=content, reference_time=DAY,
+                      content_hash="h", source_uuid="src", story_position=position,
+                      metadata={"chapter_index": 3})
+    extraction = Extraction(episode_uuid=episode.uuid, extractor=ExtractorInfo(name="t"), facts=[
+        ExtractedFact(subject="Ann Archer", predicate="lives_in", object=o, fact=o, subject_type="Person",
+                      object_type="Place", spans=[Span(start=at, end=at + 5)]) for _, o, at in facts])
+    plan, _ = build_plan(episode, extraction, lookup=lambda group_id, queries: {}, predicates=[])
+    return {f.object_uuid: f for f in plan.facts}, plan
+
+
+def test_a_book_fact_stands_at_its_window_offset_plus_its_evidence_offset() -> None:
+    by_object, plan = _book_plan(10_000, [("Ann Archer", "Bath", 60), ("Ann Archer", "York", 26),
+                                          ("Ann Archer", "Bath", 0)])
+    positions = sorted((f.story_at, f.story_chapter, f.story_source) for f in plan.facts)
+    # Bath stated twice in the window stands where the window first states it
+    assert positions == [(10_000, 3, "src"), (10_026, 3, "src")]
+
+
+def test_a_fact_outside_a_book_has_no_story_position() -> None:
+    _, plan = _book_plan(None, [("Ann Archer", "Bath", 0)])
+    assert [(f.story_at, f.story_chapter, f.story_source) for f in plan.facts] == [(None, None, None)]

@@ -12,6 +12,7 @@ from strata.resolve.temporal import (
     apply_updates,
     compute_slot_timeline,
     holds,
+    holds_in_story,
     is_believed_at,
     is_valid_at,
 )
@@ -34,6 +35,17 @@ def ends(facts: list[TemporalFact], functional: str | None = "subject") -> dict[
     return {u.fact_uuid: (u.invalid_at, u.invalidated_by) for u in compute_slot_timeline(facts, functional, NOW)}
 
 
+def ends3(facts: list[TemporalFact], functional: str | None = "subject") -> dict[str, tuple]:
+    """(invalid_at, invalidated_by, story_until) per fact."""
+    return {u.fact_uuid: (u.invalid_at, u.invalidated_by, u.story_until)
+            for u in compute_slot_timeline(facts, functional, NOW)}
+
+
+def _key(f: TemporalFact) -> tuple:
+    """The oracle's order of starts: valid time, then story position (none = start of the instant)."""
+    return f.valid_at, -1 if f.story_at is None else f.story_at
+
+
 def oracle(facts: list[TemporalFact], functional: str | None) -> dict[str, tuple]:
     """Brute-force statement of the rules, to check the sweep implementation against."""
     live = [f for f in facts if f.expired_at is None]
@@ -43,17 +55,17 @@ def oracle(facts: list[TemporalFact], functional: str | None) -> dict[str, tuple
             continue
         closes = []
         if f.stated_invalid_at is not None:
-            closes.append((f.stated_invalid_at, 0, None))
+            closes.append((f.stated_invalid_at, -1, 0, None, None))
         for n in live:
             same = (n.subject_uuid, n.predicate, n.object_uuid) == (f.subject_uuid, f.predicate, f.object_uuid) or (
                 functional == "symmetric" and (n.object_uuid, n.predicate, n.subject_uuid) == (
                     f.subject_uuid, f.predicate, f.object_uuid))
-            if n.negated and n.valid_at is not None and same and (f.valid_at is None or f.valid_at <= n.valid_at):
-                closes.append((n.valid_at, 1, n.uuid))
+            if n.negated and n.valid_at is not None and same and (f.valid_at is None or _key(f) <= _key(n)):
+                closes.append((n.valid_at, _key(n)[1], 1, n.uuid, n.story_at))
         for g in live:
             if g.negated or g.predicate != f.predicate or g.valid_at is None:
                 continue
-            if f.valid_at is not None and g.valid_at <= f.valid_at:
+            if f.valid_at is not None and _key(g) <= _key(f):
                 continue
             subj = functional in ("subject", "both") and g.subject_uuid == f.subject_uuid \
                 and g.object_uuid != f.object_uuid
@@ -64,9 +76,9 @@ def oracle(facts: list[TemporalFact], functional: str | None) -> dict[str, tuple
             either = functional == "symmetric" and any(
                 _partner(g, x) != _partner(f, x) for x in shared)
             if subj or obj or either:
-                closes.append((g.valid_at, 2, g.uuid))
-        t, _, by = min(closes) if closes else (None, 0, None)
-        out[f.uuid] = (t, by)
+                closes.append((g.valid_at, _key(g)[1], 2, g.uuid, g.story_at))
+        t, _, _, by, until = min(closes) if closes else (None, 0, 0, None, None)
+        out[f.uuid] = (t, by, until)
     return out
 
 
@@ -80,6 +92,8 @@ def fact_sets(draw: st.DrawFn) -> list[TemporalFact]:
     either side, as a symmetric predicate sees them: (e1, e2) and (e2, e1) both occur."""
     n = draw(st.integers(1, 12))
     shared = draw(st.booleans())
+    # Half the sets come from a story: some facts carry positions (few instants, so positions decide ties).
+    positions = st.one_of(st.none(), st.integers(0, 5)) if draw(st.booleans()) else st.none()
     facts = []
     for i in range(n):
         stated = draw(st.one_of(st.none(), st.integers(0, 30)))
@@ -93,6 +107,7 @@ def fact_sets(draw: st.DrawFn) -> list[TemporalFact]:
             obj,
             draw(st.one_of(st.none(), st.integers(0, 20))),
             p=draw(st.sampled_from(["lives_in", "likes"])),
+            story_at=draw(positions),
             stated_invalid_at=None if stated is None else day(stated),
             negated=draw(st.integers(0, 4)) == 0,
             expired_at=NOW if draw(st.integers(0, 6)) == 0 else None,
@@ -114,7 +129,7 @@ def test_any_permutation_gives_the_same_intervals(facts, functional, rnd):
 @settings(max_examples=300, deadline=None)
 @given(fact_sets(), FUNCTIONAL)
 def test_matches_the_brute_force_statement_of_the_rules(facts, functional):
-    assert ends(facts, functional) == oracle(facts, functional)
+    assert ends3(facts, functional) == oracle(facts, functional)
 
 
 @settings(max_examples=200, deadline=None)
@@ -137,21 +152,21 @@ def test_retraction_restores_and_recommit_equals_original(facts, functional, dat
     retracted = [f.model_copy(update={"expired_at": NOW}) if f.uuid == victim.uuid else f for f in state]
     after = apply_updates(retracted, compute_slot_timeline(retracted, functional, NOW))
     without = [f for f in facts if f.uuid != victim.uuid]
-    assert {k: v for k, v in ends(after, functional).items()} == ends(without, functional)
+    assert {k: v for k, v in ends3(after, functional).items()} == ends3(without, functional)
     recommitted = [f.model_copy(update={"expired_at": None}) if f.uuid == victim.uuid else f for f in after]
-    assert ends(recommitted, functional) == ends(facts, functional)
+    assert ends3(recommitted, functional) == ends3(facts, functional)
 
 
 @settings(max_examples=200, deadline=None)
 @given(fact_sets(), FUNCTIONAL)
 def test_no_collateral_across_slots_and_predicates(facts, functional):
-    full = ends(facts, functional)
+    full = ends3(facts, functional)
     for key in {(f.subject_uuid, f.predicate) for f in facts}:
         # for subject slots, one (subject, predicate) alone must give the same ends as inside everything
         if functional != "subject":
             break
         part = [f for f in facts if (f.subject_uuid, f.predicate) == key]
-        assert ends(part, functional) == {k: v for k, v in full.items() if k in ends(part, functional)}
+        assert ends3(part, functional) == {k: v for k, v in full.items() if k in ends3(part, functional)}
     if functional is None:  # non-functional: only stated ends and negations close anything
         for f in facts:
             if f.uuid in full and full[f.uuid][0] is not None:
@@ -220,3 +235,68 @@ def test_valid_and_believed_selection():
     assert is_believed_at(f, day(1)) and not is_believed_at(f, day(0))
     # at day 15 we did not yet know it had ended on day 10
     assert holds(f, day(12), known_at=day(15)) and not holds(f, day(12), known_at=day(21))
+
+
+# Story clock: facts of one instant (a book's undated facts) ordered by where the story states them.
+
+def told(uuid: str, s: str, o: str, at: int, p: str = "lives_in", **kw: object) -> TemporalFact:
+    """A fact of a book: every undated statement shares the ingestion instant (day 0), ``at`` is its offset."""
+    return fact(uuid, s, o, 0, p=p, story_at=at, **kw)
+
+
+def test_a_later_statement_closes_an_earlier_one_of_the_same_instant():
+    e = ends3([told("a", "x", "netherfield", 100), told("b", "x", "london", 5000), told("c", "x", "pemberley", 900)])
+    # closed at the closer's valid time (the shared instant: not current at the end of the story)
+    assert e == {"a": (day(0), "c", 900), "c": (day(0), "b", 5000), "b": (None, None, None)}
+
+
+def test_equal_positions_overlap_like_equal_instants():
+    e = ends3([told("a", "x", "paris", 10), told("b", "x", "rome", 10), told("c", "x", "oslo", 40)])
+    assert e == {"a": (day(0), "c", 40), "b": (day(0), "c", 40), "c": (None, None, None)}
+
+
+def test_a_spouse_stated_later_in_the_story_closes_the_earlier_partner_of_either_side():
+    facts = [told("m1", "ann", "bob", 10, p="spouse_of"), told("m2", "cat", "ann", 70, p="spouse_of")]
+    assert ends3(facts, "symmetric") == {"m1": (day(0), "m2", 70), "m2": (None, None, None)}
+
+
+def test_a_story_negation_closes_only_what_was_stated_at_or_before_it():
+    likes = [told("l1", "x", "y", 10, p="likes"), told("l2", "x", "y", 90, p="likes")]
+    neg = told("n", "x", "y", 50, p="likes", negated=True)
+    assert ends3([*likes, neg], None) == {"l1": (day(0), "n", 50), "l2": (None, None, None)}
+    updates = apply_negations(likes, neg, NOW)
+    assert [(u.fact_uuid, u.story_until) for u in updates] == [("l1", 50)]
+
+
+def test_a_dated_statement_keeps_its_real_time_against_undated_story_facts():
+    # "in 1805" (day -400 here) sorts before the book's undated facts whatever its position in the text
+    dated = fact("d", "x", "bath", -400, story_at=700)
+    e = ends3([told("a", "x", "paris", 100), dated])
+    assert e == {"d": (day(0), "a", 100), "a": (None, None, None)}
+
+
+def test_facts_without_positions_keep_todays_rules():
+    plain = [fact("a", "x", "paris", 3), fact("b", "x", "rome", 3), fact("c", "x", "oslo", 7)]
+    assert ends3(plain) == {"a": (day(7), "c", None), "b": (day(7), "c", None), "c": (None, None, None)}
+    # a positioned fact at the same instant comes after the unpositioned ones: it closes them
+    e = ends3([fact("a", "x", "paris", 3), fact("b", "x", "rome", 3, story_at=0)])
+    assert e == {"a": (day(3), "b", 0), "b": (None, None, None)}
+
+
+@settings(max_examples=200, deadline=None)
+@given(fact_sets(), FUNCTIONAL)
+def test_positions_only_order_facts_of_one_instant(facts, functional):
+    # keep one fact per valid instant: then the story positions may not change who closes what, or when
+    seen: set = set()
+    distinct = [f for f in facts if f.valid_at not in seen and not seen.add(f.valid_at)]
+    plain = [f.model_copy(update={"story_at": None}) for f in distinct]
+    assert {k: v[:2] for k, v in ends3(distinct, functional).items()} == ends(plain, functional)
+    assert all(v[2] is None for v in ends3(plain, functional).values())
+
+
+def test_holds_in_story_reads_the_story_up_to_a_position():
+    closed = told("a", "x", "paris", 100, story_until=900)
+    assert not holds_in_story(closed, 100) and holds_in_story(closed, 101) and holds_in_story(closed, 900)
+    assert not holds_in_story(closed, 901)
+    assert not holds_in_story(fact("c", "x", "rome", 0), 10_000)  # a fact in no story
+    assert not holds_in_story(told("n", "x", "rome", 5, negated=True), 50)

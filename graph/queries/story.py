@@ -1,0 +1,21 @@
+"""Story-clock lookups: a group's books and where a chapter of one ends (docs/story-time.md)."""
+
+# Books of the group whose episodes carry story positions (a book ingested before the story clock has none).
+BOOKS = """
+MATCH (s:Source {group_id: $group_id}) WHERE s.kind = 'book' AND s.retracted_at IS NULL
+  AND EXISTS { MATCH (s)-[:HAS_EPISODE]->(ep:Episode) WHERE ep.story_position IS NOT NULL }
+RETURN s.uuid AS uuid, s.name AS name
+ORDER BY s.name, s.uuid
+"""
+
+# The end of a chapter: the last character of its last window (offsets are exclusive ends).
+CHAPTER_END = """
+MATCH (ep:Episode {source_uuid: $source_uuid, chapter_index: $chapter})
+WHERE ep.story_position IS NOT NULL
+RETURN max(ep.span_end) AS end, count(ep) AS windows
+"""
+
+CHAPTERS = """
+MATCH (ep:Episode {source_uuid: $source_uuid}) WHERE ep.story_position IS NOT NULL AND ep.chapter_index IS NOT NULL
+RETURN min(ep.chapter_index) AS first, max(ep.chapter_index) AS last
+"""
