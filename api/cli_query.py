@@ -149,18 +149,21 @@ def facts_cmd(group: str = typer.Option(..., "--group"),
 
 
 @app.command("network")
-def network_cmd(group: str = typer.Option(..., "--group"),
-                until_position: int = typer.Option(None, "--until-position", min=0,
-                                                   help="Story position (offset into the source)."),
-                source: str = typer.Option(None, "--source", help="Source uuid: one book's network."),
-                limit: int = typer.Option(20, "--limit", min=1, max=500),
+def network_cmd(group: str = typer.Option(..., "--group"), position: int = POSITION, chapter: int = CHAPTER,
+                source: str = BOOK, limit: int = typer.Option(20, "--limit", min=1, max=500),
                 as_json: bool = typer.Option(False, "--json")) -> None:
-    """Who appears with whom and who speaks to whom, strongest first."""
+    """Who appears with whom and who speaks to whom, strongest first; as of a chapter of a book."""
     from strata.graph import Graph
     from strata.graph.network import interaction_network
+    from strata.graph.story import story_cut
+    from strata.schema.errors import InputError, NotFoundError
 
     with Graph.from_settings(Settings()) as graph:
-        net = interaction_network(graph, group, until_position=until_position, source_uuid=source, limit=limit)
+        try:
+            cut = story_cut(graph, group, _story(position, chapter, source))
+        except (InputError, NotFoundError) as exc:
+            _fail(exc)
+        net = interaction_network(graph, group, story=cut, limit=limit)
     if as_json:
         sys.stdout.write(net.model_dump_json(indent=2) + "\n")
         return

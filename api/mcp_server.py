@@ -163,15 +163,17 @@ def build_mcp(app: FastAPI) -> MCPServer:
         return await call(run)
 
     @mcp.tool()
-    async def network(group: str, ctx: Context, until_position: int | None = None, source: str | None = None,
-                      entity: str | None = None, limit: int = 20) -> dict[str, Any]:
+    async def network(group: str, ctx: Context, as_of_position: int | None = None, as_of_chapter: int | None = None,
+                      source: str | None = None, entity: str | None = None, limit: int = 20) -> dict[str, Any]:
         """Who appears with whom and who speaks to whom (scenes, quotes either way, first and last place seen),
-        strongest first; ``until_position`` stops at a story position (offset into the source)."""
+        strongest first; ``as_of_chapter``/``as_of_position`` read one book's network up to there."""
 
         def run() -> dict[str, Any]:
             check_group(key_of(ctx), group, "r")
-            return interaction_network(rt().graph, group, until_position=until_position, source_uuid=source,
-                                       entity_uuid=entity, limit=max(1, min(limit, 500))).model_dump(mode="json")
+            cut = story_cut(rt().graph, group, StoryAsk(as_of_position=as_of_position, as_of_chapter=as_of_chapter,
+                                                        source=source))
+            return interaction_network(rt().graph, group, story=cut, entity_uuid=entity,
+                                       limit=max(1, min(limit, 500))).model_dump(mode="json")
 
         return await call(run)
 

@@ -9,6 +9,7 @@ from neo4j import ManagedTransaction
 
 from strata.graph.driver import Graph
 from strata.graph.queries import network as q
+from strata.graph.story import StoryCut, story_params
 from strata.schema.network import CHARACTER_TYPES, Interaction, Network, StoryPoint
 
 
@@ -26,12 +27,12 @@ def episode_cast(tx: ManagedTransaction, episode_uuid: str) -> list[str]:
     return list(row["uuids"]) if row else []
 
 
-def interaction_network(graph: Graph, group_id: str, *, until_position: int | None = None,
-                        source_uuid: str | None = None, entity_uuid: str | None = None,
-                        limit: int = 20) -> Network:
-    """The strongest interactions (scenes together + 2 x quotes either way), as of a story position."""
-    params = {"group_id": group_id, "types": list(CHARACTER_TYPES), "until": until_position,
-              "source_uuid": source_uuid, "entity_uuid": entity_uuid}
+def interaction_network(graph: Graph, group_id: str, *, story: StoryCut | None = None,
+                        entity_uuid: str | None = None, limit: int = 20) -> Network:
+    """The strongest interactions (scenes together + 2 x quotes either way); with a story cut, in one book
+    as read up to the cut."""
+    params = {"group_id": group_id, "types": list(CHARACTER_TYPES), "entity_uuid": entity_uuid,
+              **story_params(story)}
     pairs: dict[tuple[str, str], dict] = {}
     for r in graph.query(q.SCENES, **params):
         pairs[(r["a_uuid"], r["b_uuid"])] = {
@@ -45,5 +46,6 @@ def interaction_network(graph: Graph, group_id: str, *, until_position: int | No
         row["a_to_b" if speaker[0] == a_uuid else "b_to_a"] = r["quotes"]
     ranked = sorted((Interaction(**row) for row in pairs.values()),
                     key=lambda i: (-i.weight, i.a_name, i.b_name))
-    return Network(group_id=group_id, until_position=until_position, source_uuid=source_uuid,
+    return Network(group_id=group_id, as_of_position=story.position if story else None,
+                   as_of_chapter=story.chapter if story else None, source_uuid=story.source_uuid if story else None,
                    interactions=ranked[:limit])

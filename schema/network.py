@@ -49,6 +49,7 @@ class Interaction(Frozen):
 
 class Network(Frozen):
     group_id: str
-    until_position: int | None = None
+    as_of_position: int | None = None
+    as_of_chapter: int | None = None
     source_uuid: str | None = None
     interactions: list[Interaction] = Field(default_factory=list)

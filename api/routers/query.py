@@ -210,12 +210,11 @@ def schema(group: str = Depends(read_group), rt: Runtime = Depends(runtime)) -> 
 
 @router.get("/groups/{group}/network", response_model=Network)
 def get_network(group: str = Depends(read_group), rt: Runtime = Depends(runtime),
-                until_position: int | None = Query(None, ge=0, description="Story position (offset into the "
-                                                   "source): only what was seen up to there."),
-                source: str | None = Query(None, max_length=64, description="Source uuid: one book's network."),
+                story: StoryAsk = Depends(story_ask),
                 entity: str | None = Query(None, max_length=64, description="Entity uuid: only its interactions."),
                 limit: int = Query(20, ge=1, le=500)) -> Network:
     """Who appears with whom (episodes mentioning both) and who speaks to whom (attributed quotes), strongest
-    first: weight = scenes + 2 x quotes either way, with the first and last place each pair was seen."""
-    return interaction_network(rt.graph, group, until_position=until_position, source_uuid=source,
-                               entity_uuid=entity, limit=limit)
+    first: weight = scenes + 2 x quotes either way, with the first and last place each pair was seen. With
+    ``as_of_chapter``/``as_of_position``, one book's network as read up to there."""
+    return interaction_network(rt.graph, group, story=story_cut(rt.graph, group, story), entity_uuid=entity,
+                               limit=limit)

@@ -1,7 +1,8 @@
 """Cypher for the character network (graph/network.py).
 
 Scenes are episodes that mention both characters; quotes are (speaker)-[:SAID]->(:Quote)-[:TO]->(addressee).
-A story position is the episode's offset in its source (span_start), so "until" bounds work inside a book.
+A story cut (graph/story.py) keeps what one book showed before a position: episodes whose story_position
+is before it.
 """
 
 # Recompute the stored INTERACTS_WITH edge of every pair of characters among $uuids from the evidence, so a
@@ -28,8 +29,10 @@ WITH a, b, scenes, first, last, a_to_b, b_to_a, seen WHERE seen
 MERGE (a)-[r:INTERACTS_WITH]->(b)
 SET r.group_id = $group_id, r.scenes = scenes, r.a_to_b = a_to_b, r.b_to_a = b_to_a,
     r.weight = scenes + 2 * (a_to_b + b_to_a),
-    r.first_episode = first.uuid, r.first_chapter = first.chapter, r.first_position = first.span_start,
-    r.last_episode = last.uuid, r.last_chapter = last.chapter, r.last_position = last.span_start,
+    r.first_episode = first.uuid, r.first_chapter = first.chapter,
+    r.first_position = coalesce(first.story_position, first.span_start),
+    r.last_episode = last.uuid, r.last_chapter = last.chapter,
+    r.last_position = coalesce(last.story_position, last.span_start),
     r.updated_at = $now
 RETURN count(r) AS refreshed
 """
@@ -43,8 +46,7 @@ RETURN collect(e.uuid) AS uuids
 SCENES = """
 MATCH (ep:Episode {group_id: $group_id})-[:MENTIONS]->(e:Entity)
 WHERE ep.status <> 'retracted' AND e.expired_at IS NULL AND e.type IN $types
-  AND ($source_uuid IS NULL OR ep.source_uuid = $source_uuid)
-  AND ($until IS NULL OR ep.span_start <= $until)
+  AND ($story_source IS NULL OR (ep.source_uuid = $story_source AND ep.story_position < $story_at))
 WITH ep, collect(e) AS cast
 UNWIND cast AS a
 UNWIND cast AS b
@@ -53,8 +55,8 @@ WITH a, b, ep ORDER BY ep.reference_time, ep.seq
 WITH a, b, collect(ep) AS eps
 WITH a, b, size(eps) AS scenes, head(eps) AS f, last(eps) AS l
 RETURN a.uuid AS a_uuid, a.name AS a_name, b.uuid AS b_uuid, b.name AS b_name, scenes,
-       {episode_uuid: f.uuid, chapter: f.chapter, position: f.span_start} AS first,
-       {episode_uuid: l.uuid, chapter: l.chapter, position: l.span_start} AS last
+       {episode_uuid: f.uuid, chapter: f.chapter, position: coalesce(f.story_position, f.span_start)} AS first,
+       {episode_uuid: l.uuid, chapter: l.chapter, position: coalesce(l.story_position, l.span_start)} AS last
 """
 
 QUOTE_PAIRS = """
@@ -62,8 +64,7 @@ MATCH (s:Entity)-[:SAID]->(q:Quote {group_id: $group_id})-[:TO]->(t:Entity)
 MATCH (ep:Episode {uuid: q.episode_uuid})
 WHERE ep.status <> 'retracted' AND s.expired_at IS NULL AND t.expired_at IS NULL AND s <> t
   AND s.type IN $types AND t.type IN $types
-  AND ($source_uuid IS NULL OR ep.source_uuid = $source_uuid)
-  AND ($until IS NULL OR ep.span_start <= $until)
+  AND ($story_source IS NULL OR (ep.source_uuid = $story_source AND ep.story_position + q.start < $story_at))
   AND ($entity_uuid IS NULL OR $entity_uuid IN [s.uuid, t.uuid])
 RETURN s.uuid AS speaker_uuid, s.name AS speaker_name, t.uuid AS addressee_uuid, t.name AS addressee_name,
        count(q) AS quotes

@@ -7,6 +7,7 @@ import pytest
 from strata.graph import Graph
 from strata.graph.network import interaction_network
 from strata.graph.retract import purge_episode, retract_episode
+from strata.graph.story import StoryAsk, story_cut
 from strata.ingest.embedders import HashEmbedder
 from strata.ingest.extractors import SpacyExtractor
 from strata.ingest.pipeline import Pipeline
@@ -67,11 +68,32 @@ def test_scenes_are_counted_per_pair_with_first_and_last_chapter(graph: Graph, g
     assert stored[frozenset(("Mr. Thomas Hale", "Mrs. Mary Stone"))]["first"] == "CHAPTER III."
 
 
-def test_network_as_of_a_story_position(graph: Graph, group_id: str, book) -> None:
-    end_of_two = book.episodes[1].span_end
-    net = interaction_network(graph, group_id, until_position=end_of_two)
+def test_network_as_of_a_chapter(graph: Graph, group_id: str, book) -> None:
+    net = interaction_network(graph, group_id, story=story_cut(graph, group_id, StoryAsk(as_of_chapter=2)))
+    assert net.as_of_chapter == 2 and net.as_of_position == book.episodes[1].span_end
     assert _pair(net, "Mr. Thomas Hale", "Miss Anna Grey").scenes == 1
     assert _pair(net, "Mr. Thomas Hale", "Mrs. Mary Stone") is None
+    early = interaction_network(graph, group_id, story=story_cut(graph, group_id, StoryAsk(as_of_chapter=1)))
+    assert [(i.a_name, i.b_name) for i in early.interactions] in (
+        [("Mr. Thomas Hale", "Miss Anna Grey")], [("Miss Anna Grey", "Mr. Thomas Hale")])
+
+
+def test_quotes_count_who_speaks_to_whom(graph: Graph, group_id: str) -> None:
+    text = ('CHAPTER I.\n\n"Good morning, Miss Anna Grey," said Mr. Thomas Hale.\n\n'
+            '"Good morning, Mr. Thomas Hale," said Miss Anna Grey.\n\n'
+            '"Shall we walk to the river, Miss Anna Grey?" asked Mr. Thomas Hale.\n')
+    doc = parse_source_text(text, "book", name="quotes.txt", group_id=group_id)
+    pipeline = Pipeline(graph, SpacyExtractor(), HashEmbedder(dimension=384))
+    for episode in doc.episodes:
+        pipeline.process(episode, source=doc.source)
+    pair = _pair(interaction_network(graph, group_id), "Mr. Thomas Hale", "Miss Anna Grey")
+    hale_to_grey = pair.a_to_b if pair.a_name == "Mr. Thomas Hale" else pair.b_to_a
+    grey_to_hale = pair.quotes - hale_to_grey
+    assert (hale_to_grey, grey_to_hale) == (2, 1)
+    assert pair.weight == pair.scenes + 6
+    stored = graph.query("MATCH (a:Entity)-[r:INTERACTS_WITH]->(b:Entity) WHERE r.group_id = $g "
+                         "RETURN r.a_to_b + r.b_to_a AS quotes", g=group_id)
+    assert [r["quotes"] for r in stored] == [3]
 
 
 def test_retraction_and_purge_recompute_the_stored_edges(graph: Graph, group_id: str, book) -> None:
