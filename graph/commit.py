@@ -84,6 +84,8 @@ def commit_episode(graph: Graph, plan: CommitPlan, timeline: TimelineFn, now: da
         if plan.notes:
             tx.run(q.UPSERT_NOTES, rows=[{**n.model_dump(exclude={"valid_at"}), "valid_at": _iso(n.valid_at)}
                                          for n in plan.notes], episode_uuid=ep_uuid, **common).consume()
+        if plan.merges:
+            tx.run(q.RECORD_MERGES, rows=[m.model_dump() for m in plan.merges], **common).consume()
         if plan.suggestions:
             tx.run(q.RECORD_SUGGESTIONS, rows=[s.model_dump() for s in plan.suggestions], **common).consume()
         seeds = [(f.subject_uuid, f.predicate, f.object_uuid) for f in plan.facts]
