@@ -466,7 +466,9 @@ def _ordinary_form(name: str, text: str, col: _Collector) -> str | None:
 
 def _speaker_token(doc: Doc, start: int, end: int) -> bool:
     """The entity is the subject of a speech verb ("said Alice", "the Gryphon replied")."""
-    return any(doc[i].dep_ == "nsubj" and doc[i].head.lemma_.lower() in SPEECH_VERBS for i in range(start, end))
+    # an inverted "replied the Gryphon" parses its speaker as an object or attribute as often as a subject
+    return any(doc[i].dep_ in ("nsubj", "dobj", "attr") and doc[i].head.lemma_.lower() in SPEECH_VERBS
+               for i in range(start, end))
 
 
 def _is_honorific(t: Token) -> bool:
