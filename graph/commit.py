@@ -91,6 +91,8 @@ def commit_episode(graph: Graph, plan: CommitPlan, timeline: TimelineFn, now: da
         if plan.quotes:
             tx.run(q.UPSERT_QUOTES, rows=[x.model_dump() for x in plan.quotes], episode_uuid=ep_uuid,
                    **common).consume()
+        if plan.merges:
+            tx.run(q.RECORD_MERGES, rows=[m.model_dump() for m in plan.merges], **common).consume()
         if plan.suggestions:
             tx.run(q.RECORD_SUGGESTIONS, rows=[s.model_dump() for s in plan.suggestions], **common).consume()
         refresh_interactions(tx, plan.group_id, (m.entity_uuid for m in plan.mentions), now)

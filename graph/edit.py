@@ -27,7 +27,7 @@ class MergeResult(BaseModel):
 
 
 def merge_entities(graph: Graph, group_id: str, from_uuid: str, into_uuid: str, timeline: TimelineFn,
-                   now: datetime) -> MergeResult:
+                   now: datetime, reason: str | None = None) -> MergeResult:
     if from_uuid == into_uuid:
         raise InputError("an entity cannot be merged into itself", {"uuid": from_uuid})
     p = {"group_id": group_id, "from_uuid": from_uuid, "into_uuid": into_uuid}
@@ -38,6 +38,8 @@ def merge_entities(graph: Graph, group_id: str, from_uuid: str, into_uuid: str, 
         moved = tx.run(q.MOVE_OUTGOING, **p).data() + tx.run(q.MOVE_INCOMING, **p).data()
         mentions = tx.run(q.MOVE_MENTIONS, **p).single()["moved"]
         duplicates = tx.run(q.DEDUPLICATE_FACTS, now=now, **p).single()["duplicates"]
+        tx.run(q.RECORD_MANUAL_MERGE, record_uuid=ids.stable_uuid("merge", "manual", from_uuid, into_uuid),
+               reason=reason, now=now, **p).consume()
         tx.run(q.RETIRE_MERGED, now=now, **p).consume()
         seeds = sorted({(r["subject_uuid"], r["predicate"], r["object_uuid"]) for r in moved})
         _, updates = recompute_slots(tx, group_id, seeds, timeline, now)

@@ -37,6 +37,8 @@ class Candidate(BaseModel):
     score: float
     channel: str
     embedding: list[float] | None = None  # key and full-text channels; a vector hit's score is its cosine
+    # episodes that mention it: how prominent it is (a bare "Darcy" names the Darcy the text talks about)
+    mentions: int = 0
 
     @property
     def cosine(self) -> float | None:
@@ -217,3 +219,23 @@ def previous_summary(graph: Graph, source_uuid: str | None, seq: int) -> str:
         return ""
     rows = graph.query(q.PREVIOUS_SUMMARY, source_uuid=source_uuid, seq=seq)
     return rows[0]["summary"] if rows else ""
+
+
+class MergeRecord(BaseModel):
+    """Names that joined an entity, the rule that joined them and its evidence (schema/plan.py MergeRecordWrite)."""
+
+    uuid: str
+    entity_uuid: str
+    forms: list[str]
+    rule: str
+    reason: str = ""
+    score: float | None = None
+    mention_form: str | None = None
+    candidate_form: str | None = None
+    episode_uuid: str | None = None
+    created_at: datetime
+
+
+def merge_records(graph: Graph, group_id: str, entity_uuid: str, limit: int = 200) -> list[MergeRecord]:
+    rows = graph.query(q.MERGE_RECORDS, group_id=group_id, uuid=entity_uuid, limit=limit)
+    return [MergeRecord(**{**r, "created_at": r["created_at"].to_native()}) for r in rows]

@@ -146,7 +146,8 @@ class Pipeline:
                 out[index][hit.uuid] = CandidateEntity(
                     uuid=hit.uuid, name=hit.name, type=hit.type or "Entity", aliases=hit.aliases,
                     embedding=hit.embedding or (prior.embedding if prior else None),
-                    cosine=hit.cosine if hit.cosine is not None else (prior.cosine if prior else None))
+                    cosine=hit.cosine if hit.cosine is not None else (prior.cosine if prior else None),
+                    mentions=max(hit.mentions, prior.mentions if prior else 0))
         return {i: list(c.values()) for i, c in out.items()}
 
 

@@ -17,6 +17,11 @@ AMBIGUITY_MARGIN = 0.05
 SINGLE_TOKEN_MARGIN = 1.0
 # Candidates listed in an ambiguous decision for an adjudicator.
 MAX_LISTED = 5
+# Among rivals the names cannot tell apart, one mentioned in at least PROMINENCE_MIN episodes and
+# PROMINENCE_RATIO times as many as any other is the one meant: in a novel a bare "Darcy" is the Darcy the
+# story follows, not his sister. Close counts ("Bennet" between Mr. and Mrs. Bennet) stay ambiguous.
+PROMINENCE_MIN = 5
+PROMINENCE_RATIO = 3.0
 
 
 def _parsed(name: str, aliases: Sequence[str]) -> list[ParsedName]:
@@ -55,6 +60,17 @@ def _single_token(mention: MentionCandidate) -> bool:
     return all(len(parse_name(f).name_tokens) <= 1 for f in forms)
 
 
+def prominent(scores: Sequence[MatchScore], mentions: dict[str, int]) -> MatchScore | None:
+    """The one candidate mentioned far more often than every other, if any."""
+    if len(scores) < 2:
+        return None
+    ranked = sorted(scores, key=lambda s: -mentions.get(s.candidate_uuid, 0))
+    first, second = (mentions.get(s.candidate_uuid, 0) for s in ranked[:2])
+    if first >= PROMINENCE_MIN and first >= PROMINENCE_RATIO * second:
+        return ranked[0]
+    return None
+
+
 def _order(scores: Sequence[MatchScore]) -> list[MatchScore]:
     return sorted(scores, key=lambda s: (-s.score, s.candidate_uuid))
 
@@ -90,6 +106,10 @@ def decide(
         if top > runner_up:
             return Decision(action="merge", uuid=ranked[0].candidate_uuid, candidates=ranked[:MAX_LISTED],
                             reason="only rival with a shared title or the literal name")
+        leaders = [s for s in ranked if _evidence(forms, by_uuid[s.candidate_uuid]) == top]
+        if (lead := prominent(leaders, {c.uuid: c.mentions for c in candidates})) is not None:
+            return Decision(action="merge", uuid=lead.candidate_uuid, candidates=ranked[:MAX_LISTED],
+                            reason="far more prominent than the other candidates")
         return Decision(action="ambiguous", candidates=[best, *rivals][:MAX_LISTED],
                         reason=f"{len(rivals) + 1} candidates match about equally")
     return Decision(action="merge", uuid=best.candidate_uuid, candidates=viable[:MAX_LISTED],

@@ -32,6 +32,7 @@ from strata.schema.plan import (
     Evidence,
     FactWrite,
     MentionWrite,
+    MergeRecordWrite,
     NoteWrite,
     PassageWrite,
     PredicateWrite,
@@ -142,6 +143,7 @@ def build_plan(episode: Episode, extraction: Extraction, *, lookup: CandidateLoo
             suggestions += [SameAsSuggestion(entity_uuid=uuid, candidate_uuid=c.candidate_uuid, score=c.score)
                             for c in decisions[i].candidates[:SUGGESTIONS_PER_ENTITY] if c.candidate_uuid != uuid]
 
+    merges = _merge_records(episode, groups, decisions, found, chosen, uuid_of_group)
     by_form = _form_index(groups, mentions)
     registry = list(predicates)
     resolved: dict[tuple[str, bool], tuple[str, bool, PredicateInfo]] = {}
@@ -179,7 +181,7 @@ def build_plan(episode: Episode, extraction: Extraction, *, lookup: CandidateLoo
                   for k, p in enumerate(passages)],
         notes=_notes(episode, extraction, passages, by_form, uuid_of_group),
         quotes=_quotes(episode, extraction, by_form, uuid_of_group),
-        suggestions=suggestions, extractor=extraction.extractor, summary=extraction.summary)
+        suggestions=suggestions, merges=merges, extractor=extraction.extractor, summary=extraction.summary)
     return plan, report
 
 
@@ -214,6 +216,33 @@ def _quotes(episode: Episode, extraction: Extraction, by_form: dict[str, int],
                               addressees=quote.addressees, addressee_uuids=list(dict.fromkeys(to)),
                               method=quote.method, confidence=quote.confidence))
     return out
+
+
+def _merge_records(episode: Episode, groups: list[MentionGroup], decisions: list[Decision],
+                   found: dict[int, list[CandidateEntity]], chosen: list[str | None],
+                   uuid_of_group: list[str]) -> list[MergeRecordWrite]:
+    """One record per entity that gained names in this episode: which rule joined them, on what evidence."""
+    records: dict[str, MergeRecordWrite] = {}
+    for i, g in enumerate(groups):
+        uuid, decision = uuid_of_group[i], decisions[i]
+        known = {fold_name(f) for c in found.get(i, []) if c.uuid == uuid for f in (c.name, *c.aliases)}
+        forms = [f for f in dict.fromkeys((g.name, *g.aliases)) if fold_name(f) not in known]
+        if chosen[i] is None:
+            forms = [f for f in forms if fold_name(f) != fold_name(g.name)]  # a new entity's own name joins nothing
+        if not forms or uuid in records:
+            continue
+        best = next((c for c in decision.candidates if c.candidate_uuid == uuid), None)
+        if chosen[i] is None or (decision.action == "merge" and best is not None and best.exact):
+            rule, reason = "collapse", f"named together in this episode with {g.name!r}"
+        elif decision.action == "merge":
+            rule, reason = (best.reason if best else "merge"), decision.reason
+        else:
+            rule, reason = "adjudicator", "chosen among ambiguous candidates"
+        records[uuid] = MergeRecordWrite(
+            uuid=ids.stable_uuid("merge", episode.uuid, uuid), entity_uuid=uuid, forms=forms, rule=rule,
+            reason=reason, score=best.score if best else None, mention_form=best.mention_form if best else None,
+            candidate_form=best.candidate_form if best else None, episode_uuid=episode.uuid)
+    return list(records.values())
 
 
 def _exact_decision(candidates: list[CandidateEntity]) -> Decision:

@@ -32,6 +32,8 @@ class CandidateEntity(Frozen):
     embedding: list[float] | None = None
     # Its name vector's cosine to the mention's, when the lookup measured it (then no embedding needs to travel).
     cosine: float | None = None
+    # Episodes that mention it (prominence): a bare "Darcy" names the Darcy the text keeps talking about.
+    mentions: int = 0
 
 
 class MatchScore(Frozen):

@@ -137,6 +137,20 @@ class SameAsSuggestion(Frozen):
     score: float
 
 
+class MergeRecordWrite(Frozen):
+    """Why new names joined an entity (a rule and its evidence), so a wrong merge can be found and undone."""
+
+    uuid: str
+    entity_uuid: str
+    forms: list[str]  # the names this merge added to the entity
+    rule: str  # "exact", a scoring rule ("diminutive", "partial"...), "collapse", "adjudicator", "manual"
+    reason: str = ""
+    score: float | None = None
+    mention_form: str | None = None
+    candidate_form: str | None = None
+    episode_uuid: str | None = None
+
+
 class CommitPlan(Frozen):
     group_id: str
     episode: Episode
@@ -149,6 +163,7 @@ class CommitPlan(Frozen):
     notes: list[NoteWrite] = Field(default_factory=list)
     quotes: list[QuoteWrite] = Field(default_factory=list)
     suggestions: list[SameAsSuggestion] = Field(default_factory=list)
+    merges: list[MergeRecordWrite] = Field(default_factory=list)
     extractor: ExtractorInfo
     summary: str | None = None
 

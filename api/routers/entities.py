@@ -12,7 +12,7 @@ from strata.api.deps import Runtime, runtime
 from strata.api.story import story_ask
 from strata.graph.edit import MergeResult, merge_entities
 from strata.graph.keys import ApiKey
-from strata.graph.read import entity_notes, entity_timeline, get_entity
+from strata.graph.read import MergeRecord, entity_notes, entity_timeline, get_entity, merge_records
 from strata.graph.story import StoryAsk, story_cut
 from strata.graph.traverse import Neighborhood, neighborhood
 from strata.resolve.timeline import recompute_timeline
@@ -96,4 +96,12 @@ def merge(body: MergeRequest, uuid: str = EntityId, key: ApiKey = Depends(princi
     group = owned_group(rt, key, "entity", uuid, "w")
     if owned_group(rt, key, "entity", body.into, "w") != group:
         raise NotFoundError(f"entity {body.into} not found")
-    return merge_entities(rt.graph, group, uuid, body.into, recompute_timeline, utcnow())
+    return merge_entities(rt.graph, group, uuid, body.into, recompute_timeline, utcnow(), reason=body.reason)
+
+
+@router.get("/entities/{uuid}/merges", response_model=list[MergeRecord])
+def get_merges(uuid: str = EntityId, limit: int = Query(200, ge=1, le=1000), key: ApiKey = Depends(principal),
+               rt: Runtime = Depends(runtime)) -> list[MergeRecord]:
+    """Why each name joined this entity: the rule, its score and the forms it compared, per episode."""
+    group, _ = _entity(rt, key, uuid)
+    return merge_records(rt.graph, group, uuid, limit)

@@ -21,7 +21,9 @@ from strata.graph.read import Candidate, FactPage, PredicateInfo, entity_candida
 from strata.graph.search import SearchQuery, SearchResult, embed_query
 from strata.graph.story import StoryAsk, story_cut
 from strata.graph.traverse import Path, TypeCount, entity_types, shortest_paths
+from strata.resolve.lookup import rank_by_name
 from strata.resolve.normalize import entity_key
+from strata.resolve.types import CandidateEntity
 from strata.schema.errors import InputError
 from strata.schema.models import QuotePage
 from strata.schema.network import Network
@@ -98,6 +100,10 @@ class Resolution(BaseModel):
     degraded: list[Literal["vector"]] = Field(default_factory=list)
 
 
+# Candidates each channel proposes before the name rules rank them (the best by name may be a channel's 5th).
+LOOKUP_POOL = 20
+
+
 @router.get("/groups/{group}/entities", response_model=Resolution)
 def resolve_name(group: str = Depends(read_group), rt: Runtime = Depends(runtime),
                  name: str = Query(..., min_length=1, max_length=300, examples=["Ann Archer"]),
@@ -108,14 +114,19 @@ def resolve_name(group: str = Depends(read_group), rt: Runtime = Depends(runtime
     vectors = [("q", embedding)] if embedding is not None else []
     text = lucene.any_terms(name, fuzzy=True)
     hits = entity_candidates(rt.graph, group, keys=keys, lucene=[("q", text)] if text else [], vectors=vectors,
-                             limit=limit)
+                             limit=max(limit, LOOKUP_POOL))
     best: dict[str, Candidate] = {}
     for hit in hits:
         hit = hit.model_copy(update={"query": name, "embedding": None,
                                      "score": _scaled(hit.channel, hit.score)})
         if hit.uuid not in best or hit.score > best[hit.uuid].score:
             best[hit.uuid] = hit
-    ranked = sorted(best.values(), key=lambda c: (-c.score, c.name))[:limit]
+    found = sorted(best.values(), key=lambda c: (-c.score, c.name))
+    # Channels say how alike two strings are; the name rules say whether the name can mean the entity.
+    order = rank_by_name(name, [CandidateEntity(uuid=c.uuid, name=c.name, type=c.type or "Entity",
+                                                aliases=c.aliases, mentions=c.mentions) for c in found],
+                         [c.score for c in found])
+    ranked = [found[i] for i, _ in order][:limit]
     return Resolution(name=name, candidates=ranked, degraded=degraded)
 
 

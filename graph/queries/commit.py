@@ -154,6 +154,17 @@ SET x.functional = coalesce(x.functional, p.functional),
     x.has_negations = coalesce(x.has_negations, false) OR p.negated
 """
 
+# One record per (episode, entity): a retried episode writes the same record again.
+RECORD_MERGES = """
+UNWIND $rows AS row
+MATCH (e:Entity {uuid: row.entity_uuid})
+MERGE (m:MergeRecord {uuid: row.uuid})
+ON CREATE SET m.group_id = $group_id, m.entity_uuid = row.entity_uuid, m.forms = row.forms, m.rule = row.rule,
+              m.reason = row.reason, m.score = row.score, m.mention_form = row.mention_form,
+              m.candidate_form = row.candidate_form, m.episode_uuid = row.episode_uuid, m.created_at = $now
+MERGE (m)-[:MERGED_INTO]->(e)
+"""
+
 RECORD_SUGGESTIONS = """
 UNWIND $rows AS row
 MATCH (a:Entity {uuid: row.entity_uuid}), (b:Entity {uuid: row.candidate_uuid})

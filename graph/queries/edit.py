@@ -104,3 +104,13 @@ ENSURE_PREDICATE = """
 MERGE (x:Predicate {group_id: $group_id, name: $predicate})
 ON CREATE SET x.description = '', x.created_at = $now, x.count = 0
 """
+
+# A manual merge is recorded like the automatic ones (graph/queries/commit.py RECORD_MERGES), with the merged
+# entity's uuid so it can be told apart again.
+RECORD_MANUAL_MERGE = """
+MATCH (f:Entity {uuid: $from_uuid}), (e:Entity {uuid: $into_uuid})
+MERGE (m:MergeRecord {uuid: $record_uuid})
+ON CREATE SET m.group_id = $group_id, m.entity_uuid = $into_uuid, m.forms = [f.name] + coalesce(f.aliases, []),
+              m.rule = 'manual', m.reason = coalesce($reason, ''), m.merged_uuid = $from_uuid, m.created_at = $now
+MERGE (m)-[:MERGED_INTO]->(e)
+"""

@@ -65,7 +65,7 @@ ENTITY_BY_KEY = """
 UNWIND $keys AS key
 MATCH (e:Entity {group_id: $group_id, key: key}) WHERE e.expired_at IS NULL
 RETURN key AS query, e.uuid AS uuid, e.name AS name, e.type AS type, e.aliases AS aliases, 1.0 AS score,
-       e.name_embedding AS embedding
+       e.name_embedding AS embedding, COUNT { (e)<-[:MENTIONS]-() } AS mentions
 """
 
 # The best $limit live entities of the group for each query, from an index call yielding (query, node, score).
@@ -76,7 +76,7 @@ WITH query, collect({e: e, score: score})[..$limit] AS hits
 UNWIND hits AS hit
 WITH query, hit.e AS e, hit.score AS score
 RETURN query.name AS query, e.uuid AS uuid, e.name AS name, e.type AS type, e.aliases AS aliases, score,
-       e.name_embedding AS embedding
+       e.name_embedding AS embedding, COUNT { (e)<-[:MENTIONS]-() } AS mentions
 """
 
 ENTITY_FULLTEXT = """
@@ -93,10 +93,14 @@ UNWIND $queries AS query
 CALL (query) {
   CALL db.index.vector.queryNodes('entity_name_embedding', $depth, query.embedding) YIELD node, score
   WITH collect({e: node, score: score}) AS raw
-  RETURN size(raw) AS raw, [h IN raw WHERE h.e.group_id = $group_id AND h.e.expired_at IS NULL][..$limit] AS hits
+  WITH raw, [h IN raw WHERE h.e.group_id = $group_id AND h.e.expired_at IS NULL][..$limit] AS kept
+  UNWIND CASE WHEN kept = [] THEN [null] ELSE kept END AS h
+  WITH raw, h, h.e AS e
+  RETURN size(raw) AS raw, [x IN collect(CASE WHEN e IS NULL THEN null ELSE
+         {uuid: e.uuid, name: e.name, type: e.type, aliases: e.aliases, score: h.score,
+          mentions: COUNT { (e)<-[:MENTIONS]-() }} END) WHERE x IS NOT NULL] AS hits
 }
-RETURN query.name AS query, raw,
-       [h IN hits | {uuid: h.e.uuid, name: h.e.name, type: h.e.type, aliases: h.e.aliases, score: h.score}] AS hits
+RETURN query.name AS query, raw, hits
 """
 
 GET_ENTITY = """
@@ -201,3 +205,12 @@ SKIP $offset LIMIT $limit
 """
 
 COUNT_QUOTES = _QUOTE_FILTER + " RETURN count(qt) AS n"
+
+# Why names joined an entity, newest first (graph/commit.py RECORD_MERGES).
+MERGE_RECORDS = """
+MATCH (m:MergeRecord {group_id: $group_id, entity_uuid: $uuid})
+RETURN m.uuid AS uuid, m.entity_uuid AS entity_uuid, m.forms AS forms, m.rule AS rule, m.reason AS reason,
+       m.score AS score, m.mention_form AS mention_form, m.candidate_form AS candidate_form,
+       m.episode_uuid AS episode_uuid, m.created_at AS created_at
+ORDER BY m.created_at DESC, m.uuid LIMIT $limit
+"""

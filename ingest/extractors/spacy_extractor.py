@@ -62,6 +62,17 @@ _NOT_ARGUMENTS = frozenset({"DATE", "TIME", "CARDINAL", "ORDINAL", "MONEY", "QUA
 _HEADING = re.compile(r"^(chapter|book|part|volume|section|act|scene|epilogue)\b[\s.:]*([ivxlcdm]+|\d+|[a-z]+)?\.?$",
                       re.IGNORECASE)
 _AUX_DEPS = ("aux", "auxpass", "neg")
+# Verbs that make their subject a speaker ("said Alice", "the Rabbit replied"): whoever speaks is a person or a
+# character like one, whatever type the small model guessed (it tags talking animals Organization or Place).
+SPEECH_VERBS = frozenset({"say", "reply", "cry", "ask", "answer", "exclaim", "add", "continue", "shout", "whisper",
+                          "remark", "observe", "return", "repeat", "call", "begin", "interrupt", "declare", "murmur"})
+# Lowercase words a name may hold between capitalized ones ("Duchess of York", "Anne de Bourgh").
+NAME_PARTICLES = frozenset({"of", "de", "the", "and", "van", "von", "der", "du", "da", "la", "le", "del", "di", "on"})
+MAX_NAME_TOKENS = 6
+# Inside a name no clause punctuation or quote marks: an entity holding them is a fragment of dialogue.
+_NOT_IN_NAMES = re.compile(r"[,;:!?\"“”()\[\]_*]|--|—")
+# Evidence outweighs the small model's label: one "said X" or "Mrs. X" decides the type of X.
+EVIDENCE_WEIGHT = 3
 _NON_NAME_POS = {"ADV", "ADP", "AUX", "CCONJ", "SCONJ", "INTJ", "PART", "PRON", "VERB", "PUNCT", "SPACE"}
 _THIRD_PERSON_IRREGULAR = {"am": "is", "are": "is", "have": "has", "do": "does", "'m": "is", "'ve": "has"}
 
@@ -221,14 +232,24 @@ class SpacyExtractor:
                 continue
             if type_ == "Person" and first > 0 and _is_honorific(doc[first - 1]):
                 first -= 1  # "Mrs. Bennet" and "Mr. Bennet" are two people: the title stays in the name
+            if type_ != "Person" and first > 0 and _is_honorific(doc[first - 1]):
+                first, type_ = first - 1, "Person"  # "Mrs. Long" tagged a place is a person all the same
             name, start, end = clean_mention(
                 col.content, doc[first].idx + segment.offset, ent.end_char + segment.offset,
                 drop_article=ent.label_ != "PERSON",
             )
             # the small model tags lowercase words and stray initials; proper names have a capital letter
-            if len(name) < 2 or not any(c.isupper() for c in name) or _HEADING.match(name):
+            if len(name) < 2 or not any(c.isupper() for c in name) or _HEADING.match(name) or not _name_shaped(name):
                 continue
+            if _shouted(name):
+                # Headings and shouted words ("CHORUS", "WASHING") are capitals; a capitalized name is a name only
+                # when the text also writes it the ordinary way, and then it is that name.
+                name = _ordinary_form(name, segment.text, col)
+                if name is None:
+                    continue
             col.add_mention(name, type_, Span(start=start, end=end))
+            if _is_honorific(doc[first]) or _speaker_token(doc, first, ent.end):
+                col.labels[name]["Person"] += EVIDENCE_WEIGHT
             for i in range(first, ent.end):
                 token_names[i] = (name, type_)
         self._sweep(col, segment, doc, token_names)
@@ -328,6 +349,8 @@ class _Arguments:
                 self.discourse.mention(self.segment.speaker, "Person", self.k)
             elif low in PRONOUN_GENDER and (who := self.discourse.resolve_pronoun(low, self.k, self._local(t))):
                 self.pronouns[t.i] = who
+                if who in self.col.labels and low not in ("it", "its", "itself"):
+                    self.col.labels[who]["Person"] += 1  # "he"/"she" refers to a person
                 self.discourse.mention(who, "Person", self.k)
             elif _looks_like_name(t, self.col):
                 for name, type_ in self._proper(t):
@@ -384,6 +407,8 @@ class _Arguments:
         # subject or object slot is a name all the same.
         parts = [x for x in t.lefts if x.dep_ == "compound" and (x.pos_ == "PROPN" or _is_honorific(x))] + [t]
         name = " ".join(x.text for x in parts)
+        if _shouted(name):
+            name = next((m for m in self.col.mentions if m.lower() == name.lower() and not _shouted(m)), name)
         self.col.proper_names.add(name.lower())
         return [(name, self.col.roster_types.get(name.lower(), "Person"))]
 
@@ -406,11 +431,47 @@ def _looks_like_name(t: Token, col: _Collector) -> bool:
     if not t.text[:1].isupper() or _HEADING.match(t.text) or t.lower_ in FIRST_PERSON or \
             t.ent_type_ in _NOT_ARGUMENTS or t.lower_ in NOT_NAMES:
         return False
+    if _shouted(t.text):  # a shouted word names someone only under a name the text writes in ordinary case
+        return t.pos_ in ("PROPN", "NOUN") and any(m.lower() == t.lower_ and not _shouted(m) for m in col.mentions)
     if col.is_known(t.lower_) or is_given_name(t.text):
         return t.pos_ in ("PROPN", "NOUN")  # "Sofia is my sister": Sofia tagged NOUN
     # A sentence's first word is capitalized anyway: "Awesome to hear from you" names nobody.
     return t.pos_ == "PROPN" and (t.i != t.sent.start or t.dep_ in ("nsubj", "nsubjpass")
                                   or any(x.dep_ == "compound" for x in t.lefts))
+
+
+def _name_shaped(name: str) -> bool:
+    """Capitalized words (with particles between them), no clause punctuation: not a fragment of dialogue."""
+    words = name.split()
+    if len(words) > MAX_NAME_TOKENS or _NOT_IN_NAMES.search(name):
+        return False
+    return all(w[:1].isupper() or not w[:1].isalpha() or w in NAME_PARTICLES for w in words)
+
+
+def _shouted(name: str) -> bool:
+    """All capitals with a word of two letters or more ("CHORUS", "MR. DARCY"; not the initials "J. R.")."""
+    letters = [c for c in name if c.isalpha()]
+    return bool(letters) and all(c.isupper() for c in letters) and any(
+        sum(c.isalpha() for c in w) >= 2 for w in name.split())
+
+
+def _ordinary_form(name: str, text: str, col: _Collector) -> str | None:
+    """The name as the text writes it elsewhere in ordinary case ("ALICE" -> "Alice"), or None."""
+    titled = " ".join(w if w.lower().rstrip(".") in HONORIFICS else w[:1] + w[1:].lower() for w in name.split())
+    titled = " ".join(w[:1].upper() + w[1:] for w in titled.split())
+    if re.search(r"(?<!\w)" + re.escape(titled) + r"(?!\w)", text):
+        return titled
+    known = next((m for m in col.mentions if m.lower() == titled.lower() and not _shouted(m)), None)
+    if known is None and titled.lower() in col.roster_types:
+        known = titled
+    return known
+
+
+def _speaker_token(doc: Doc, start: int, end: int) -> bool:
+    """The entity is the subject of a speech verb ("said Alice", "the Gryphon replied")."""
+    # an inverted "replied the Gryphon" parses its speaker as an object or attribute as often as a subject
+    return any(doc[i].dep_ in ("nsubj", "dobj", "attr") and doc[i].head.lemma_.lower() in SPEECH_VERBS
+               for i in range(start, end))
 
 
 def _is_honorific(t: Token) -> bool:

@@ -1,0 +1,166 @@
+"""The cast of a novel from raw text: Pride and Prejudice through the real pipeline, scored on PDNC's aliases.
+
+    .venv/bin/python -m bench.bench_cast [--label after] [--book PATH] [--reuse GROUP] [--keep]
+
+The Gutenberg text is segmented as a book and every episode runs through the inline pipeline (offline spaCy
+extractor, ONNX embedder, resolution, commit), as `strata ingest --inline` does. Then each alias of the PDNC
+character list is looked up the way a user would, `GET /v1/groups/{g}/entities?name=<alias>`, and its top
+candidate is taken as its entity. Scored as pairs of aliases ("same character"): a pair is predicted same
+when both aliases' top candidates are one entity; gold same when they belong to one character (or to two
+list entries the list itself names twice). An alias listed under two characters is left out (one lookup
+cannot answer both). Writes bench/results/cast_pdnc_pp.json under ``--label``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+import uuid
+from collections import Counter
+from itertools import combinations
+from pathlib import Path
+from typing import Any
+
+from bench.pp_resolution import KNOWN_DUPLICATES, load_characters
+from strata.graph import Graph
+from strata.graph.keys import create_key
+from strata.ingest.sources import count_tokens, load_source
+from strata.ingest.submit import submit_document
+from strata.ingest.tasks import build_pipeline
+from strata.resolve.normalize import fold_name
+from strata.schema.settings import Settings
+
+REPO = Path(__file__).resolve().parent.parent
+DATA = REPO.parent / "shared" / "data"
+BOOK = DATA / "books" / "pride_and_prejudice_pg1342.txt"
+CHARACTERS = DATA / "entity_resolution" / "pdnc" / "PrideAndPrejudice" / "character_info.csv"
+RESULTS = REPO / "bench" / "results" / "cast_pdnc_pp.json"
+
+
+def ingest(graph: Graph, settings: Settings, group: str, book: Path, limit: int | None) -> dict[str, Any]:
+    doc = load_source(book, "book", group_id=group, book_window_tokens=settings.book_window_tokens,
+                      max_episode_chars=settings.max_episode_chars)
+    if limit:
+        doc = doc.model_copy(update={"episodes": doc.episodes[:limit]})
+    words = sum(len(e.content.split()) for e in doc.episodes)
+    pipeline = build_pipeline(settings, graph)
+    started = time.perf_counter()
+    info = submit_document(graph, None, doc, inline_pipeline=pipeline)
+    wall = time.perf_counter() - started
+    return {"episodes": info.total, "done": info.done, "failed": info.failed, "words": words,
+            "tokens": sum(count_tokens(e.content) for e in doc.episodes), "wall_s": round(wall, 1),
+            "words_per_s_one_process": round(words / wall, 1)}
+
+
+def alias_items(path: Path) -> tuple[list[tuple[str, str]], int]:
+    """(character id, alias) pairs; an alias listed under two characters is dropped (counted)."""
+    characters = load_characters(path)
+    owners: dict[str, set[str]] = {}
+    for c in characters:
+        for alias in {c.name, *c.aliases}:
+            owners.setdefault(fold_name(alias), set()).add(c.id)
+    same_person = {frozenset(ids) for pair in KNOWN_DUPLICATES
+                   if len(ids := {c.id for c in characters if c.name in pair}) == 2}
+    items, dropped = [], 0
+    for c in characters:
+        for alias in sorted({c.name, *c.aliases}, key=fold_name):
+            ids = owners[fold_name(alias)]
+            if len(ids) > 1 and frozenset(ids) not in same_person:
+                dropped += 1
+                continue
+            if (min(ids), alias) not in items:
+                items.append((min(ids), alias))
+    return items, dropped
+
+
+def lookup(settings: Settings, graph: Graph, group: str, names: list[str]) -> dict[str, dict[str, Any] | None]:
+    from fastapi.testclient import TestClient
+
+    from strata.api.app import create_app
+
+    key = create_key(graph, [group], "r", name="bench-cast")
+    headers = {"Authorization": f"Bearer {key.token}"}
+    out: dict[str, dict[str, Any] | None] = {}
+    try:
+        with TestClient(create_app(settings)) as client:
+            for name in names:
+                r = client.get(f"/v1/groups/{group}/entities", params={"name": name, "limit": 1}, headers=headers)
+                r.raise_for_status()
+                cands = r.json()["candidates"]
+                out[name] = cands[0] if cands else None
+    finally:
+        graph.query("MATCH (k:ApiKey {id: $id}) DETACH DELETE k", id=key.key.id)
+    return out
+
+
+def score_pairs(items: list[tuple[str, str]], top: dict[str, dict[str, Any] | None],
+                same_character: set[frozenset[str]]) -> dict[str, Any]:
+    tp = fp = fn = 0
+    wrong: Counter[tuple[str, str]] = Counter()
+    missed: Counter[tuple[str, str]] = Counter()
+    for (ca, a), (cb, b) in combinations(items, 2):
+        gold = ca == cb or frozenset({ca, cb}) in same_character
+        ta, tb = top[a], top[b]
+        pred = ta is not None and tb is not None and ta["uuid"] == tb["uuid"]
+        if pred and gold:
+            tp += 1
+        elif pred:
+            fp += 1
+            wrong[(a, b)] += 1
+        elif gold:
+            fn += 1
+            missed[(a, b)] += 1
+    precision = tp / (tp + fp) if tp + fp else 1.0
+    recall = tp / (tp + fn) if tp + fn else 0.0
+    return {"pairs_gold": tp + fn, "pairs_predicted": tp + fp, "true_pairs": tp,
+            "precision": round(precision, 3), "recall": round(recall, 3),
+            "wrong_pairs": [f"{a} = {b}" for a, b in sorted(wrong)][:40],
+            "missed_pairs": [f"{a} / {b}" for a, b in sorted(missed)][:60]}
+
+
+def cast_summary(graph: Graph, group: str) -> dict[str, Any]:
+    rows = graph.query("MATCH (e:Entity {group_id: $g}) WHERE e.expired_at IS NULL "
+                       "OPTIONAL MATCH (e)<-[m:MENTIONS]-() "
+                       "RETURN e.name AS name, e.type AS type, count(m) AS episodes ORDER BY episodes DESC", g=group)
+    types = Counter(r["type"] for r in rows)
+    return {"entities": len(rows), "types": dict(types.most_common()),
+            "top_entities": [f"{r['name']} ({r['type']}, {r['episodes']})" for r in rows[:40]]}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--label", default="current")
+    ap.add_argument("--book", type=Path, default=BOOK)
+    ap.add_argument("--reuse", help="score an already ingested group (no ingestion)")
+    ap.add_argument("--limit", type=int, help="only the first N episodes (quick runs; not a figure)")
+    ap.add_argument("--keep", action="store_true", help="keep the group for inspection")
+    args = ap.parse_args()
+    settings = Settings()
+    group = args.reuse or f"bench-cast-{uuid.uuid4().hex[:8]}"
+    with Graph.from_settings(settings) as graph:
+        ingestion = None if args.reuse else ingest(graph, settings, group, args.book, args.limit)
+        try:
+            items, dropped = alias_items(CHARACTERS)
+            characters = load_characters(CHARACTERS)
+            same = {frozenset({c.id for c in characters if c.name in pair}) for pair in KNOWN_DUPLICATES}
+            top = lookup(settings, graph, group, sorted({a for _, a in items}))
+            scores = score_pairs(items, top, same)
+            found = {a: (t["name"] if t else None) for a, t in top.items()}
+            result = {"command": "python -m bench.bench_cast " + (f"--label {args.label}"),
+                      "book": args.book.name, "group": group, "ingestion": ingestion,
+                      "aliases": len(items), "aliases_dropped_shared": dropped,
+                      "aliases_without_candidate": sum(1 for t in top.values() if t is None),
+                      **scores, "cast": cast_summary(graph, group), "top_candidate": found}
+        finally:
+            if not (args.keep or args.reuse):
+                graph.query("MATCH (n {group_id: $g}) DETACH DELETE n", g=group)
+    print(json.dumps({k: v for k, v in result.items() if k != "top_candidate"}, indent=2))
+    stored = json.loads(RESULTS.read_text()) if RESULTS.exists() else {}
+    if not args.limit:
+        stored[args.label] = result
+        RESULTS.write_text(json.dumps(stored, indent=2) + "\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,45 @@
+"""Rank the entities a typed name may mean (``GET /groups/{g}/entities?name=``). Pure.
+
+The graph channels (exact key, full text, name vectors) find candidates; their scores say how alike two
+strings or vectors are, not whether the name can mean the entity: full text ranks "Mr. Collins" first for
+"Mrs. Collins", vectors rank "Miss Bingley" near "Mr. Bingley". So candidates are ordered by the resolution
+score of the name against each entity's name and aliases (conflicts last), then by prominence (episodes
+mentioning it: "Lizzy" is the Elizabeth the book talks about, not a stray one-episode "Lizzy"), then by the
+channel's own score. Names the rules cannot relate keep their channel order below every rule match.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from strata.resolve.ontology import Ontology
+from strata.resolve.scoring import POSSIBLE_THRESHOLD, score_pair
+from strata.resolve.types import CandidateEntity, MatchScore, MentionCandidate
+
+# Scores within this step count as equal, so prominence decides between two exact matches (1.0 and 0.99).
+SCORE_STEP = 0.05
+
+
+def name_scores(name: str, candidates: Sequence[CandidateEntity],
+                ontology: Ontology | None = None) -> list[MatchScore]:
+    """Resolution score of ``name`` against each candidate (0 with ``conflict`` set: "Mrs. X" against "Mr. X")."""
+    mention = MentionCandidate(name=name)
+    return [score_pair(mention, c.model_copy(update={"embedding": None, "cosine": None}), ontology)
+            for c in candidates]
+
+
+def rank_by_name(name: str, candidates: Sequence[CandidateEntity], channel_scores: Sequence[float],
+                 ontology: Ontology | None = None) -> list[tuple[int, float]]:
+    """Indices into ``candidates`` best first, each with its name score (0 when no rule relates them). A
+    candidate the name rules out ("Mrs. Collins" for "Mr. Collins", "Mr. Darcy" for "the late Mr. Darcy") is
+    left out: the name cannot mean it, however alike the strings."""
+    matches = name_scores(name, candidates, ontology)
+    scores = [m.score for m in matches]
+
+    def order(i: int) -> tuple[int, int, int, float]:
+        s = scores[i]
+        related = s >= POSSIBLE_THRESHOLD
+        return (-int(related), -int(s / SCORE_STEP) if related else 0,
+                -candidates[i].mentions if related else 0, -channel_scores[i])
+
+    return [(i, scores[i]) for i in sorted(range(len(candidates)), key=order) if matches[i].conflict is None]
