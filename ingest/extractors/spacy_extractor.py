@@ -28,6 +28,7 @@ from strata.ingest.extractors.discourse import (
 from strata.ingest.extractors.frames import FrameFact, frame_facts, is_negated, relation_noun_facts, subjects_of
 from strata.ingest.extractors.gender import is_given_name
 from strata.ingest.extractors.notes import memory_worthy, rewrite
+from strata.ingest.extractors.person_shape import person_names
 from strata.ingest.extractors.quotes import find_quotes
 from strata.ingest.extractors.relation_words import NOUN_GENDER, RELATION_NOUNS
 from strata.ingest.protocols import EMPTY_CONTEXT, ExtractionContext
@@ -117,10 +118,12 @@ class _Collector:
         self.mentions[name].append(span)
         self.labels[name][self.roster_types.get(name.lower(), type_)] += 1
 
-    def entities(self) -> list[ExtractedEntity]:
+    def entities(self, quote_parties: set[str] | None = None) -> list[ExtractedEntity]:
         out = []
+        person_once = {n for n, votes in self.labels.items() if votes["Person"] > 0}
+        persons = person_names(self.mentions, person_once, quote_parties or set())
         for name, spans in self.mentions.items():
-            type_ = self.labels[name].most_common(1)[0][0]
+            type_ = "Person" if name in persons else self.labels[name].most_common(1)[0][0]
             unique = sorted(set(spans), key=lambda s: s.start)
             out.append(ExtractedEntity(name=name, type=type_, spans=unique, aliases=self.aliases.get(name, [])))
         return out
@@ -178,7 +181,8 @@ class SpacyExtractor:
         col.aliases = {s: names for s, names in discourse.aliases().items() if s in col.mentions}
         # Prose (a book window) quotes its characters: who says what to whom (quotes.py).
         quotes = find_quotes(episode.content, parsed[0][1]) if episode.kind == "text" and len(parsed) == 1 else []
-        return Extraction(episode_uuid=episode.uuid, entities=col.entities(), facts=list(col.facts.values()),
+        parties = {n for q in quotes for n in (q.speaker, *q.addressees) if n}
+        return Extraction(episode_uuid=episode.uuid, entities=col.entities(parties), facts=list(col.facts.values()),
                           notes=col.notes, quotes=quotes, extractor=self.info)
 
     def _sentence(self, col: _Collector, segment: _Segment, sent: SpacySpan, args: _Arguments,

@@ -24,8 +24,6 @@ STORY = [
 ]
 
 
-@pytest.mark.xfail(strict=True, reason="known gap: a later bare 'Eleanor' stays apart from 'Eleanor Marsh' "
-                   "(under investigation: extractor type or a rival); remove when fixed")
 def test_a_story_resolves_its_cast_and_records_why(graph: Graph, group_id: str) -> None:
     pipeline = Pipeline(graph, SpacyExtractor(), None)
     for seq, text in enumerate(STORY):
