@@ -3,6 +3,7 @@ rules of the slots it touched (``timeline`` is passed in by the caller, as for c
 
 from __future__ import annotations
 
+import json
 from datetime import datetime
 
 from neo4j import ManagedTransaction
@@ -10,6 +11,7 @@ from pydantic import BaseModel, Field, field_validator
 
 from strata.graph.commit import TimelineFn, recompute_slots
 from strata.graph.driver import Graph
+from strata.graph.queries import consolidate as cq
 from strata.graph.queries import edit as q
 from strata.schema import ids
 from strata.schema.errors import InputError, NotFoundError
@@ -24,10 +26,26 @@ class MergeResult(BaseModel):
     facts_deduplicated: int = 0
     mentions_moved: int
     slot_updates: int
+    record_uuid: str | None = None
+
+
+class MergeEvidence(BaseModel):
+    """Why an automatic pass merges two entities: kept on the merge record beside what the merge moved."""
+
+    rule: str
+    reason: str = ""
+    forms: list[str] = Field(default_factory=list)
+    score: float | None = None
+    mention_form: str | None = None
+    candidate_form: str | None = None
+    source_uuid: str | None = None
 
 
 def merge_entities(graph: Graph, group_id: str, from_uuid: str, into_uuid: str, timeline: TimelineFn,
-                   now: datetime, reason: str | None = None) -> MergeResult:
+                   now: datetime, reason: str | None = None, evidence: MergeEvidence | None = None) -> MergeResult:
+    """Merge ``from_uuid`` into ``into_uuid`` in one transaction. The record (rule ``manual``, or ``evidence``'s
+    rule) keeps a snapshot of what moved (mentions, facts, quotes, the survivor's aliases, the facts expired as
+    duplicates) so ``graph.undo.undo_merge`` can take the merge back."""
     if from_uuid == into_uuid:
         raise InputError("an entity cannot be merged into itself", {"uuid": from_uuid})
     p = {"group_id": group_id, "from_uuid": from_uuid, "into_uuid": into_uuid}
@@ -35,16 +53,25 @@ def merge_entities(graph: Graph, group_id: str, from_uuid: str, into_uuid: str, 
     def work(tx: ManagedTransaction) -> MergeResult:
         if tx.run(q.BOTH_ENTITIES, **p).single()["n"] != 2:
             raise NotFoundError("both entities must exist, be current and belong to the group", p)
+        snapshot = tx.run(cq.MERGE_SNAPSHOT, **p).single().data()
         moved = tx.run(q.MOVE_OUTGOING, **p).data() + tx.run(q.MOVE_INCOMING, **p).data()
         mentions = tx.run(q.MOVE_MENTIONS, **p).single()["moved"]
-        duplicates = tx.run(q.DEDUPLICATE_FACTS, now=now, **p).single()["duplicates"]
-        tx.run(q.RECORD_MANUAL_MERGE, record_uuid=ids.stable_uuid("merge", "manual", from_uuid, into_uuid),
-               reason=reason, now=now, **p).consume()
+        tx.run(cq.MOVE_SAID, **p).consume()
+        tx.run(cq.MOVE_TO, **p).consume()
+        dedup = tx.run(q.DEDUPLICATE_FACTS, now=now, **p).single()
+        kept = {"snapshot": json.dumps(snapshot), "duplicates": dedup["uuids"]}
+        if evidence is None:
+            record_uuid = ids.stable_uuid("merge", "manual", from_uuid, into_uuid)
+            tx.run(q.RECORD_MANUAL_MERGE, record_uuid=record_uuid, reason=reason, now=now, **kept, **p).consume()
+        else:
+            record_uuid = ids.stable_uuid("merge", evidence.rule, from_uuid, into_uuid)
+            tx.run(cq.RECORD_PASS_MERGE, record_uuid=record_uuid, now=now, **evidence.model_dump(), **kept,
+                   **p).consume()
         tx.run(q.RETIRE_MERGED, now=now, **p).consume()
         seeds = sorted({(r["subject_uuid"], r["predicate"], r["object_uuid"]) for r in moved})
         _, updates = recompute_slots(tx, group_id, seeds, timeline, now)
         return MergeResult(merged=from_uuid, into=into_uuid, facts_moved=len(moved), mentions_moved=mentions,
-                           facts_deduplicated=duplicates, slot_updates=updates)
+                           facts_deduplicated=dedup["duplicates"], slot_updates=updates, record_uuid=record_uuid)
 
     return graph.write(work)
 

@@ -41,7 +41,7 @@ def _evidence(mention: Sequence[ParsedName], candidate: Sequence[ParsedName]) ->
     return distinctive, literal, titles_overlap(m_titles, c_titles)
 
 
-def _surname_match(best: MatchScore) -> bool:
+def surname_match(best: MatchScore) -> bool:
     """"Mr. Bingley" / "Charles Bingley": a plain title + surname and a full name of the same known gender.
     Only used when no other candidate is viable: every other holder of the surname conflicts."""
     if not best.mention_form or not best.candidate_form:
@@ -92,7 +92,7 @@ def decide(
                         reason="several candidates share this exact name")
     best = viable[0]
     if best.score < MERGE_THRESHOLD:
-        if len(viable) == 1 and best.reason == "surname_only" and _surname_match(best):
+        if len(viable) == 1 and best.reason == "surname_only" and surname_match(best):
             return Decision(action="merge", uuid=best.candidate_uuid, candidates=viable,
                             reason="only same-gender holder of this surname")
         return Decision(action="ambiguous", candidates=viable[:MAX_LISTED], reason="only possible matches")

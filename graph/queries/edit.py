@@ -54,7 +54,7 @@ SET keep.episodes = coalesce(keep.episodes, [])
     keep.agents = coalesce(keep.agents, [])
       + [x IN coalesce(d.agents, []) WHERE NOT x IN coalesce(keep.agents, [])],
     d.expired_at = $now, d.duplicate_of = keep.uuid
-RETURN count(d) AS duplicates
+RETURN count(d) AS duplicates, collect(d.uuid) AS uuids
 """
 
 RETIRE_MERGED = """
@@ -111,6 +111,7 @@ RECORD_MANUAL_MERGE = """
 MATCH (f:Entity {uuid: $from_uuid}), (e:Entity {uuid: $into_uuid})
 MERGE (m:MergeRecord {uuid: $record_uuid})
 ON CREATE SET m.group_id = $group_id, m.entity_uuid = $into_uuid, m.forms = [f.name] + coalesce(f.aliases, []),
-              m.rule = 'manual', m.reason = coalesce($reason, ''), m.merged_uuid = $from_uuid, m.created_at = $now
+              m.rule = 'manual', m.reason = coalesce($reason, ''), m.merged_uuid = $from_uuid, m.created_at = $now,
+              m.snapshot = $snapshot, m.duplicates = $duplicates
 MERGE (m)-[:MERGED_INTO]->(e)
 """

@@ -1,0 +1,44 @@
+"""Reads and writes of the per-book consolidation pass (the rules are in strata.resolve.consolidate)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+
+from pydantic import BaseModel, Field
+
+from strata.graph.driver import Graph
+from strata.graph.queries import consolidate as q
+
+# Facts that make two people a couple, for married names ("Mrs. Collins" is the woman married to Mr. Collins).
+MARRIAGE_PREDICATES = ("spouse_of", "married_to", "marry", "engaged_to", "wife_of", "husband_of")
+
+
+class CastRow(BaseModel):
+    uuid: str
+    name: str
+    aliases: list[str] = Field(default_factory=list)
+    type: str = "Entity"
+    episodes: list[int] = Field(default_factory=list)
+    first_position: int = 0
+
+
+def sources(graph: Graph, group_id: str) -> list[str]:
+    return [r["uuid"] for r in graph.query(q.SOURCES, group_id=group_id)]
+
+
+def read_cast(graph: Graph, group_id: str, source_uuid: str | None) -> list[CastRow]:
+    return [CastRow(**r) for r in graph.query(q.CAST, group_id=group_id, source_uuid=source_uuid)]
+
+
+def read_marriages(graph: Graph, group_id: str, uuids: Sequence[str]) -> list[dict[str, object]]:
+    return graph.query(q.MARRIAGES, group_id=group_id, uuids=list(uuids), predicates=list(MARRIAGE_PREDICATES))
+
+
+def read_replies(graph: Graph, group_id: str, source_uuid: str | None) -> list[dict[str, str]]:
+    return graph.query(q.REPLIES, group_id=group_id, source_uuid=source_uuid)
+
+
+def record_suggestions(graph: Graph, group_id: str, rows: Sequence[dict[str, object]], now: datetime) -> None:
+    if rows:
+        graph.query(q.SUGGEST, group_id=group_id, rows=list(rows), now=now)

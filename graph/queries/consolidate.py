@@ -1,0 +1,143 @@
+"""The per-book consolidation pass (graph/consolidate.py) and undoing a merge from its record."""
+
+# The current entities a source's episodes mention, with the episodes (seq) and the first story position.
+CAST = """
+MATCH (ep:Episode {group_id: $group_id})-[:MENTIONS]->(e:Entity {group_id: $group_id})
+WHERE ($source_uuid IS NULL OR ep.source_uuid = $source_uuid) AND e.expired_at IS NULL
+WITH e, collect(DISTINCT ep.seq) AS episodes, min(coalesce(ep.story_position, ep.seq)) AS first_position
+RETURN e.uuid AS uuid, e.name AS name, coalesce(e.aliases, []) AS aliases, coalesce(e.type, 'Entity') AS type,
+       episodes, first_position
+"""
+
+SOURCES = """
+MATCH (s:Source {group_id: $group_id}) RETURN s.uuid AS uuid ORDER BY s.created_at, s.uuid
+"""
+
+# Marriages and engagements between cast members that the text does not negate.
+MARRIAGES = """
+MATCH (a:Entity)-[r:RELATES_TO]->(b:Entity)
+WHERE a.uuid IN $uuids AND b.uuid IN $uuids AND r.group_id = $group_id AND r.expired_at IS NULL
+  AND r.predicate IN $predicates AND NOT coalesce(r.negated, false)
+RETURN a.uuid AS a, b.uuid AS b, r.story_at AS position
+"""
+
+# A quote spoken to someone, and the next quote of the same episode by another speaker: who answers a name.
+REPLIES = """
+MATCH (ep:Episode {group_id: $group_id})-[:HAS_QUOTE]->(q1:Quote)-[:TO]->(a:Entity)
+WHERE ($source_uuid IS NULL OR ep.source_uuid = $source_uuid) AND size(coalesce(q1.addressees, [])) > 0
+MATCH (s:Entity)-[:SAID]->(q1)
+MATCH (ep)-[:HAS_QUOTE]->(q2:Quote {position: q1.position + 1})<-[:SAID]-(r:Entity)
+WHERE r <> s
+RETURN a.uuid AS addressed, r.uuid AS replier
+"""
+
+# What a merge is about to move, kept on its record so the merge can be undone exactly.
+MERGE_SNAPSHOT = """
+MATCH (a:Entity {uuid: $from_uuid, group_id: $group_id}), (b:Entity {uuid: $into_uuid, group_id: $group_id})
+OPTIONAL MATCH (ep:Episode)-[m:MENTIONS]->(a)
+WITH a, b, collect(CASE WHEN ep IS NULL THEN NULL ELSE {episode_uuid: ep.uuid, spans: m.spans,
+     surface_forms: m.surface_forms, into_had: EXISTS { (ep)-[:MENTIONS]->(b) }} END) AS mentions
+OPTIONAL MATCH (a)-[r:RELATES_TO]-(:Entity)
+WITH a, b, mentions, collect(DISTINCT {uuid: r.uuid, out: startNode(r) = a}) AS facts
+OPTIONAL MATCH (a)-[s:SAID]->(qs:Quote)
+WITH a, b, mentions, facts, collect(qs.uuid) AS said
+OPTIONAL MATCH (qt:Quote)-[:TO]->(a)
+RETURN mentions, [f IN facts WHERE f.uuid IS NOT NULL] AS facts, said, collect(qt.uuid) AS told,
+       coalesce(b.aliases, []) AS into_aliases
+"""
+
+MOVE_SAID = """
+MATCH (a:Entity {uuid: $from_uuid, group_id: $group_id})-[s:SAID]->(q:Quote)
+MATCH (b:Entity {uuid: $into_uuid, group_id: $group_id})
+MERGE (b)-[:SAID]->(q)
+DELETE s
+"""
+
+MOVE_TO = """
+MATCH (q:Quote)-[t:TO]->(a:Entity {uuid: $from_uuid, group_id: $group_id})
+MATCH (b:Entity {uuid: $into_uuid, group_id: $group_id})
+MERGE (q)-[:TO]->(b)
+DELETE t
+"""
+
+RECORD_PASS_MERGE = """
+MATCH (e:Entity {uuid: $into_uuid, group_id: $group_id})
+MERGE (m:MergeRecord {uuid: $record_uuid})
+ON CREATE SET m.group_id = $group_id, m.entity_uuid = $into_uuid, m.forms = $forms, m.rule = $rule,
+              m.reason = $reason, m.score = $score, m.mention_form = $mention_form,
+              m.candidate_form = $candidate_form, m.merged_uuid = $from_uuid, m.source_uuid = $source_uuid,
+              m.snapshot = $snapshot, m.duplicates = $duplicates, m.created_at = $now
+MERGE (m)-[:MERGED_INTO]->(e)
+"""
+
+SUGGEST = """
+UNWIND $rows AS row
+MATCH (a:Entity {uuid: row.entity_uuid, group_id: $group_id})
+MATCH (b:Entity {uuid: row.candidate_uuid, group_id: $group_id})
+WHERE a.expired_at IS NULL AND b.expired_at IS NULL
+MERGE (a)-[s:POSSIBLY_SAME_AS]->(b)
+ON CREATE SET s.score = row.score, s.created_at = $now, s.group_id = $group_id, s.rule = row.rule
+"""
+
+GET_RECORD = """
+MATCH (m:MergeRecord {uuid: $record_uuid, group_id: $group_id})-[:MERGED_INTO]->(e:Entity {uuid: $uuid})
+RETURN properties(m) AS props
+"""
+
+# Undo: the merged entity is current again, its facts, mentions and quotes come back, duplicates reopen.
+UNDO_REVIVE = """
+MATCH (a:Entity {uuid: $from_uuid, group_id: $group_id}), (b:Entity {uuid: $into_uuid, group_id: $group_id})
+SET a.expired_at = null, a.merged_into = null, a.updated_at = $now, b.aliases = $into_aliases, b.updated_at = $now
+"""
+
+UNDO_FACTS = """
+UNWIND $facts AS f
+MATCH (x:Entity)-[r:RELATES_TO {uuid: f.uuid}]-(y:Entity)
+WHERE r.group_id = $group_id AND ((f.out AND startNode(r).uuid = $into_uuid)
+                                 OR (NOT f.out AND endNode(r).uuid = $into_uuid))
+WITH DISTINCT f, r, startNode(r) AS s, endNode(r) AS o, properties(r) AS props
+MATCH (a:Entity {uuid: $from_uuid, group_id: $group_id})
+CALL (f, r, s, o, a, props) {
+  WITH f, r, s, o, a, props WHERE f.out
+  CREATE (a)-[n:RELATES_TO]->(o) SET n = props
+  RETURN a.uuid AS subject_uuid, o.uuid AS object_uuid
+UNION
+  WITH f, r, s, o, a, props WHERE NOT f.out
+  CREATE (s)-[n:RELATES_TO]->(a) SET n = props
+  RETURN s.uuid AS subject_uuid, a.uuid AS object_uuid
+}
+DELETE r
+RETURN subject_uuid, props.predicate AS predicate, object_uuid
+"""
+
+UNDO_DUPLICATES = """
+MATCH ()-[r:RELATES_TO]->() WHERE r.uuid IN $uuids AND r.group_id = $group_id
+SET r.expired_at = null, r.duplicate_of = null
+RETURN startNode(r).uuid AS subject_uuid, r.predicate AS predicate, endNode(r).uuid AS object_uuid
+"""
+
+UNDO_MENTIONS = """
+UNWIND $mentions AS m
+MATCH (ep:Episode {uuid: m.episode_uuid}), (a:Entity {uuid: $from_uuid, group_id: $group_id})
+MERGE (ep)-[n:MENTIONS]->(a)
+SET n.spans = m.spans, n.surface_forms = m.surface_forms
+WITH ep, m WHERE NOT m.into_had
+MATCH (ep)-[x:MENTIONS]->(:Entity {uuid: $into_uuid})
+DELETE x
+"""
+
+UNDO_QUOTES = """
+MATCH (a:Entity {uuid: $from_uuid, group_id: $group_id}), (b:Entity {uuid: $into_uuid, group_id: $group_id})
+CALL (a, b) {
+  MATCH (b)-[s:SAID]->(q:Quote) WHERE q.uuid IN $said
+  MERGE (a)-[:SAID]->(q) DELETE s
+}
+CALL (a, b) {
+  MATCH (q:Quote)-[t:TO]->(b) WHERE q.uuid IN $told
+  MERGE (q)-[:TO]->(a) DELETE t
+}
+"""
+
+MARK_UNDONE = """
+MATCH (m:MergeRecord {uuid: $record_uuid}) SET m.undone_at = $now
+"""

@@ -1,0 +1,101 @@
+"""The consolidation pass of one book (or every source of a group): one service for the end of a job, the CLI
+(`strata consolidate`) and REST (`POST /v1/groups/{g}/consolidate`).
+
+Reads the book's cast (current entities its episodes mention), keeps the persons (typed Person, or shaped like a
+person's name whatever the small model typed them), asks `strata.resolve.consolidate` for merges, applies each
+with `merge_entities` and a record (rule + evidence + what moved, for undo), and records suggestions where the
+evidence is not clear. Idempotent: a second run finds nothing left to merge; a merge whose entities are no
+longer current is skipped.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime
+
+from pydantic import BaseModel, Field
+
+from strata.graph import Graph
+from strata.graph import consolidate as store
+from strata.graph.edit import MergeEvidence, merge_entities
+from strata.ingest.extractors.gender import given_name_gender
+from strata.ingest.extractors.person_shape import given_name_led
+from strata.ingest.logging import log_event
+from strata.resolve.consolidate import CastMember, Marriage, Reply, consolidate
+from strata.resolve.names import parse_name
+from strata.resolve.normalize import type_class
+from strata.resolve.timeline import recompute_timeline
+from strata.schema.errors import NotFoundError
+from strata.schema.models import utcnow
+
+log = logging.getLogger("strata.ingest")
+
+
+class MergeDone(BaseModel):
+    merged: str
+    into: str
+    rule: str
+    forms: list[str]
+    record_uuid: str | None = None
+
+
+class ConsolidationResult(BaseModel):
+    group_id: str
+    source_uuid: str | None
+    cast: int  # persons considered
+    merges: list[MergeDone] = Field(default_factory=list)
+    suggestions: int = 0
+    skipped: int = 0  # merges whose entities were no longer current
+
+
+def _is_person(row: store.CastRow, titled_surnames: set[str]) -> bool:
+    cls = type_class(row.type)
+    if cls == "person":
+        return True
+    if cls not in (None, "organization", "place"):
+        return False  # events, works, objects: never a person whatever the name
+    if given_name_led(row.name):
+        return True
+    words = row.name.split()
+    return len(words) == 1 and words[0][:1].isupper() and (
+        words[0].lower() in titled_surnames or given_name_gender(words[0]) is not None)
+
+
+def consolidate_source(graph: Graph, group_id: str, source_uuid: str | None,
+                       now: datetime | None = None) -> ConsolidationResult:
+    now = now or utcnow()
+    rows = store.read_cast(graph, group_id, source_uuid)
+    titled = {p.surname for r in rows if type_class(r.type) == "person"
+              for p in map(parse_name, [r.name, *r.aliases]) if p.surname and p.honorifics and not p.given}
+    persons = [r for r in rows if _is_person(r, titled)]
+    members = [CastMember(uuid=r.uuid, name=r.name, aliases=r.aliases, episodes=r.episodes,
+                          first_position=r.first_position) for r in persons]
+    uuids = [m.uuid for m in members]
+    marriages = [Marriage(a=str(x["a"]), b=str(x["b"]), position=x["position"])  # type: ignore[arg-type]
+                 for x in store.read_marriages(graph, group_id, uuids)]
+    replies = [Reply(**x) for x in store.read_replies(graph, group_id, source_uuid)]
+    plan = consolidate(members, marriages, replies)
+    result = ConsolidationResult(group_id=group_id, source_uuid=source_uuid, cast=len(members))
+    for m in plan.merges:
+        evidence = MergeEvidence(rule=m.rule, reason=m.reason, forms=m.forms, score=m.score,
+                                 mention_form=m.mention_form, candidate_form=m.candidate_form,
+                                 source_uuid=source_uuid)
+        try:
+            done = merge_entities(graph, group_id, m.from_uuid, m.into_uuid, recompute_timeline, now,
+                                  evidence=evidence)
+        except NotFoundError:
+            result.skipped += 1
+            continue
+        result.merges.append(MergeDone(merged=m.from_uuid, into=m.into_uuid, rule=m.rule, forms=m.forms,
+                                       record_uuid=done.record_uuid))
+    store.record_suggestions(graph, group_id, [s.model_dump() for s in plan.suggestions], now)
+    result.suggestions = len(plan.suggestions)
+    log_event(log, "consolidate.done", group_id=group_id, source_uuid=source_uuid, cast=len(members),
+              merges=len(result.merges), suggestions=result.suggestions, skipped=result.skipped)
+    return result
+
+
+def consolidate_group(graph: Graph, group_id: str, source_uuid: str | None = None) -> list[ConsolidationResult]:
+    """One pass per source of the group (or the given one); a group without sources is one pass."""
+    targets = [source_uuid] if source_uuid else (store.sources(graph, group_id) or [None])
+    return [consolidate_source(graph, group_id, s) for s in targets]

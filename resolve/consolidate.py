@@ -1,0 +1,411 @@
+"""Consolidate a book's cast once the book is read: merge the entities that were created before the form that
+links them ("Charlotte" before "Charlotte Lucas", "Mr. Bingley" and "Charles Bingley", a bare "Gardiner").
+Pure: the caller reads the cast, the marriages and the quote replies, and applies the merges it returns.
+
+Cost is bounded by blocking: each entity is compared only with the entities sharing a surname or a given-name
+key with it, never with all pairs. Rules run in order, each on the cast as the previous ones left it; a merge
+joins the forms, mentions and episodes of the two members, so a later rule sees the joined entity. Every rule
+refuses a pair the name rules conflict on (`score_pair`: Mr. vs Mrs. vs Miss on one surname, two different
+first names, the late Mr. X), and a rule that finds no single clear answer leaves a suggestion instead.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from pydantic import Field
+
+from strata.resolve.decide import PROMINENCE_MIN, PROMINENCE_RATIO, surname_match
+from strata.resolve.names import ParsedName, given_forms, parse_name
+from strata.resolve.scoring import MERGE_THRESHOLD, POSSIBLE_THRESHOLD, score_pair
+from strata.resolve.types import CandidateEntity, MatchScore, MentionCandidate
+from strata.schema.models import Frozen
+
+# Miss <Surname> names the eldest unmarried daughter: the sister whose episodes it shares far more than chance
+# (lift over both their frequencies) is taken when her lift is this ratio above the next sister's and above
+# chance (1.0); only sisters sharing at least MISS_MIN_SHARED episodes with it compete.
+MISS_LIFT_RATIO = 1.5
+MISS_MIN_SHARED = 3
+# A name spoken to ("..., Caroline") names whoever answers: it joins the one who gave this share of the replies,
+# with at least this many replies.
+VOCATIVE_MIN_REPLIES = 2
+VOCATIVE_SHARE = 0.6
+SUGGESTIONS_PER_MEMBER = 3
+# A sister for "Miss <Surname>" bears no title but these ("Lady Catherine de Bourgh" is the mother).
+UNMARRIED_TITLES = frozenset({"miss", "ms"})
+
+
+class CastMember(Frozen):
+    """A person of the book (the caller decides who is one) with where the book mentions it."""
+
+    uuid: str
+    name: str = Field(min_length=1)
+    aliases: list[str] = Field(default_factory=list)
+    episodes: list[int] = Field(default_factory=list)  # seqs of the source's episodes that mention it
+    first_position: int = 0  # story position (book offset) of its first episode
+
+
+class Marriage(Frozen):
+    """A non-negated marriage (or engagement) fact between two members, where the story states it."""
+
+    a: str
+    b: str
+    position: int | None = None
+
+
+class Reply(Frozen):
+    """A quote spoken to ``addressed`` answered by the next quote, spoken by ``replier``."""
+
+    addressed: str
+    replier: str
+
+
+class CastMerge(Frozen):
+    from_uuid: str
+    into_uuid: str
+    rule: str
+    reason: str
+    forms: list[str]  # the names the merge adds to the survivor
+    mention_form: str | None = None
+    candidate_form: str | None = None
+    score: float | None = None
+
+
+class CastSuggestion(Frozen):
+    entity_uuid: str
+    candidate_uuid: str
+    rule: str
+    score: float = 0.0
+
+
+class ConsolidationPlan(Frozen):
+    merges: list[CastMerge] = Field(default_factory=list)
+    suggestions: list[CastSuggestion] = Field(default_factory=list)
+
+
+@dataclass
+class _Member:
+    uuid: str
+    forms: list[str]
+    episodes: set[int]
+    first_position: int
+    parsed: list[ParsedName] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.parsed = [parse_name(f) for f in self.forms]
+
+    @property
+    def mentions(self) -> int:
+        return len(self.episodes)
+
+    def as_candidate(self) -> CandidateEntity:
+        return CandidateEntity(uuid=self.uuid, name=self.forms[0], type="Person", aliases=self.forms[1:],
+                               mentions=self.mentions)
+
+    def as_mention(self) -> MentionCandidate:
+        return MentionCandidate(name=self.forms[0], type="Person", aliases=self.forms[1:])
+
+    @property
+    def genders(self) -> set[str]:
+        return {g for p in self.parsed for g in p.genders}
+
+    def surnames(self, titled: bool | None = None) -> set[str]:
+        """Surnames of its forms: only titled forms without a given name (True), only full names (False)."""
+        return {p.surname for p in self.parsed if p.surname and (
+            titled is None or (titled and p.honorifics and not p.given) or (titled is False and p.given))}
+
+    def keys(self) -> set[str]:
+        out = set()
+        for p in self.parsed:
+            if p.surname:
+                out.add("s:" + p.surname)
+            for g in (*p.given[:1], *([p.bare] if p.bare else [])):
+                out |= {"g:" + f for f in given_forms(g)}
+            if p.bare:
+                out.add("s:" + p.bare)
+        return out
+
+    @property
+    def bare(self) -> bool:
+        """Only one untitled name word ("Bingley", "Charlotte")."""
+        return all(p.bare and not p.honorifics for p in self.parsed)
+
+
+class _Cast:
+    def __init__(self, members: Iterable[CastMember]) -> None:
+        self.members = {m.uuid: _Member(m.uuid, list(dict.fromkeys([m.name, *m.aliases])), set(m.episodes),
+                                        m.first_position) for m in members}
+        self.merged: dict[str, str] = {}
+        self.plan: list[CastMerge] = []
+        self.suggestions: dict[tuple[str, str], CastSuggestion] = {}
+        self.episodes = len({e for m in self.members.values() for e in m.episodes}) or 1
+
+    def current(self, uuid: str) -> str:
+        while uuid in self.merged:
+            uuid = self.merged[uuid]
+        return uuid
+
+    def blocks(self) -> dict[str, set[str]]:
+        out: dict[str, set[str]] = {}
+        for m in self.members.values():
+            for k in m.keys():
+                out.setdefault(k, set()).add(m.uuid)
+        return out
+
+    def neighbours(self, m: _Member, blocks: dict[str, set[str]]) -> list[_Member]:
+        near = {u for k in m.keys() for u in blocks.get(k, ())} - {m.uuid}
+        return [self.members[u] for u in sorted(near) if u in self.members]
+
+    def by_size(self) -> list[_Member]:
+        return sorted(self.members.values(), key=lambda m: (m.mentions, m.uuid))
+
+    def merge(self, src: _Member, dst: _Member, rule: str, reason: str, score: MatchScore | None = None) -> None:
+        added = [f for f in src.forms if f not in dst.forms]
+        self.plan.append(CastMerge(from_uuid=src.uuid, into_uuid=dst.uuid, rule=rule, reason=reason, forms=added,
+                                   mention_form=score.mention_form if score else None,
+                                   candidate_form=score.candidate_form if score else None,
+                                   score=score.score if score else None))
+        merged = _Member(dst.uuid, dst.forms + added, dst.episodes | src.episodes,
+                         min(dst.first_position, src.first_position))
+        self.members[dst.uuid] = merged
+        del self.members[src.uuid]
+        self.merged[src.uuid] = dst.uuid
+
+    def suggest(self, m: _Member, others: Sequence[_Member], rule: str) -> None:
+        for o in others[:SUGGESTIONS_PER_MEMBER]:
+            self.suggestions.setdefault((m.uuid, o.uuid), CastSuggestion(entity_uuid=m.uuid, candidate_uuid=o.uuid,
+                                                                          rule=rule))
+
+
+def _score(a: _Member, b: _Member) -> MatchScore:
+    return score_pair(a.as_mention(), b.as_candidate())
+
+
+def _other_surnames(m: _Member, o: _Member) -> bool:
+    """Each has a surname and they share none ("Colonel Fitzwilliam" / "Mr. Fitzwilliam Darcy"): two people,
+    whatever a lone form of one matches (married names have their own rule)."""
+    a, b = m.surnames(), o.surnames()
+    return bool(a and b and not a & b)
+
+
+def _viable(m: _Member, others: Iterable[_Member]) -> list[tuple[_Member, MatchScore]]:
+    scored = [(o, _score(m, o)) for o in others if not _other_surnames(m, o)]
+    return sorted([(o, s) for o, s in scored if s.conflict is None and s.score >= POSSIBLE_THRESHOLD],
+                  key=lambda x: (-x[1].score, -x[0].mentions, x[0].uuid))
+
+
+def _introduced_first(m: _Member, o: _Member, s: MatchScore) -> bool:
+    """A lone given name joins a full name only when the full name came first ("first names introduced with a
+    surname"): a "Mary" of the first chapter is not the "Mary King" of the twentieth."""
+    if s.reason not in ("partial", "partial_diminutive") or not s.mention_form or not s.candidate_form:
+        return True
+    a, b = parse_name(s.mention_form), parse_name(s.candidate_form)
+    single, full, single_side = (a, b, m) if len(a.name_tokens) == 1 else (b, a, o)
+    full_side = o if single_side is m else m
+    token = single.name_tokens[0] if single.name_tokens else ""
+    by_given = bool(full.given) and token != full.surname
+    return not by_given or full_side.first_position <= single_side.first_position
+
+
+def _name_match(cast: _Cast) -> bool:
+    """One name the rules tie to exactly one other entity at merge level ("Eliza" / Elizabeth, "Charlotte" /
+    "Charlotte Lucas"): the smaller joins the larger."""
+    blocks = cast.blocks()
+    for m in cast.by_size():
+        if m.uuid not in cast.members:
+            continue
+        viable = _viable(m, cast.neighbours(m, blocks))
+        if len(viable) != 1 or viable[0][1].score < MERGE_THRESHOLD:
+            continue
+        o, s = viable[0]
+        back = [x for x, t in _viable(o, cast.neighbours(o, blocks)) if t.score >= MERGE_THRESHOLD and x is not m]
+        if any(_score(m, x).conflict for x in back) or not _introduced_first(m, o, s):
+            continue  # the other also fits one this name rules out: "Caroline Bingley" fits "Miss Bingley" too
+        src, dst = (m, o) if (m.mentions, m.uuid) <= (o.mentions, o.uuid) else (o, m)
+        cast.merge(src, dst, f"name:{s.reason}", "the only entity this name matches", s)
+        return True
+    return False
+
+
+def _title_surname(cast: _Cast) -> bool:
+    """"Mr. Bingley" and "Charles Bingley": a plain title + surname and the only full name of the same gender
+    with that surname (round one's rule inside one episode, here across the book)."""
+    blocks = cast.blocks()
+    for m in cast.by_size():
+        if not m.surnames(titled=True):
+            continue
+        viable = _viable(m, cast.neighbours(m, blocks))
+        fitting = [(o, s) for o, s in viable if s.reason == "surname_only" and surname_match(s)]
+        strong = [o for o, s in viable if s.score >= MERGE_THRESHOLD]
+        if len(fitting) == 1 and not strong:
+            o, s = fitting[0]
+            src, dst = (m, o) if (m.mentions, m.uuid) <= (o.mentions, o.uuid) else (o, m)
+            cast.merge(src, dst, "title_surname", "the only full name of the same gender with this surname", s)
+            return True
+    return False
+
+
+def _holders(cast: _Cast, m: _Member, surname: str, blocks: dict[str, set[str]]) -> list[tuple[_Member, MatchScore]]:
+    return [(o, s) for o, s in _viable(m, cast.neighbours(m, blocks)) if surname in o.surnames()]
+
+
+def _bare_surname(cast: _Cast) -> bool:
+    """A lone surname ("Gardiner", "Hill") joins the only person holding it; among several, the only man (a
+    narrator names men by bare surname, women by title or given name), else one far more prominent."""
+    blocks = cast.blocks()
+    for m in cast.by_size():
+        if not m.bare or m.genders - {"m"}:
+            continue
+        surname = m.parsed[0].bare or ""
+        holders = _holders(cast, m, surname, blocks)
+        if not holders:
+            continue
+        men = [(o, s) for o, s in holders if o.genders == {"m"}]
+        if len(holders) == 1:
+            pick, rule = holders[0], "bare_surname:only_holder"
+        elif len(men) == 1:
+            pick, rule = men[0], "bare_surname:only_man"
+        else:
+            counts = {o.uuid: o.mentions for o, _ in holders}
+            first, second = sorted(counts.values(), reverse=True)[:2]
+            lead = [h for h in holders if h[0].mentions == first]
+            if not (first >= PROMINENCE_MIN and first >= PROMINENCE_RATIO * second and len(lead) == 1):
+                cast.suggest(m, [o for o, _ in holders], "bare_surname")
+                continue
+            pick, rule = lead[0], "bare_surname:prominent"
+        cast.merge(m, pick[0], rule, f"a lone surname joins its holder ({rule.split(':')[1].replace('_', ' ')})",
+                   pick[1])
+        return True
+    return False
+
+
+def _titled_only(m: _Member, title: str) -> str | None:
+    """The surname when every form of ``m`` is ``title`` + surname ("Mrs. Collins"), else None."""
+    surnames = {p.surname for p in m.parsed if p.honorifics == (title,) and not p.given and p.surname}
+    others = [p for p in m.parsed if not (p.honorifics == (title,) and not p.given) and not p.bare]
+    return next(iter(surnames)) if len(surnames) == 1 and not others else None
+
+
+def _married_name(cast: _Cast, marriages: Sequence[Marriage]) -> bool:
+    """"Mrs. Collins" is the woman married to the only Mr. Collins: the one woman the book marries (or engages)
+    to him before the married name first appears, and no longer calls Miss; several are a suggestion."""
+    blocks = cast.blocks()
+    for m in cast.by_size():
+        surname = _titled_only(m, "mrs")
+        if surname is None:
+            continue
+        men = [o for o, _ in _holders_any(cast, m, surname, blocks) if o.genders == {"m"}]
+        if len(men) != 1:
+            continue
+        husband = men[0].uuid
+        women = {w for x in marriages if husband in (a := cast.current(x.a), b := cast.current(x.b))
+                 for w in (a, b) if w != husband}
+        if len(women - {m.uuid}) != 1:
+            if women - {m.uuid}:
+                cast.suggest(m, [cast.members[w] for w in sorted(women - {m.uuid}) if w in cast.members],
+                             "married_name")
+            continue
+        stated: dict[str, int] = {}
+        for x in marriages:
+            a, b = cast.current(x.a), cast.current(x.b)
+            if husband not in (a, b) or a == b:
+                continue
+            wife = b if a == husband else a
+            if wife == m.uuid or wife not in cast.members or cast.members[wife].genders - {"f"}:
+                continue
+            if any("miss" in p.honorifics for p in cast.members[wife].parsed):
+                continue  # still called Miss: the book has not married her under this name (a proposal, a rumour)
+            pos = x.position if x.position is not None else m.first_position
+            if pos <= m.first_position:
+                stated[wife] = max(stated.get(wife, -1), pos)
+        if not stated:
+            continue
+        ranked = sorted(stated.items(), key=lambda kv: -kv[1])
+        if len(ranked) > 1:
+            cast.suggest(m, [cast.members[w] for w, _ in ranked], "married_name")
+            continue
+        wife = cast.members[ranked[0][0]]
+        s = _score(m, wife)
+        if s.conflict is not None:
+            continue
+        cast.merge(m, wife, "married_name", "the woman married to the only man of this surname", s)
+        return True
+    return False
+
+
+def _holders_any(cast: _Cast, m: _Member, surname: str,
+                 blocks: dict[str, set[str]]) -> list[tuple[_Member, MatchScore]]:
+    """Holders of ``surname`` whatever their score against ``m`` (a Mr. conflicts with a Mrs. by design)."""
+    return [(o, _score(m, o)) for o in cast.neighbours(m, blocks) if surname in o.surnames()]
+
+
+def _miss_surname(cast: _Cast) -> bool:
+    """"Miss Bennet" is the eldest unmarried daughter: the sister (a woman with a full name of that surname and
+    no married title) whose episodes it shares far beyond chance, when one clearly does; else a suggestion."""
+    blocks = cast.blocks()
+    for m in cast.by_size():
+        surname = _titled_only(m, "miss")
+        if surname is None:
+            continue
+        sisters = [o for o, s in _holders_any(cast, m, surname, blocks)
+                   if s.conflict is None and surname in o.surnames(titled=False) and o.genders == {"f"}
+                   and all(set(p.honorifics) <= UNMARRIED_TITLES for p in o.parsed)]
+        if not sisters:
+            continue
+        lifts = sorted(((len(m.episodes & o.episodes) * cast.episodes / (m.mentions * o.mentions or 1), o)
+                        for o in sisters if len(m.episodes & o.episodes) >= MISS_MIN_SHARED),
+                       key=lambda x: (-x[0], x[1].uuid))
+        if not lifts:
+            cast.suggest(m, sisters, "miss_surname")
+            continue
+        best_lift, best = lifts[0]
+        # against the next sister, and against chance (lift 1: a heroine is in every episode)
+        clear = best_lift >= MISS_LIFT_RATIO * max(lifts[1][0] if len(lifts) > 1 else 0.0, 1.0)
+        if not clear:
+            cast.suggest(m, [o for _, o in lifts], "miss_surname")
+            continue
+        cast.merge(m, best, "miss_surname", f"the sister it shares episodes with most beyond chance "
+                   f"(lift {best_lift:.2f})", _score(m, best))
+        return True
+    return False
+
+
+def _vocative(cast: _Cast, replies: Sequence[Reply]) -> bool:
+    """A one-word name spoken to ("..., Caroline") joins whoever answers it, when one person gives most of the
+    replies and the names do not conflict."""
+    answers: dict[str, Counter[str]] = {}
+    for r in replies:
+        a, b = cast.current(r.addressed), cast.current(r.replier)
+        if a in cast.members and b in cast.members:  # the name answering itself counts against the others
+            answers.setdefault(a, Counter())[b] += 1
+    for uuid, counts in sorted(answers.items()):
+        m = cast.members.get(uuid)
+        if m is None or not m.bare:
+            continue
+        replier, n = counts.most_common(1)[0]
+        if replier == uuid or n < VOCATIVE_MIN_REPLIES or n < VOCATIVE_SHARE * sum(counts.values()):
+            continue
+        o = cast.members[replier]
+        s = _score(m, o)
+        if s.conflict is not None:
+            continue
+        cast.merge(m, o, "vocative_reply", f"{n} of {sum(counts.values())} replies to this name come from it", s)
+        return True
+    return False
+
+
+def consolidate(members: Sequence[CastMember], marriages: Sequence[Marriage] = (),
+                replies: Sequence[Reply] = ()) -> ConsolidationPlan:
+    """The merges (in order: each ``into`` is current when its turn comes) and suggestions for one book."""
+    cast = _Cast(members)
+    rules = (_name_match, _title_surname, _bare_surname, lambda c: _married_name(c, marriages), _miss_surname,
+             lambda c: _vocative(c, replies))
+    progress = True
+    while progress:  # each step merges one pair: at most len(members) rounds
+        progress = any(rule(cast) for rule in rules)
+    merged = set(cast.merged)
+    suggestions = [s for s in cast.suggestions.values()
+                   if s.entity_uuid not in merged and s.candidate_uuid not in merged]
+    return ConsolidationPlan(merges=cast.plan, suggestions=suggestions)
