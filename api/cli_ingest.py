@@ -220,3 +220,22 @@ def worker(
     if beat:
         argv += ["--beat", "--schedule", str(Path(tempfile.gettempdir()) / "strata-beat-schedule")]
     os.execve(sys.executable, argv, env)
+
+
+@app.command("consolidate")
+def consolidate(
+    group: str = typer.Option(..., "--group", help="Group id."),
+    source: str = typer.Option(None, "--source", help="Only this source (book); default: every source."),
+) -> None:
+    """Run the cast consolidation pass (merges with records, suggestions) over a group's books."""
+    from strata.graph import Graph
+    from strata.ingest.consolidate import consolidate_group
+
+    cfg = Settings()
+    with Graph.from_settings(cfg) as graph:
+        results = consolidate_group(graph, group, source)
+    for r in results:
+        console.print(f"source {r.source_uuid}: {r.cast} persons, {len(r.merges)} merge(s), "
+                      f"{r.suggestions} suggestion(s), {r.skipped} skipped")
+        for m in r.merges:
+            console.print(f"  {m.rule}: {', '.join(m.forms) or '(no new names)'} -> {m.into} (record {m.record_uuid})")

@@ -100,6 +100,8 @@ def run_episode(pipeline: Pipeline, locks: GroupLocks, episode_uuid: str, job_uu
     count_llm(outcome.adjudication)
     usage += outcome.adjudication
     metrics.EPISODES_PROCESSED.labels("done").inc()
+    if job_uuid:
+        consolidate_if_complete(graph, locks, job_uuid)
     log_event(log, "episode.done", **ids, facts=outcome.commit.facts, entities=outcome.commit.entities,
               extract_ms=round(extract_s * 1000, 1), commit_ms=round(commit_s * 1000, 1),
               lock_wait_ms=round(waited * 1000, 1), llm_calls=usage.calls, prompt_tokens=usage.prompt_tokens,
@@ -108,6 +110,24 @@ def run_episode(pipeline: Pipeline, locks: GroupLocks, episode_uuid: str, job_uu
                          facts=outcome.commit.facts, entities=outcome.commit.entities, extract_s=extract_s,
                          commit_s=commit_s, llm_calls=usage.calls, prompt_tokens=usage.prompt_tokens,
                          completion_tokens=usage.completion_tokens, llm_cache_hits=usage.cache_hits)
+
+
+def consolidate_if_complete(graph: Graph, locks: GroupLocks, job_uuid: str) -> None:
+    """When a book's job has no episode left to run, its cast consolidation pass runs once (under the group
+    lock; two workers finishing together both run it, and the second finds nothing left to merge). A failed
+    pass leaves the episodes done: `strata consolidate` runs it again."""
+    counts = store.job_counts(graph, job_uuid)
+    if counts is None or counts.source_uuid is None:
+        return
+    if counts.by_status.get("queued", 0) + counts.by_status.get("processing", 0):
+        return
+    from strata.ingest.consolidate import consolidate_source
+
+    try:
+        with locks.hold(counts.group_id):
+            consolidate_source(graph, counts.group_id, counts.source_uuid)
+    except Exception as exc:  # noqa: BLE001 - the job's episodes are done whatever the pass does
+        log_event(log, "consolidate.failed", logging.ERROR, job_uuid=job_uuid, error=describe(exc))
 
 
 def count_llm(usage: LLMUsage) -> None:

@@ -14,6 +14,7 @@ from strata.api.routers.bodies import BatchIn, EpisodeIn, to_episode
 from strata.graph.edit import Correction, CorrectionResult, correct_fact
 from strata.graph.keys import ApiKey
 from strata.graph.retract import RetractResult, purge_episode, retract_episode, retract_source
+from strata.ingest.consolidate import ConsolidationResult, consolidate_group
 from strata.ingest.sources import FORMATS, parse_source_bytes
 from strata.ingest.submit import JobInfo, episode_info, job_info, submit_document, submit_episodes
 from strata.resolve.timeline import recompute_timeline
@@ -126,3 +127,12 @@ def correct(fix: Correction = Body(..., examples=[{"invalid_at": "2001-01-01T00:
         fix = fix.model_copy(update={"predicate": stored})
     return correct_fact(rt.graph, group, uuid, fix, recompute_timeline, utcnow(),
                         embed=rt.embed if rt.embedder else None, predicate_text=written)
+
+
+@router.post("/groups/{group}/consolidate", response_model=list[ConsolidationResult])
+def consolidate(source: str | None = Query(None, max_length=64, description="Only this source (book)."),
+                group: str = Depends(write_group), key: ApiKey = Depends(principal),
+                rt: Runtime = Depends(runtime)) -> list[ConsolidationResult]:
+    """Run the cast consolidation pass over the group's books (each runs by itself when its job completes):
+    merges with a record each (undo: ``POST /entities/{uuid}/merges/{record}/undo``) and suggestions."""
+    return consolidate_group(rt.graph, group, source)

@@ -1,0 +1,62 @@
+"""Undo a merge from its record (graph/edit.py ``merge_entities`` keeps a snapshot of what it moved).
+
+Restores exactly: the merged entity is current again under its own name and aliases; the mentions it had
+(episode, spans, surface forms) point at it again, and an episode's mention of the survivor that the merge
+created is removed; its facts (same uuids, either side) and quotes (said / spoken to) come back; the survivor's
+aliases are what they were; facts expired as duplicates by the merge are current again; the touched slots'
+temporal rules run again. Not restored: provenance the kept duplicate took from the expired one (episodes,
+evidence) stays on it, and anything written to the survivor after the merge stays on the survivor. Records of
+merges made inside an episode (no merged entity) cannot be undone this way: merge the names apart by hand.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+
+from neo4j import ManagedTransaction
+from pydantic import BaseModel
+
+from strata.graph.commit import TimelineFn, recompute_slots
+from strata.graph.driver import Graph
+from strata.graph.queries import consolidate as q
+from strata.schema.errors import InputError, NotFoundError
+
+
+class UndoResult(BaseModel):
+    record_uuid: str
+    restored: str  # the entity that is current again
+    survivor: str
+    facts_restored: int
+    mentions_restored: int
+    duplicates_reopened: int
+    slot_updates: int
+
+
+def undo_merge(graph: Graph, group_id: str, entity_uuid: str, record_uuid: str, timeline: TimelineFn,
+               now: datetime) -> UndoResult:
+    def work(tx: ManagedTransaction) -> UndoResult:
+        row = tx.run(q.GET_RECORD, record_uuid=record_uuid, group_id=group_id, uuid=entity_uuid).single()
+        if row is None:
+            raise NotFoundError(f"merge record {record_uuid} of entity {entity_uuid} not found")
+        rec = row["props"]
+        if rec.get("undone_at") is not None:
+            raise InputError("this merge was already undone", {"record_uuid": record_uuid})
+        if not rec.get("merged_uuid") or not rec.get("snapshot"):
+            raise InputError("this record joined names inside an episode (no merged entity to restore)",
+                             {"record_uuid": record_uuid, "rule": rec.get("rule")})
+        snap = json.loads(rec["snapshot"])
+        p = {"group_id": group_id, "from_uuid": rec["merged_uuid"], "into_uuid": entity_uuid}
+        tx.run(q.UNDO_REVIVE, into_aliases=snap["into_aliases"], now=now, **p).consume()
+        moved = tx.run(q.UNDO_FACTS, facts=snap["facts"], **p).data()
+        reopened = tx.run(q.UNDO_DUPLICATES, uuids=rec.get("duplicates") or [], group_id=group_id).data()
+        tx.run(q.UNDO_MENTIONS, mentions=snap["mentions"], **p).consume()
+        tx.run(q.UNDO_QUOTES, said=snap["said"], told=snap["told"], **p).consume()
+        tx.run(q.MARK_UNDONE, record_uuid=record_uuid, now=now).consume()
+        seeds = sorted({(r["subject_uuid"], r["predicate"], r["object_uuid"]) for r in moved + reopened})
+        _, updates = recompute_slots(tx, group_id, seeds, timeline, now)
+        return UndoResult(record_uuid=record_uuid, restored=rec["merged_uuid"], survivor=entity_uuid,
+                          facts_restored=len(moved), mentions_restored=len(snap["mentions"]),
+                          duplicates_reopened=len(reopened), slot_updates=updates)
+
+    return graph.write(work)
