@@ -220,7 +220,7 @@ def _name_match(cast: _Cast) -> bool:
         if len(viable) != 1 or viable[0][1].score < MERGE_THRESHOLD:
             continue
         o, s = viable[0]
-        back = [x for x, t in _viable(o, cast.neighbours(o, blocks)) if t.score >= MERGE_THRESHOLD and x is not m]
+        back = [x for x, _ in _viable(o, cast.neighbours(o, blocks)) if x is not m]
         if any(_score(m, x).conflict for x in back) or not _introduced_first(m, o, s):
             continue  # the other also fits one this name rules out: "Caroline Bingley" fits "Miss Bingley" too
         src, dst = (m, o) if (m.mentions, m.uuid) <= (o.mentions, o.uuid) else (o, m)
@@ -350,7 +350,7 @@ def _miss_surname(cast: _Cast) -> bool:
         if surname is None:
             continue
         sisters = [o for o, s in _holders_any(cast, m, surname, blocks)
-                   if s.conflict is None and surname in o.surnames(titled=False) and o.genders == {"f"}
+                   if s.conflict is None and surname in o.surnames(titled=False) and not o.genders - {"f"}
                    and all(set(p.honorifics) <= UNMARRIED_TITLES for p in o.parsed)]
         if not sisters:
             continue

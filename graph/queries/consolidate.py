@@ -92,22 +92,16 @@ SET a.expired_at = null, a.merged_into = null, a.updated_at = $now, b.aliases = 
 
 UNDO_FACTS = """
 UNWIND $facts AS f
-MATCH (x:Entity)-[r:RELATES_TO {uuid: f.uuid}]-(y:Entity)
-WHERE r.group_id = $group_id AND ((f.out AND startNode(r).uuid = $into_uuid)
-                                 OR (NOT f.out AND endNode(r).uuid = $into_uuid))
-WITH DISTINCT f, r, startNode(r) AS s, endNode(r) AS o, properties(r) AS props
-MATCH (a:Entity {uuid: $from_uuid, group_id: $group_id})
-CALL (f, r, s, o, a, props) {
-  WITH f, r, s, o, a, props WHERE f.out
-  CREATE (a)-[n:RELATES_TO]->(o) SET n = props
-  RETURN a.uuid AS subject_uuid, o.uuid AS object_uuid
-UNION
-  WITH f, r, s, o, a, props WHERE NOT f.out
-  CREATE (s)-[n:RELATES_TO]->(a) SET n = props
-  RETURN s.uuid AS subject_uuid, a.uuid AS object_uuid
-}
+MATCH (s:Entity)-[r:RELATES_TO {uuid: f.uuid}]->(o:Entity)
+WHERE r.group_id = $group_id AND ((f.out AND s.uuid = $into_uuid) OR (NOT f.out AND o.uuid = $into_uuid))
+WITH f, r, s, o, properties(r) AS props
 DELETE r
-RETURN subject_uuid, props.predicate AS predicate, object_uuid
+WITH f, s, o, props
+MATCH (a:Entity {uuid: $from_uuid, group_id: $group_id})
+WITH props, CASE WHEN f.out THEN a ELSE s END AS ns, CASE WHEN f.out THEN o ELSE a END AS no
+CREATE (ns)-[n:RELATES_TO]->(no)
+SET n = props
+RETURN ns.uuid AS subject_uuid, props.predicate AS predicate, no.uuid AS object_uuid
 """
 
 UNDO_DUPLICATES = """

@@ -1,0 +1,123 @@
+"""The per-book consolidation rules (strata.resolve.consolidate), one written example each."""
+
+from __future__ import annotations
+
+from strata.resolve.consolidate import CastMember, Marriage, Reply, consolidate
+
+
+def member(uuid: str, name: str, *aliases: str, episodes: range | list[int] = range(1), first: int = 0) -> CastMember:
+    return CastMember(uuid=uuid, name=name, aliases=list(aliases), episodes=list(episodes), first_position=first)
+
+
+def pairs(plan) -> set[tuple[str, str, str]]:  # type: ignore[no-untyped-def]
+    return {(m.from_uuid, m.into_uuid, m.rule.split(":")[0]) for m in plan.merges}
+
+
+def test_a_first_name_introduced_with_its_surname_joins_it() -> None:
+    plan = consolidate([member("full", "Charlotte Lucas", episodes=range(5), first=10),
+                        member("bare", "Charlotte", episodes=range(3, 9), first=20)])
+    assert pairs(plan) == {("full", "bare", "name")}  # the smaller joins the more mentioned
+    assert plan.merges[0].forms == ["Charlotte Lucas"]
+
+
+def test_a_first_name_seen_before_the_full_name_stays_apart() -> None:
+    # "Mary" of the first chapter is not the "Mary King" of the twentieth
+    plan = consolidate([member("mary", "Mary", episodes=range(20), first=0),
+                        member("king", "Mary King", episodes=[40], first=4000)])
+    assert plan.merges == []
+
+
+def test_a_diminutive_joins_the_full_given_name() -> None:
+    plan = consolidate([member("eliz", "Elizabeth", "Elizabeth Bennet", episodes=range(50)),
+                        member("eliza", "Eliza", episodes=range(40, 45), first=100)])
+    assert pairs(plan) == {("eliza", "eliz", "name")}
+
+
+def test_a_name_fitting_two_people_is_not_merged() -> None:
+    # "Caroline Bingley" fits the bare "Bingley" and "Miss Bingley": the bare one is Mrs. Bingley, who
+    # conflicts with Miss Bingley, so the full name joins neither by the unique-match rule
+    plan = consolidate([member("mrsb", "Bingley", "Mrs. Bingley", episodes=range(13)),
+                        member("cb", "Caroline Bingley", episodes=range(11)),
+                        member("missb", "Miss Bingley", episodes=range(30))])
+    assert ("cb", "mrsb", "name") not in pairs(plan) and ("mrsb", "cb", "name") not in pairs(plan)
+
+
+def test_title_and_surname_join_the_only_full_name_of_that_gender() -> None:
+    plan = consolidate([member("mr", "Mr. Bingley", episodes=range(40)),
+                        member("charles", "Charles Bingley", episodes=range(2)),
+                        member("miss", "Miss Bingley", episodes=range(30))])
+    assert pairs(plan) == {("charles", "mr", "title_surname")}
+
+
+def test_a_bare_surname_joins_its_only_holder_or_the_only_man() -> None:
+    plan = consolidate([member("hill", "Hill", episodes=range(2)), member("mrs", "Mrs. Hill", episodes=range(3))])
+    assert pairs(plan) == {("hill", "mrs", "name")}  # the only holder: a plain name match
+    family = [member("g", "Gardiner", episodes=range(4)), member("mr", "Mr. Gardiner", episodes=range(20)),
+              member("mrs", "Mrs. Gardiner", episodes=range(25))]
+    assert pairs(consolidate(family)) == {("g", "mr", "bare_surname")}
+
+
+def test_mr_and_mrs_and_miss_of_one_surname_never_merge() -> None:
+    plan = consolidate([member("mr", "Mr. Bennet", episodes=range(30)),
+                        member("mrs", "Mrs. Bennet", episodes=range(40)),
+                        member("miss", "Miss Bennet", episodes=range(20))])
+    assert plan.merges == []
+
+
+def test_two_given_names_with_one_surname_never_merge() -> None:
+    plan = consolidate([member("j", "Jane Bennet", episodes=range(30)),
+                        member("e", "Elizabeth Bennet", episodes=range(40)),
+                        member("b", "Bennet", "Mrs. Bennet", episodes=range(10))])
+    assert not {(a, b) for a, b, _ in pairs(plan)} & {("j", "e"), ("e", "j")}
+
+
+def test_a_married_name_is_the_one_woman_married_to_the_only_man_of_that_surname() -> None:
+    cast = [member("mr", "Mr. Collins", episodes=range(30)), member("ch", "Charlotte Lucas", episodes=range(20)),
+            member("mrs", "Mrs. Collins", episodes=range(25, 40), first=500)]
+    plan = consolidate(cast, [Marriage(a="mr", b="ch", position=400)])
+    assert pairs(plan) == {("mrs", "ch", "married_name")}
+    # stated after the married name first appears: no evidence
+    assert consolidate(cast, [Marriage(a="mr", b="ch", position=900)]).merges == []
+    # two women married (or engaged) to him: a suggestion, no merge
+    two = cast + [member("w", "Maria Lucas", episodes=range(3))]
+    plan = consolidate(two, [Marriage(a="mr", b="ch", position=400), Marriage(a="w", b="mr", position=300)])
+    assert plan.merges == [] and {s.candidate_uuid for s in plan.suggestions} == {"ch", "w"}
+
+
+def test_miss_surname_is_the_sister_it_shares_episodes_with_beyond_chance() -> None:
+    everywhere = range(100)
+    cast = [member("miss", "Miss Lucas", episodes=[10, 11, 12, 13, 14, 15]),
+            member("ch", "Charlotte Lucas", episodes=[10, 11, 12, 13, 14, 50]),
+            member("maria", "Maria Lucas", episodes=[14, 60, 61, 62, 63, 64]),
+            member("other", "Elizabeth", episodes=everywhere)]
+    assert pairs(consolidate(cast)) == {("miss", "ch", "miss_surname")}
+    # no clear sister (same sharing): a suggestion only
+    tie = [member("miss", "Miss Lucas", episodes=[1, 2, 3, 4]), member("a", "Ann Lucas", episodes=[1, 2, 3, 9]),
+           member("b", "Mary Lucas", episodes=[2, 3, 4, 8]), member("x", "Elizabeth", episodes=everywhere)]
+    plan = consolidate(tie)
+    assert plan.merges == [] and {s.rule for s in plan.suggestions} == {"miss_surname"}
+
+
+def test_a_name_spoken_to_joins_whoever_answers_it() -> None:
+    cast = [member("voc", "Caroline", episodes=range(5)), member("miss", "Miss Bingley", episodes=range(30)),
+            member("eliz", "Elizabeth", episodes=range(50))]
+    replies = [Reply(addressed="voc", replier="miss")] * 3 + [Reply(addressed="voc", replier="eliz")]
+    assert pairs(consolidate(cast, replies=replies)) == {("voc", "miss", "vocative_reply")}
+    # the name mostly answers itself: not a nickname of anyone else
+    mixed = replies + [Reply(addressed="voc", replier="voc")] * 3
+    assert consolidate(cast, replies=mixed).merges == []
+
+
+def test_the_pass_is_idempotent_on_its_own_result() -> None:
+    cast = [member("full", "Charlotte Lucas", episodes=range(5)),
+            member("bare", "Charlotte", episodes=range(3, 9), first=1),
+            member("miss", "Miss Lucas", episodes=[1, 2, 3, 4]), member("x", "Elizabeth", episodes=range(100))]
+    plan = consolidate(cast)
+    survivors = {m.into_uuid for m in plan.merges} | {c.uuid for c in cast} - {m.from_uuid for m in plan.merges}
+    merged_forms: dict[str, list[str]] = {c.uuid: [c.name, *c.aliases] for c in cast}
+    episodes: dict[str, set[int]] = {c.uuid: set(c.episodes) for c in cast}
+    for m in plan.merges:
+        merged_forms[m.into_uuid] += m.forms
+        episodes[m.into_uuid] |= episodes[m.from_uuid]
+    again = [member(u, merged_forms[u][0], *merged_forms[u][1:], episodes=sorted(episodes[u])) for u in survivors]
+    assert consolidate(again).merges == []
