@@ -226,6 +226,7 @@ def worker(
 def consolidate(
     group: str = typer.Option(..., "--group", help="Group id."),
     source: str = typer.Option(None, "--source", help="Only this source (book); default: every source."),
+    undo: bool = typer.Option(False, "--undo", help="Take back the pass's merges instead (newest first)."),
 ) -> None:
     """Run the cast consolidation pass (merges with records, suggestions) over a group's books."""
     from strata.graph import Graph
@@ -233,6 +234,14 @@ def consolidate(
 
     cfg = Settings()
     with Graph.from_settings(cfg) as graph:
+        if undo:
+            from strata.graph.undo import undo_pass
+            from strata.resolve.timeline import recompute_timeline
+            from strata.schema.models import utcnow
+
+            undone = undo_pass(graph, group, source, recompute_timeline, utcnow())
+            console.print(f"undid {len(undone)} merge(s)")
+            return
         results = consolidate_group(graph, group, source)
     for r in results:
         console.print(f"source {r.source_uuid}: {r.cast} persons, {len(r.merges)} merge(s), "

@@ -60,3 +60,10 @@ def undo_merge(graph: Graph, group_id: str, entity_uuid: str, record_uuid: str, 
                           duplicates_reopened=len(reopened), slot_updates=updates)
 
     return graph.write(work)
+
+
+def undo_pass(graph: Graph, group_id: str, source_uuid: str | None, timeline: TimelineFn,
+              now: datetime) -> list[UndoResult]:
+    """Undo every merge of the consolidation pass over a group (or one source), newest first."""
+    rows = graph.query(q.PASS_RECORDS, group_id=group_id, source_uuid=source_uuid)
+    return [undo_merge(graph, group_id, r["entity_uuid"], r["uuid"], timeline, now) for r in rows]

@@ -81,7 +81,7 @@ def consolidate_source(graph: Graph, group_id: str, source_uuid: str | None,
                                  mention_form=m.mention_form, candidate_form=m.candidate_form,
                                  source_uuid=source_uuid)
         try:
-            done = merge_entities(graph, group_id, m.from_uuid, m.into_uuid, recompute_timeline, now,
+            done = merge_entities(graph, group_id, m.from_uuid, m.into_uuid, recompute_timeline, utcnow(),
                                   evidence=evidence)
         except NotFoundError:
             result.skipped += 1
