@@ -12,16 +12,28 @@ first names, the late Mr. X), and a rule that finds no single clear answer leave
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Sequence
 
-from pydantic import Field
-
+from strata.resolve.cast import (
+    Cast,
+    CastMember,
+    CastMerge,
+    CastSuggestion,
+    ConsolidationPlan,
+    Marriage,
+    Member,
+    Reply,
+    other_surnames,
+    score,
+    viable,
+)
 from strata.resolve.decide import PROMINENCE_MIN, PROMINENCE_RATIO, surname_match
-from strata.resolve.names import ParsedName, given_forms, parse_name
-from strata.resolve.scoring import MERGE_THRESHOLD, POSSIBLE_THRESHOLD, score_pair
-from strata.resolve.types import CandidateEntity, MatchScore, MentionCandidate
-from strata.schema.models import Frozen
+from strata.resolve.names import parse_name
+from strata.resolve.scoring import MERGE_THRESHOLD
+from strata.resolve.types import MatchScore
+
+__all__ = ["CastMember", "CastMerge", "CastSuggestion", "ConsolidationPlan", "Marriage", "Reply", "consolidate",
+           "other_surnames"]
 
 # Miss <Surname> names the eldest unmarried daughter: the sister whose episodes it shares far more than chance
 # (lift over both their frequencies) is taken when her lift is this ratio above the next sister's and above
@@ -32,171 +44,11 @@ MISS_MIN_SHARED = 3
 # with at least this many replies.
 VOCATIVE_MIN_REPLIES = 2
 VOCATIVE_SHARE = 0.6
-SUGGESTIONS_PER_MEMBER = 3
 # A sister for "Miss <Surname>" bears no title but these ("Lady Catherine de Bourgh" is the mother).
 UNMARRIED_TITLES = frozenset({"miss", "ms"})
 
 
-class CastMember(Frozen):
-    """A person of the book (the caller decides who is one) with where the book mentions it."""
-
-    uuid: str
-    name: str = Field(min_length=1)
-    aliases: list[str] = Field(default_factory=list)
-    episodes: list[int] = Field(default_factory=list)  # seqs of the source's episodes that mention it
-    first_position: int = 0  # story position (book offset) of its first episode
-
-
-class Marriage(Frozen):
-    """A non-negated marriage (or engagement) fact between two members, where the story states it."""
-
-    a: str
-    b: str
-    position: int | None = None
-
-
-class Reply(Frozen):
-    """A quote spoken to ``addressed`` answered by the next quote, spoken by ``replier``."""
-
-    addressed: str
-    replier: str
-
-
-class CastMerge(Frozen):
-    from_uuid: str
-    into_uuid: str
-    rule: str
-    reason: str
-    forms: list[str]  # the names the merge adds to the survivor
-    mention_form: str | None = None
-    candidate_form: str | None = None
-    score: float | None = None
-
-
-class CastSuggestion(Frozen):
-    entity_uuid: str
-    candidate_uuid: str
-    rule: str
-    score: float = 0.0
-
-
-class ConsolidationPlan(Frozen):
-    merges: list[CastMerge] = Field(default_factory=list)
-    suggestions: list[CastSuggestion] = Field(default_factory=list)
-
-
-@dataclass
-class _Member:
-    uuid: str
-    forms: list[str]
-    episodes: set[int]
-    first_position: int
-    parsed: list[ParsedName] = field(default_factory=list)
-
-    def __post_init__(self) -> None:
-        self.parsed = [parse_name(f) for f in self.forms]
-
-    @property
-    def mentions(self) -> int:
-        return len(self.episodes)
-
-    def as_candidate(self) -> CandidateEntity:
-        return CandidateEntity(uuid=self.uuid, name=self.forms[0], type="Person", aliases=self.forms[1:],
-                               mentions=self.mentions)
-
-    def as_mention(self) -> MentionCandidate:
-        return MentionCandidate(name=self.forms[0], type="Person", aliases=self.forms[1:])
-
-    @property
-    def genders(self) -> set[str]:
-        return {g for p in self.parsed for g in p.genders}
-
-    def surnames(self, titled: bool | None = None) -> set[str]:
-        """Surnames of its forms: only titled forms without a given name (True), only full names (False)."""
-        return {p.surname for p in self.parsed if p.surname and (
-            titled is None or (titled and p.honorifics and not p.given) or (titled is False and p.given))}
-
-    def keys(self) -> set[str]:
-        out = set()
-        for p in self.parsed:
-            if p.surname:
-                out.add("s:" + p.surname)
-            for g in (*p.given[:1], *([p.bare] if p.bare else [])):
-                out |= {"g:" + f for f in given_forms(g)}
-            if p.bare:
-                out.add("s:" + p.bare)
-        return out
-
-    @property
-    def bare(self) -> bool:
-        """Only one untitled name word ("Bingley", "Charlotte")."""
-        return all(p.bare and not p.honorifics for p in self.parsed)
-
-
-class _Cast:
-    def __init__(self, members: Iterable[CastMember]) -> None:
-        self.members = {m.uuid: _Member(m.uuid, list(dict.fromkeys([m.name, *m.aliases])), set(m.episodes),
-                                        m.first_position) for m in members}
-        self.merged: dict[str, str] = {}
-        self.plan: list[CastMerge] = []
-        self.suggestions: dict[tuple[str, str], CastSuggestion] = {}
-        self.episodes = len({e for m in self.members.values() for e in m.episodes}) or 1
-
-    def current(self, uuid: str) -> str:
-        while uuid in self.merged:
-            uuid = self.merged[uuid]
-        return uuid
-
-    def blocks(self) -> dict[str, set[str]]:
-        out: dict[str, set[str]] = {}
-        for m in self.members.values():
-            for k in m.keys():
-                out.setdefault(k, set()).add(m.uuid)
-        return out
-
-    def neighbours(self, m: _Member, blocks: dict[str, set[str]]) -> list[_Member]:
-        near = {u for k in m.keys() for u in blocks.get(k, ())} - {m.uuid}
-        return [self.members[u] for u in sorted(near) if u in self.members]
-
-    def by_size(self) -> list[_Member]:
-        return sorted(self.members.values(), key=lambda m: (m.mentions, m.uuid))
-
-    def merge(self, src: _Member, dst: _Member, rule: str, reason: str, score: MatchScore | None = None) -> None:
-        added = [f for f in src.forms if f not in dst.forms]
-        self.plan.append(CastMerge(from_uuid=src.uuid, into_uuid=dst.uuid, rule=rule, reason=reason, forms=added,
-                                   mention_form=score.mention_form if score else None,
-                                   candidate_form=score.candidate_form if score else None,
-                                   score=score.score if score else None))
-        merged = _Member(dst.uuid, dst.forms + added, dst.episodes | src.episodes,
-                         min(dst.first_position, src.first_position))
-        self.members[dst.uuid] = merged
-        del self.members[src.uuid]
-        self.merged[src.uuid] = dst.uuid
-
-    def suggest(self, m: _Member, others: Sequence[_Member], rule: str) -> None:
-        for o in others[:SUGGESTIONS_PER_MEMBER]:
-            self.suggestions.setdefault((m.uuid, o.uuid), CastSuggestion(entity_uuid=m.uuid, candidate_uuid=o.uuid,
-                                                                          rule=rule))
-
-
-def _score(a: _Member, b: _Member) -> MatchScore:
-    return score_pair(a.as_mention(), b.as_candidate())
-
-
-def _other_surnames(m: _Member, o: _Member) -> bool:
-    """Each has a surname and they share none ("Colonel Fitzwilliam" / "Mr. Fitzwilliam Darcy"): two people,
-    whatever a lone form of one matches (married names have their own rule)."""
-    a, b = m.surnames(), o.surnames()
-    return bool(a and b and not a & b)
-
-
-def _viable(m: _Member, others: Iterable[_Member]) -> list[tuple[_Member, MatchScore]]:
-    scored = [(o, _score(m, o)) for o in others if not _other_surnames(m, o)]
-    return sorted([(o, s) for o, s in scored if s.conflict is None and s.score >= POSSIBLE_THRESHOLD],
-                  key=lambda x: (-x[1].score, -x[0].mentions, x[0].uuid))
-
-
-def _introduced_first(m: _Member, o: _Member, s: MatchScore) -> bool:
+def _introduced_first(m: Member, o: Member, s: MatchScore) -> bool:
     """A lone given name joins a full name only when the full name came first ("first names introduced with a
     surname"): a "Mary" of the first chapter is not the "Mary King" of the twentieth."""
     if s.reason not in ("partial", "partial_diminutive") or not s.mention_form or not s.candidate_form:
@@ -209,19 +61,19 @@ def _introduced_first(m: _Member, o: _Member, s: MatchScore) -> bool:
     return not by_given or full_side.first_position <= single_side.first_position
 
 
-def _name_match(cast: _Cast) -> bool:
+def _name_match(cast: Cast) -> bool:
     """One name the rules tie to exactly one other entity at merge level ("Eliza" / Elizabeth, "Charlotte" /
     "Charlotte Lucas"): the smaller joins the larger."""
     blocks = cast.blocks()
     for m in cast.by_size():
         if m.uuid not in cast.members:
             continue
-        viable = _viable(m, cast.neighbours(m, blocks))
-        if len(viable) != 1 or viable[0][1].score < MERGE_THRESHOLD:
+        found = viable(m, cast.neighbours(m, blocks))
+        if len(found) != 1 or found[0][1].score < MERGE_THRESHOLD:
             continue
-        o, s = viable[0]
-        back = [x for x, _ in _viable(o, cast.neighbours(o, blocks)) if x is not m]
-        if any(_score(m, x).conflict for x in back) or not _introduced_first(m, o, s):
+        o, s = found[0]
+        back = [x for x, _ in viable(o, cast.neighbours(o, blocks)) if x is not m]
+        if any(score(m, x).conflict for x in back) or not _introduced_first(m, o, s):
             continue  # the other also fits one this name rules out: "Caroline Bingley" fits "Miss Bingley" too
         src, dst = (m, o) if (m.mentions, m.uuid) <= (o.mentions, o.uuid) else (o, m)
         cast.merge(src, dst, f"name:{s.reason}", "the only entity this name matches", s)
@@ -229,16 +81,16 @@ def _name_match(cast: _Cast) -> bool:
     return False
 
 
-def _title_surname(cast: _Cast) -> bool:
+def _title_surname(cast: Cast) -> bool:
     """"Mr. Bingley" and "Charles Bingley": a plain title + surname and the only full name of the same gender
     with that surname (round one's rule inside one episode, here across the book)."""
     blocks = cast.blocks()
     for m in cast.by_size():
         if not m.surnames(titled=True):
             continue
-        viable = _viable(m, cast.neighbours(m, blocks))
-        fitting = [(o, s) for o, s in viable if s.reason == "surname_only" and surname_match(s)]
-        strong = [o for o, s in viable if s.score >= MERGE_THRESHOLD]
+        found = viable(m, cast.neighbours(m, blocks))
+        fitting = [(o, s) for o, s in found if s.reason == "surname_only" and surname_match(s)]
+        strong = [o for o, s in found if s.score >= MERGE_THRESHOLD]
         if len(fitting) == 1 and not strong:
             o, s = fitting[0]
             src, dst = (m, o) if (m.mentions, m.uuid) <= (o.mentions, o.uuid) else (o, m)
@@ -247,11 +99,11 @@ def _title_surname(cast: _Cast) -> bool:
     return False
 
 
-def _holders(cast: _Cast, m: _Member, surname: str, blocks: dict[str, set[str]]) -> list[tuple[_Member, MatchScore]]:
-    return [(o, s) for o, s in _viable(m, cast.neighbours(m, blocks)) if surname in o.surnames()]
+def _holders(cast: Cast, m: Member, surname: str, blocks: dict[str, set[str]]) -> list[tuple[Member, MatchScore]]:
+    return [(o, s) for o, s in viable(m, cast.neighbours(m, blocks)) if surname in o.surnames()]
 
 
-def _bare_surname(cast: _Cast) -> bool:
+def _bare_surname(cast: Cast) -> bool:
     """A lone surname ("Gardiner", "Hill") joins the only person holding it; among several, the only man (a
     narrator names men by bare surname, women by title or given name), else one far more prominent."""
     blocks = cast.blocks()
@@ -281,14 +133,14 @@ def _bare_surname(cast: _Cast) -> bool:
     return False
 
 
-def _titled_only(m: _Member, title: str) -> str | None:
+def _titled_only(m: Member, title: str) -> str | None:
     """The surname when every form of ``m`` is ``title`` + surname ("Mrs. Collins"), else None."""
     surnames = {p.surname for p in m.parsed if p.honorifics == (title,) and not p.given and p.surname}
     others = [p for p in m.parsed if not (p.honorifics == (title,) and not p.given) and not p.bare]
     return next(iter(surnames)) if len(surnames) == 1 and not others else None
 
 
-def _married_name(cast: _Cast, marriages: Sequence[Marriage]) -> bool:
+def _married_name(cast: Cast, marriages: Sequence[Marriage]) -> bool:
     """"Mrs. Collins" is the woman married to the only Mr. Collins: the one woman the book marries (or engages)
     to him before the married name first appears, and no longer calls Miss; several are a suggestion."""
     blocks = cast.blocks()
@@ -327,7 +179,7 @@ def _married_name(cast: _Cast, marriages: Sequence[Marriage]) -> bool:
             cast.suggest(m, [cast.members[w] for w, _ in ranked], "married_name")
             continue
         wife = cast.members[ranked[0][0]]
-        s = _score(m, wife)
+        s = score(m, wife)
         if s.conflict is not None:
             continue
         cast.merge(m, wife, "married_name", "the woman married to the only man of this surname", s)
@@ -335,13 +187,13 @@ def _married_name(cast: _Cast, marriages: Sequence[Marriage]) -> bool:
     return False
 
 
-def _holders_any(cast: _Cast, m: _Member, surname: str,
-                 blocks: dict[str, set[str]]) -> list[tuple[_Member, MatchScore]]:
+def _holders_any(cast: Cast, m: Member, surname: str,
+                 blocks: dict[str, set[str]]) -> list[tuple[Member, MatchScore]]:
     """Holders of ``surname`` whatever their score against ``m`` (a Mr. conflicts with a Mrs. by design)."""
-    return [(o, _score(m, o)) for o in cast.neighbours(m, blocks) if surname in o.surnames()]
+    return [(o, score(m, o)) for o in cast.neighbours(m, blocks) if surname in o.surnames()]
 
 
-def _miss_surname(cast: _Cast) -> bool:
+def _miss_surname(cast: Cast) -> bool:
     """"Miss Bennet" is the eldest unmarried daughter: the sister (a woman with a full name of that surname and
     no married title) whose episodes it shares far beyond chance, when one clearly does; else a suggestion."""
     blocks = cast.blocks()
@@ -367,12 +219,12 @@ def _miss_surname(cast: _Cast) -> bool:
             cast.suggest(m, [o for _, o in lifts], "miss_surname")
             continue
         cast.merge(m, best, "miss_surname", f"the sister it shares episodes with most beyond chance "
-                   f"(lift {best_lift:.2f})", _score(m, best))
+                   f"(lift {best_lift:.2f})", score(m, best))
         return True
     return False
 
 
-def _vocative(cast: _Cast, replies: Sequence[Reply]) -> bool:
+def _vocative(cast: Cast, replies: Sequence[Reply]) -> bool:
     """A one-word name spoken to ("..., Caroline") joins whoever answers it, when one person gives most of the
     replies and the names do not conflict."""
     answers: dict[str, Counter[str]] = {}
@@ -388,7 +240,7 @@ def _vocative(cast: _Cast, replies: Sequence[Reply]) -> bool:
         if replier == uuid or n < VOCATIVE_MIN_REPLIES or n < VOCATIVE_SHARE * sum(counts.values()):
             continue
         o = cast.members[replier]
-        s = _score(m, o)
+        s = score(m, o)
         if s.conflict is not None:
             continue
         cast.merge(m, o, "vocative_reply", f"{n} of {sum(counts.values())} replies to this name come from it", s)
@@ -399,7 +251,7 @@ def _vocative(cast: _Cast, replies: Sequence[Reply]) -> bool:
 def consolidate(members: Sequence[CastMember], marriages: Sequence[Marriage] = (),
                 replies: Sequence[Reply] = ()) -> ConsolidationPlan:
     """The merges (in order: each ``into`` is current when its turn comes) and suggestions for one book."""
-    cast = _Cast(members)
+    cast = Cast(members)
     rules = (_name_match, _title_surname, _bare_surname, lambda c: _married_name(c, marriages), _miss_surname,
              lambda c: _vocative(c, replies))
     progress = True

@@ -34,6 +34,8 @@ PARTIAL_DIMINUTIVE_SCORE = 0.82  # part through a diminutive ("Kitty" / "Catheri
 # ... but a bare nickname against a name with a rank ("Kitty" / "Lady Catherine De Bourgh") is only possible:
 # a diminutive is how family and friends speak, a rank how everyone else does.
 RANKED_DIMINUTIVE_SCORE = 0.7
+# Both "Kitty" / "Lady Catherine" (one given name each) and "Kitty" / "Lady Catherine de Bourgh" (a part of it).
+_NICKNAME_RELATIONS = frozenset({NameRelation.DIMINUTIVE, NameRelation.PARTIAL_DIMINUTIVE})
 # Title + surname vs a full name ("Mr. Darcy" / "Fitzwilliam Darcy"): wife, daughters, father share that form,
 # so it is only a possible match, for an adjudicator, never an automatic merge.
 SURNAME_ONLY_SCORE = 0.75
@@ -95,7 +97,7 @@ def _person_pair(a: str, b: str) -> tuple[float, str, str | None]:
     cmp = compare_names(pa, pb)
     if cmp.relation is NameRelation.CONFLICT:
         return 0.0, "conflict", cmp.conflict
-    if cmp.relation is NameRelation.PARTIAL_DIMINUTIVE and _ranked_against_bare(pa, pb):
+    if cmp.relation in _NICKNAME_RELATIONS and _ranked_against_bare(pa, pb):
         return RANKED_DIMINUTIVE_SCORE, cmp.relation.value, None
     if cmp.relation in _RELATION_SCORES:
         return _RELATION_SCORES[cmp.relation], cmp.relation.value, None
