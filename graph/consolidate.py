@@ -21,6 +21,7 @@ class CastRow(BaseModel):
     type: str = "Entity"
     episodes: list[int] = Field(default_factory=list)
     first_position: int = 0
+    seen: list[list[str]] = Field(default_factory=list)  # surface forms of each mentioning episode
 
 
 def sources(graph: Graph, group_id: str) -> list[str]:

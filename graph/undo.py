@@ -5,8 +5,12 @@ Restores exactly: the merged entity is current again under its own name and alia
 created is removed; its facts (same uuids, either side) and quotes (said / spoken to) come back; the survivor's
 aliases are what they were; facts expired as duplicates by the merge are current again; the touched slots'
 temporal rules run again. Not restored: provenance the kept duplicate took from the expired one (episodes,
-evidence) stays on it, and anything written to the survivor after the merge stays on the survivor. Records of
-merges made inside an episode (no merged entity) cannot be undone this way: merge the names apart by hand.
+evidence) stays on it, and anything written to the survivor after the merge stays on the survivor.
+
+A record of names that joined inside an episode (no merged entity to revive) is undone by a split
+(graph/split.py): its names leave the entity for the entity they make, with the episodes that used only those
+names, the facts only those episodes support and those episodes' quotes. An episode that used both kinds of
+names stays: which mention meant whom is not recorded.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from pydantic import BaseModel
 from strata.graph.commit import TimelineFn, recompute_slots
 from strata.graph.driver import Graph
 from strata.graph.queries import consolidate as q
+from strata.graph.split import split_forms
 from strata.schema.errors import InputError, NotFoundError
 
 
@@ -31,6 +36,25 @@ class UndoResult(BaseModel):
     mentions_restored: int
     duplicates_reopened: int
     slot_updates: int
+
+
+def undo_record(graph: Graph, group_id: str, entity_uuid: str, record_uuid: str, timeline: TimelineFn,
+                now: datetime) -> UndoResult:
+    """Undo the merge a record describes: revive the merged entity, or split an episode's names off."""
+    rows = graph.query(q.GET_RECORD, record_uuid=record_uuid, group_id=group_id, uuid=entity_uuid)
+    if not rows:
+        raise NotFoundError(f"merge record {record_uuid} of entity {entity_uuid} not found")
+    rec = rows[0]["props"]
+    if rec.get("merged_uuid") or rec.get("undone_at") is not None:
+        return undo_merge(graph, group_id, entity_uuid, record_uuid, timeline, now)
+    if rec.get("split_from"):
+        raise InputError("a split is undone by merging the entities again", {"record_uuid": record_uuid})
+    done = split_forms(graph, group_id, entity_uuid, list(rec.get("forms") or []), timeline, now,
+                       rule="undo", reason=f"undo of merge record {record_uuid} ({rec.get('rule')})")
+    graph.query(q.MARK_UNDONE, record_uuid=record_uuid, now=now)
+    return UndoResult(record_uuid=record_uuid, restored=done.into_uuid, survivor=entity_uuid,
+                      facts_restored=done.facts_moved, mentions_restored=done.mentions_moved, duplicates_reopened=0,
+                      slot_updates=done.slot_updates)
 
 
 def undo_merge(graph: Graph, group_id: str, entity_uuid: str, record_uuid: str, timeline: TimelineFn,

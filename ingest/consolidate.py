@@ -11,6 +11,7 @@ longer current is skipped.
 from __future__ import annotations
 
 import logging
+from collections import Counter
 from datetime import datetime
 
 from pydantic import BaseModel, Field
@@ -18,14 +19,16 @@ from pydantic import BaseModel, Field
 from strata.graph import Graph
 from strata.graph import consolidate as store
 from strata.graph.edit import MergeEvidence, merge_entities
+from strata.graph.split import split_forms
 from strata.ingest.extractors.gender import given_name_gender
 from strata.ingest.extractors.person_shape import given_name_led
 from strata.ingest.logging import log_event
+from strata.resolve.cleanup import cleanup
 from strata.resolve.consolidate import CastMember, Marriage, Reply, consolidate
 from strata.resolve.names import parse_name
 from strata.resolve.normalize import type_class
 from strata.resolve.timeline import recompute_timeline
-from strata.schema.errors import NotFoundError
+from strata.schema.errors import InputError, NotFoundError
 from strata.schema.models import utcnow
 
 log = logging.getLogger("strata.ingest")
@@ -39,10 +42,19 @@ class MergeDone(BaseModel):
     record_uuid: str | None = None
 
 
+class SplitDone(BaseModel):
+    entity: str
+    into: str
+    rule: str
+    forms: list[str]
+    record_uuid: str
+
+
 class ConsolidationResult(BaseModel):
     group_id: str
     source_uuid: str | None
     cast: int  # persons considered
+    splits: list[SplitDone] = Field(default_factory=list)
     merges: list[MergeDone] = Field(default_factory=list)
     suggestions: int = 0
     skipped: int = 0  # merges whose entities were no longer current
@@ -61,37 +73,58 @@ def _is_person(row: store.CastRow, titled_surnames: set[str]) -> bool:
         words[0].lower() in titled_surnames or given_name_gender(words[0]) is not None)
 
 
-def consolidate_source(graph: Graph, group_id: str, source_uuid: str | None,
-                       now: datetime | None = None) -> ConsolidationResult:
-    now = now or utcnow()
+def _members(graph: Graph, group_id: str, source_uuid: str | None) -> list[CastMember]:
     rows = store.read_cast(graph, group_id, source_uuid)
     titled = {p.surname for r in rows if type_class(r.type) == "person"
               for p in map(parse_name, [r.name, *r.aliases]) if p.surname and p.honorifics and not p.given}
-    persons = [r for r in rows if _is_person(r, titled)]
-    members = [CastMember(uuid=r.uuid, name=r.name, aliases=r.aliases, episodes=r.episodes,
-                          first_position=r.first_position) for r in persons]
+    out = []
+    for r in rows:
+        if not _is_person(r, titled):
+            continue
+        counts = Counter(f for forms in r.seen for f in set(forms))
+        out.append(CastMember(uuid=r.uuid, name=r.name, aliases=r.aliases, episodes=r.episodes,
+                              first_position=r.first_position, form_episodes=dict(counts)))
+    return out
+
+
+def consolidate_source(graph: Graph, group_id: str, source_uuid: str | None,
+                       now: datetime | None = None) -> ConsolidationResult:
+    """Clean the cast (split misplaced names), read it again, then merge; suggestions where unclear."""
+    now = now or utcnow()
+    result = ConsolidationResult(group_id=group_id, source_uuid=source_uuid, cast=0)
+    for split in cleanup(_members(graph, group_id, source_uuid)):
+        try:
+            done = split_forms(graph, group_id, split.entity_uuid, split.forms, recompute_timeline, utcnow(),
+                               into_uuid=split.into_uuid, rule=split.rule, reason=split.reason)
+        except (NotFoundError, InputError):
+            result.skipped += 1
+            continue
+        result.splits.append(SplitDone(entity=split.entity_uuid, into=done.into_uuid, rule=split.rule,
+                                       forms=done.forms, record_uuid=done.record_uuid))
+    members = _members(graph, group_id, source_uuid)
+    result.cast = len(members)
     uuids = [m.uuid for m in members]
     marriages = [Marriage(a=str(x["a"]), b=str(x["b"]), position=x["position"])  # type: ignore[arg-type]
                  for x in store.read_marriages(graph, group_id, uuids)]
     replies = [Reply(**x) for x in store.read_replies(graph, group_id, source_uuid)]
     plan = consolidate(members, marriages, replies)
-    result = ConsolidationResult(group_id=group_id, source_uuid=source_uuid, cast=len(members))
     for m in plan.merges:
         evidence = MergeEvidence(rule=m.rule, reason=m.reason, forms=m.forms, score=m.score,
                                  mention_form=m.mention_form, candidate_form=m.candidate_form,
                                  source_uuid=source_uuid)
         try:
-            done = merge_entities(graph, group_id, m.from_uuid, m.into_uuid, recompute_timeline, utcnow(),
-                                  evidence=evidence)
+            done_merge = merge_entities(graph, group_id, m.from_uuid, m.into_uuid, recompute_timeline, utcnow(),
+                                        evidence=evidence)
         except NotFoundError:
             result.skipped += 1
             continue
         result.merges.append(MergeDone(merged=m.from_uuid, into=m.into_uuid, rule=m.rule, forms=m.forms,
-                                       record_uuid=done.record_uuid))
+                                       record_uuid=done_merge.record_uuid))
     store.record_suggestions(graph, group_id, [s.model_dump() for s in plan.suggestions], now)
     result.suggestions = len(plan.suggestions)
     log_event(log, "consolidate.done", group_id=group_id, source_uuid=source_uuid, cast=len(members),
-              merges=len(result.merges), suggestions=result.suggestions, skipped=result.skipped)
+              splits=len(result.splits), merges=len(result.merges), suggestions=result.suggestions,
+              skipped=result.skipped)
     return result
 
 

@@ -24,6 +24,8 @@ class CastMember(Frozen):
     aliases: list[str] = Field(default_factory=list)
     episodes: list[int] = Field(default_factory=list)  # seqs of the source's episodes that mention it
     first_position: int = 0  # story position (book offset) of its first episode
+    # episodes in which each form was written (from the mentions' surface forms)
+    form_episodes: dict[str, int] = Field(default_factory=dict)
 
 
 class Marriage(Frozen):

@@ -15,7 +15,7 @@ from strata.graph.keys import ApiKey
 from strata.graph.read import MergeRecord, entity_notes, entity_timeline, get_entity, merge_records
 from strata.graph.story import StoryAsk, story_cut
 from strata.graph.traverse import Neighborhood, neighborhood
-from strata.graph.undo import UndoResult, undo_merge
+from strata.graph.undo import UndoResult, undo_record
 from strata.resolve.timeline import recompute_timeline
 from strata.schema.errors import NotFoundError
 from strata.schema.models import Entity, Fact, Note, utcnow
@@ -111,7 +111,8 @@ def get_merges(uuid: str = EntityId, limit: int = Query(200, ge=1, le=1000), key
 @router.post("/entities/{uuid}/merges/{record}/undo", response_model=UndoResult)
 def undo(uuid: str = EntityId, record: str = Path(..., max_length=64, description="Merge record uuid"),
          key: ApiKey = Depends(principal), rt: Runtime = Depends(runtime)) -> UndoResult:
-    """Take back a merge into this entity (a consolidation or manual merge): the merged entity is current
-    again with its mentions, facts and quotes (docs/resolution.md, "Undo")."""
+    """Take back a merge into this entity: a consolidation or manual merge revives the merged entity with its
+    mentions, facts and quotes; names joined inside an episode are split off to their own entity
+    (docs/resolution.md, "Undo")."""
     group = owned_group(rt, key, "entity", uuid, "w")
-    return undo_merge(rt.graph, group, uuid, record, recompute_timeline, utcnow())
+    return undo_record(rt.graph, group, uuid, record, recompute_timeline, utcnow())

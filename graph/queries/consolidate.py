@@ -2,11 +2,12 @@
 
 # The current entities a source's episodes mention, with the episodes (seq) and the first story position.
 CAST = """
-MATCH (ep:Episode {group_id: $group_id})-[:MENTIONS]->(e:Entity {group_id: $group_id})
+MATCH (ep:Episode {group_id: $group_id})-[m:MENTIONS]->(e:Entity {group_id: $group_id})
 WHERE ($source_uuid IS NULL OR ep.source_uuid = $source_uuid) AND e.expired_at IS NULL
-WITH e, collect(DISTINCT ep.seq) AS episodes, min(coalesce(ep.story_position, ep.seq)) AS first_position
+WITH e, collect(DISTINCT ep.seq) AS episodes, min(coalesce(ep.story_position, ep.seq)) AS first_position,
+     collect(coalesce(m.surface_forms, [])) AS seen
 RETURN e.uuid AS uuid, e.name AS name, coalesce(e.aliases, []) AS aliases, coalesce(e.type, 'Entity') AS type,
-       episodes, first_position
+       episodes, first_position, seen
 """
 
 SOURCES = """

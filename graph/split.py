@@ -1,0 +1,73 @@
+"""Split names off an entity: the names leave its aliases, and the episode mentions that used only those names,
+the facts only those episodes support and the quotes of those episodes move to another entity (an existing
+one, or the entity those names make). Used by the consolidation pass (an alias another entity bears as its
+name, Mr. and Mrs. on one entity) and to undo a merge made inside an episode. An episode that used both kinds
+of names stays with the entity: which of its mentions meant whom is not recorded.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from neo4j import ManagedTransaction
+from pydantic import BaseModel
+
+from strata.graph import lucene
+from strata.graph.commit import TimelineFn, recompute_slots
+from strata.graph.driver import Graph
+from strata.graph.queries import split as q
+from strata.resolve.normalize import entity_key, fold_name
+from strata.schema import ids
+from strata.schema.errors import InputError, NotFoundError
+from strata.schema.plan import LABEL
+
+
+class SplitResult(BaseModel):
+    entity_uuid: str
+    into_uuid: str
+    forms: list[str]
+    mentions_moved: int
+    facts_moved: int
+    record_uuid: str
+    slot_updates: int
+
+
+def split_forms(graph: Graph, group_id: str, entity_uuid: str, forms: list[str], timeline: TimelineFn,
+                now: datetime, *, into_uuid: str | None = None, rule: str = "split", reason: str = "") -> SplitResult:
+    folded = {fold_name(f) for f in forms if fold_name(f)}
+    if not folded:
+        raise InputError("say which names to split off", {"uuid": entity_uuid})
+
+    def work(tx: ManagedTransaction) -> SplitResult:
+        row = tx.run(q.ENTITY, uuid=entity_uuid, group_id=group_id).single()
+        if row is None:
+            raise NotFoundError(f"entity {entity_uuid} not found or no longer current")
+        if fold_name(row["name"]) in folded:
+            raise InputError("an entity's own name cannot be split off", {"uuid": entity_uuid, "name": row["name"]})
+        moving = [f for f in dict.fromkeys(row["aliases"]) if fold_name(f) in folded] or list(forms)
+        target = into_uuid
+        if target is None:
+            label = row["type"] if LABEL.match(row["type"] or "") else "Entity"
+            key = entity_key(moving[0], row["type"])
+            target = tx.run(q.ENSURE_TARGET, group_id=group_id, key=key, new_uuid=ids.entity_uuid(group_id, key),
+                            group_tag=lucene.group_tag(group_id), name=moving[0], type=row["type"], label=label,
+                            now=now).single()["uuid"]
+        if target == entity_uuid:
+            raise InputError("an entity cannot be split into itself", {"uuid": entity_uuid})
+        episodes = [r["episode_uuid"] for r in tx.run(q.MENTION_FORMS, uuid=entity_uuid, group_id=group_id)
+                    if r["forms"] and all(fold_name(f) in folded for f in r["forms"])]
+        p = {"uuid": entity_uuid, "into_uuid": target, "group_id": group_id, "episodes": episodes}
+        tx.run(q.MOVE_MENTIONS, **p).consume()
+        moved = tx.run(q.MOVE_FACTS, **p).data()
+        tx.run(q.MOVE_QUOTES, **p).consume()
+        keep = [a for a in row["aliases"] if fold_name(a) not in folded]
+        tx.run(q.SET_ALIASES, keep=keep, forms=moving, now=now, **p).consume()
+        record_uuid = ids.stable_uuid("split", entity_uuid, target, *sorted(folded))
+        tx.run(q.RECORD_SPLIT, record_uuid=record_uuid, forms=moving, rule=rule, reason=reason, now=now,
+               **p).consume()
+        seeds = sorted({(r["subject_uuid"], r["predicate"], r["object_uuid"]) for r in moved})
+        _, updates = recompute_slots(tx, group_id, seeds, timeline, now)
+        return SplitResult(entity_uuid=entity_uuid, into_uuid=target, forms=moving, mentions_moved=len(episodes),
+                           facts_moved=len(moved), record_uuid=record_uuid, slot_updates=updates)
+
+    return graph.write(work)

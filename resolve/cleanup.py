@@ -1,0 +1,80 @@
+"""Clean a book's cast before consolidating it: names that sit on the wrong entity are split off. Pure.
+
+Two cases, both left by merges inside single episodes:
+- one entity holds titles of two genders ("Gardiner" with "Mr. Gardiner" and "Mrs. Gardiner"): the forms of
+  the gender the book writes less often leave (to the entity named so, else to a new one);
+- an alias that is another entity's own name and that the rules relate only weakly to the holder's name
+  ("Kitty" on "Lady Catherine" while "Kitty" is an entity of her own): it goes to that entity.
+The caller moves the names with the episodes that used only them (graph/split.py) and reads the cast again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from strata.resolve.cast import CastMember
+from strata.resolve.names import parse_name
+from strata.resolve.normalize import fold_name
+from strata.resolve.scoring import MERGE_THRESHOLD, score_pair
+from strata.resolve.types import CandidateEntity, MentionCandidate
+from strata.schema.models import Frozen
+
+
+class CastSplit(Frozen):
+    entity_uuid: str
+    forms: list[str]
+    into_uuid: str | None = None  # None: the entity these names make
+    rule: str
+    reason: str
+
+
+def _title_gender(form: str) -> str | None:
+    p = parse_name(form)
+    genders = p.genders if p.honorifics else frozenset()
+    return next(iter(genders)) if len(genders) == 1 else None
+
+
+def _self_conflict(m: CastMember, named: dict[str, CastMember]) -> CastSplit | None:
+    forms = list(dict.fromkeys([m.name, *m.aliases]))
+    by_gender: dict[str, list[str]] = {}
+    for f in forms:
+        if (g := _title_gender(f)) is not None:
+            by_gender.setdefault(g, []).append(f)
+    if len(by_gender) < 2:
+        return None
+    own = _title_gender(m.name)
+    if own is None:
+        own = max(sorted(by_gender), key=lambda g: sum(m.form_episodes.get(f, 0) for f in by_gender[g]))
+    leaving = [f for g, fs in sorted(by_gender.items()) if g != own for f in fs]
+    target = next((named[fold_name(f)].uuid for f in leaving if fold_name(f) in named), None)
+    return CastSplit(entity_uuid=m.uuid, forms=leaving, into_uuid=target if target != m.uuid else None,
+                     rule="split:two_genders", reason="titles of two genders on one entity")
+
+
+def _foreign_aliases(m: CastMember, named: dict[str, CastMember]) -> list[CastSplit]:
+    out = []
+    for alias in dict.fromkeys(m.aliases):
+        other = named.get(fold_name(alias))
+        if other is None or other.uuid == m.uuid or fold_name(alias) == fold_name(m.name):
+            continue
+        fit = score_pair(MentionCandidate(name=alias, type="Person"),
+                         CandidateEntity(uuid=m.uuid, name=m.name, type="Person"))
+        if fit.score < MERGE_THRESHOLD:
+            out.append(CastSplit(entity_uuid=m.uuid, forms=[alias], into_uuid=other.uuid, rule="split:foreign_alias",
+                                 reason=f"{alias!r} is another entity's name and only weakly {m.name!r}"))
+    return out
+
+
+def cleanup(members: Sequence[CastMember]) -> list[CastSplit]:
+    """Splits to apply before merging, one per (entity, destination)."""
+    named: dict[str, CastMember] = {}
+    for m in sorted(members, key=lambda m: (-len(m.episodes), m.uuid)):  # a name's entity: its most mentioned
+        named.setdefault(fold_name(m.name), m)
+    out: list[CastSplit] = []
+    for m in members:
+        conflict = _self_conflict(m, named)
+        if conflict is not None:
+            out.append(conflict)
+        out += [s for s in _foreign_aliases(m, named)
+                if not conflict or fold_name(s.forms[0]) not in {fold_name(f) for f in conflict.forms}]
+    return out
