@@ -9,7 +9,7 @@ import pytest
 
 from strata.graph import Graph
 from strata.graph.read import merge_records
-from strata.graph.undo import undo_merge
+from strata.graph.undo import undo_merge, undo_record
 from strata.ingest.consolidate import consolidate_group
 from strata.ingest.pipeline import Pipeline
 from strata.resolve.timeline import recompute_timeline
@@ -88,3 +88,26 @@ def test_the_pass_merges_what_episodes_left_apart_and_undo_takes_it_back(graph: 
                            "RETURN ep", u=before["Mr. Gardiner"], g=group_id)
     with pytest.raises(InputError):
         undo_merge(graph, group_id, after["Mr. Gardiner"], record.uuid, recompute_timeline, utcnow())
+
+
+def test_undoing_a_merge_made_inside_an_episode_splits_its_names_off(graph: Graph, group_id: str) -> None:
+    pipeline = Pipeline(graph, None, None)  # type: ignore[arg-type]
+    written = [([person("Eleanor Marsh")], []),
+               ([person("Eleanor"), ExtractedEntity(name="Bath", type="Place")],
+                [ExtractedFact(subject="Eleanor", predicate="lives_in", object="Bath", subject_type="Person",
+                               object_type="Place")])]
+    for seq, (entities, facts) in enumerate(written):
+        text = " ".join(e.name for e in entities)
+        ep = Episode(uuid=ids.stable_uuid("split-test", group_id, seq), group_id=group_id, seq=seq, kind="text",
+                     content=text, reference_time=datetime(1812, 1, 1, tzinfo=UTC), content_hash=ids.content_hash(text))
+        pipeline.commit(ep, Extraction(episode_uuid=ep.uuid, entities=entities, facts=facts, extractor=INFO))
+    joined = _current(graph, group_id)
+    assert joined["Eleanor"] == joined["Eleanor Marsh"]
+    record = next(r for r in merge_records(graph, group_id, joined["Eleanor Marsh"]) if "Eleanor" in r.forms)
+    done = undo_record(graph, group_id, joined["Eleanor Marsh"], record.uuid, recompute_timeline, utcnow())
+    apart = _current(graph, group_id)
+    assert apart["Eleanor"] == done.restored != apart["Eleanor Marsh"]
+    assert done.mentions_restored == 1 and done.facts_restored == 1
+    lives = graph.query("MATCH (s:Entity)-[r:RELATES_TO {predicate: 'lives_in'}]->() WHERE r.group_id = $g "
+                        "RETURN s.uuid AS s", g=group_id)
+    assert [r["s"] for r in lives] == [done.restored]
