@@ -244,7 +244,9 @@ def consolidate(
             return
         results = consolidate_group(graph, group, source)
     for r in results:
-        console.print(f"source {r.source_uuid}: {r.cast} persons, {len(r.merges)} merge(s), "
+        console.print(f"source {r.source_uuid}: {r.cast} persons, {len(r.splits)} split(s), {len(r.merges)} merge(s), "
                       f"{r.suggestions} suggestion(s), {r.skipped} skipped")
+        for sp in r.splits:
+            console.print(f"  {sp.rule}: {', '.join(sp.forms)} from {sp.entity} -> {sp.into} (record {sp.record_uuid})")
         for m in r.merges:
             console.print(f"  {m.rule}: {', '.join(m.forms) or '(no new names)'} -> {m.into} (record {m.record_uuid})")

@@ -27,10 +27,10 @@ from strata.resolve.cast import (
     score,
     viable,
 )
-from strata.resolve.decide import PROMINENCE_MIN, PROMINENCE_RATIO, surname_match
-from strata.resolve.names import parse_name
-from strata.resolve.scoring import MERGE_THRESHOLD
-from strata.resolve.types import MatchScore
+from strata.resolve.decide import PROMINENCE_MIN, PROMINENCE_RATIO, evidence, prominent, surname_match
+from strata.resolve.names import parse_name, titles_overlap
+from strata.resolve.scoring import MERGE_THRESHOLD, score_pair
+from strata.resolve.types import CandidateEntity, MatchScore, MentionCandidate
 
 __all__ = ["CastMember", "CastMerge", "CastSuggestion", "ConsolidationPlan", "Marriage", "Reply", "consolidate",
            "other_surnames"]
@@ -61,22 +61,68 @@ def _introduced_first(m: Member, o: Member, s: MatchScore) -> bool:
     return not by_given or full_side.first_position <= single_side.first_position
 
 
+def _other_title(m: Member, o: Member, s: MatchScore) -> bool:
+    """A family title form ("Miss de Bourgh") against a name with a title it does not share."""
+    mine = tuple(h for p in m.parsed for h in p.honorifics)
+    theirs = tuple(h for p in o.parsed for h in p.honorifics)
+    return s.reason == "surname_only" and bool(mine) and bool(theirs) and not titles_overlap(mine, theirs)
+
+
+def _one_person(found: Sequence[tuple[Member, MatchScore]]) -> bool:
+    """No two of the matched entities conflict: they could all be one person."""
+    return all(score(a, b).conflict is None and not other_surnames(a, b)
+               for i, (a, _) in enumerate(found) for b, _ in found[i + 1:])
+
+
+def _every_form_fits(src: Member, dst: Member) -> bool:
+    """Each name of the joining entity fits the survivor's own name at merge level: a "Catherine" entity that
+    also holds "Kitty" is not "Lady Catherine" (a nickname against a rank is only possible), however its
+    "Catherine" matches one of her aliases."""
+    name = CandidateEntity(uuid=dst.uuid, name=dst.forms[0], type="Person")
+    return all(f == dst.forms[0] or score_pair(MentionCandidate(name=f, type="Person"), name).score >= MERGE_THRESHOLD
+               for f in src.forms)
+
+
+def _leader(m: Member, found: Sequence[tuple[Member, MatchScore]]) -> tuple[Member, MatchScore] | None:
+    """The one match a name clearly means: the only one; else the one strictly ahead on evidence (a shared
+    distinctive title, the literal name, a matching plain title: `decide`'s tie-break), else among those
+    level on evidence the one far more mentioned (`decide`'s prominence)."""
+    if len(found) == 1:
+        return found[0]
+    forms = m.parsed
+    ranked = sorted(found, key=lambda x: evidence(forms, x[0].parsed), reverse=True)
+    top = evidence(forms, ranked[0][0].parsed)
+    leaders = [x for x in ranked if evidence(forms, x[0].parsed) == top]
+    if len(leaders) == 1:
+        return leaders[0]
+    lead = prominent([s for _, s in leaders], {o.uuid: o.mentions for o, _ in leaders})
+    return next((x for x in leaders if lead is not None and x[0].uuid == lead.candidate_uuid), None)
+
+
 def _name_match(cast: Cast) -> bool:
-    """One name the rules tie to exactly one other entity at merge level ("Eliza" / Elizabeth, "Charlotte" /
-    "Charlotte Lucas"): the smaller joins the larger."""
+    """A name the rules tie at merge level only to entities that could all be one person, and no more weakly
+    to any other ("Eliza" / Elizabeth, "Charlotte" / "Charlotte Lucas", "Lady Catherine de Bourgh" / the far
+    more mentioned "Lady Catherine"): it joins the one it clearly means; the smaller joins the larger."""
     blocks = cast.blocks()
-    for m in cast.by_size():
+    for m in reversed(cast.by_size()):  # the most mentioned first: it draws its own names before stray ones
         if m.uuid not in cast.members:
             continue
         found = viable(m, cast.neighbours(m, blocks))
-        if len(found) != 1 or found[0][1].score < MERGE_THRESHOLD:
+        strong = [x for x in found if x[1].score >= MERGE_THRESHOLD]
+        # a weaker possible match is a rival, except a family member under another title ("Miss de Bourgh" for
+        # "Lady Catherine de Bourgh"); for an untitled "Caroline Bingley", "Miss Bingley" stays a rival
+        rivals = [x for x in found if x[1].score < MERGE_THRESHOLD and not _other_title(m, x[0], x[1])]
+        if not strong or rivals or not _one_person(strong):
             continue
-        o, s = found[0]
+        pick = _leader(m, strong)
+        if pick is None:
+            continue
+        o, s = pick
         back = [x for x, _ in viable(o, cast.neighbours(o, blocks)) if x is not m]
-        if any(score(m, x).conflict for x in back) or not _introduced_first(m, o, s):
-            continue  # the other also fits one this name rules out: "Caroline Bingley" fits "Miss Bingley" too
         src, dst = (m, o) if (m.mentions, m.uuid) <= (o.mentions, o.uuid) else (o, m)
-        cast.merge(src, dst, f"name:{s.reason}", "the only entity this name matches", s)
+        if any(score(m, x).conflict for x in back) or not _introduced_first(m, o, s) or not _every_form_fits(src, dst):
+            continue  # the other also fits one this name rules out: "Caroline Bingley" fits "Miss Bingley" too
+        cast.merge(src, dst, f"name:{s.reason}", "the entity this name clearly means", s)
         return True
     return False
 

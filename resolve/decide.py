@@ -28,7 +28,7 @@ def _parsed(name: str, aliases: Sequence[str]) -> list[ParsedName]:
     return [parse_name(f) for f in (name, *aliases)]
 
 
-def _evidence(mention: Sequence[ParsedName], candidate: Sequence[ParsedName]) -> tuple[bool, bool, bool]:
+def evidence(mention: Sequence[ParsedName], candidate: Sequence[ParsedName]) -> tuple[bool, bool, bool]:
     """Tie-break among rivals at merge level, strongest first: a shared distinctive title ("Sir William" /
     "Sir William Lucas" over "William Goulding"); the literal name token rather than a diminutive of it
     ("Catherine" names "Lady Catherine" before "Kitty"); a matching plain title ("Ms. Bingley" names
@@ -101,12 +101,12 @@ def decide(
     if rivals:
         by_uuid = {c.uuid: _parsed(c.name, c.aliases) for c in candidates}
         forms = _parsed(mention.name, mention.aliases)
-        ranked = sorted([best, *rivals], key=lambda s: _evidence(forms, by_uuid[s.candidate_uuid]), reverse=True)
-        top, runner_up = (_evidence(forms, by_uuid[s.candidate_uuid]) for s in ranked[:2])
+        ranked = sorted([best, *rivals], key=lambda s: evidence(forms, by_uuid[s.candidate_uuid]), reverse=True)
+        top, runner_up = (evidence(forms, by_uuid[s.candidate_uuid]) for s in ranked[:2])
         if top > runner_up:
             return Decision(action="merge", uuid=ranked[0].candidate_uuid, candidates=ranked[:MAX_LISTED],
                             reason="only rival with a shared title or the literal name")
-        leaders = [s for s in ranked if _evidence(forms, by_uuid[s.candidate_uuid]) == top]
+        leaders = [s for s in ranked if evidence(forms, by_uuid[s.candidate_uuid]) == top]
         if (lead := prominent(leaders, {c.uuid: c.mentions for c in candidates})) is not None:
             return Decision(action="merge", uuid=lead.candidate_uuid, candidates=ranked[:MAX_LISTED],
                             reason="far more prominent than the other candidates")
