@@ -61,10 +61,11 @@ def merge_entities(graph: Graph, group_id: str, from_uuid: str, into_uuid: str, 
         dedup = tx.run(q.DEDUPLICATE_FACTS, now=now, **p).single()
         kept = {"snapshot": json.dumps(snapshot), "duplicates": dedup["uuids"]}
         if evidence is None:
-            record_uuid = ids.stable_uuid("merge", "manual", from_uuid, into_uuid)
+            # the time is part of the id: the same two entities merged again after an undo get a new record
+            record_uuid = ids.stable_uuid("merge", "manual", from_uuid, into_uuid, now.isoformat())
             tx.run(q.RECORD_MANUAL_MERGE, record_uuid=record_uuid, reason=reason, now=now, **kept, **p).consume()
         else:
-            record_uuid = ids.stable_uuid("merge", evidence.rule, from_uuid, into_uuid)
+            record_uuid = ids.stable_uuid("merge", evidence.rule, from_uuid, into_uuid, now.isoformat())
             tx.run(cq.RECORD_PASS_MERGE, record_uuid=record_uuid, now=now, **evidence.model_dump(), **kept,
                    **p).consume()
         tx.run(q.RETIRE_MERGED, now=now, **p).consume()

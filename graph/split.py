@@ -33,7 +33,10 @@ class SplitResult(BaseModel):
 
 
 def split_forms(graph: Graph, group_id: str, entity_uuid: str, forms: list[str], timeline: TimelineFn,
-                now: datetime, *, into_uuid: str | None = None, rule: str = "split", reason: str = "") -> SplitResult:
+                now: datetime, *, into_uuid: str | None = None, rule: str = "split", reason: str = "",
+                only_episodes: list[str] | None = None, source_uuid: str | None = None) -> SplitResult:
+    """Move ``forms`` off the entity (see the module). ``only_episodes``: move only these episodes' mentions
+    (undoing a split gives back exactly what it took), and the entity may then bear one of the forms as name."""
     folded = {fold_name(f) for f in forms if fold_name(f)}
     if not folded:
         raise InputError("say which names to split off", {"uuid": entity_uuid})
@@ -42,7 +45,7 @@ def split_forms(graph: Graph, group_id: str, entity_uuid: str, forms: list[str],
         row = tx.run(q.ENTITY, uuid=entity_uuid, group_id=group_id).single()
         if row is None:
             raise NotFoundError(f"entity {entity_uuid} not found or no longer current")
-        if fold_name(row["name"]) in folded:
+        if fold_name(row["name"]) in folded and only_episodes is None:
             raise InputError("an entity's own name cannot be split off", {"uuid": entity_uuid, "name": row["name"]})
         moving = [f for f in dict.fromkeys(row["aliases"]) if fold_name(f) in folded] or list(forms)
         target = into_uuid
@@ -55,16 +58,17 @@ def split_forms(graph: Graph, group_id: str, entity_uuid: str, forms: list[str],
         if target == entity_uuid:
             raise InputError("an entity cannot be split into itself", {"uuid": entity_uuid})
         episodes = [r["episode_uuid"] for r in tx.run(q.MENTION_FORMS, uuid=entity_uuid, group_id=group_id)
-                    if r["forms"] and all(fold_name(f) in folded for f in r["forms"])]
+                    if r["forms"] and all(fold_name(f) in folded for f in r["forms"])
+                    and (only_episodes is None or r["episode_uuid"] in only_episodes)]
         p = {"uuid": entity_uuid, "into_uuid": target, "group_id": group_id, "episodes": episodes}
         tx.run(q.MOVE_MENTIONS, **p).consume()
         moved = tx.run(q.MOVE_FACTS, **p).data()
         tx.run(q.MOVE_QUOTES, **p).consume()
-        keep = [a for a in row["aliases"] if fold_name(a) not in folded]
+        keep = [a for a in row["aliases"] if fold_name(a) not in folded or fold_name(a) == fold_name(row["name"])]
         tx.run(q.SET_ALIASES, keep=keep, forms=moving, now=now, **p).consume()
-        record_uuid = ids.stable_uuid("split", entity_uuid, target, *sorted(folded))
+        record_uuid = ids.stable_uuid("split", entity_uuid, target, *sorted(folded), now.isoformat())
         tx.run(q.RECORD_SPLIT, record_uuid=record_uuid, forms=moving, rule=rule, reason=reason, now=now,
-               **p).consume()
+               source_uuid=source_uuid, **p).consume()
         seeds = sorted({(r["subject_uuid"], r["predicate"], r["object_uuid"]) for r in moved})
         _, updates = recompute_slots(tx, group_id, seeds, timeline, now)
         return SplitResult(entity_uuid=entity_uuid, into_uuid=target, forms=moving, mentions_moved=len(episodes),

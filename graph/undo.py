@@ -24,6 +24,7 @@ from pydantic import BaseModel
 from strata.graph.commit import TimelineFn, recompute_slots
 from strata.graph.driver import Graph
 from strata.graph.queries import consolidate as q
+from strata.graph.queries import split as sq
 from strata.graph.split import split_forms
 from strata.schema.errors import InputError, NotFoundError
 
@@ -47,8 +48,17 @@ def undo_record(graph: Graph, group_id: str, entity_uuid: str, record_uuid: str,
     rec = rows[0]["props"]
     if rec.get("merged_uuid") or rec.get("undone_at") is not None:
         return undo_merge(graph, group_id, entity_uuid, record_uuid, timeline, now)
-    if rec.get("split_from"):
-        raise InputError("a split is undone by merging the entities again", {"record_uuid": record_uuid})
+    if rec.get("split_from"):  # a split goes back: the names and exactly the episodes it moved
+        if rec.get("undone_at") is not None:
+            raise InputError("this split was already undone", {"record_uuid": record_uuid})
+        done = split_forms(graph, group_id, entity_uuid, list(rec.get("forms") or []), timeline, now,
+                           into_uuid=rec["split_from"], rule="undo", reason=f"undo of split {record_uuid}",
+                           only_episodes=list(rec.get("episodes") or []))
+        graph.query(q.MARK_UNDONE, record_uuid=record_uuid, now=now)
+        graph.query(sq.EXPIRE_IF_EMPTY, uuid=entity_uuid, into_uuid=rec["split_from"], group_id=group_id, now=now)
+        return UndoResult(record_uuid=record_uuid, restored=rec["split_from"], survivor=entity_uuid,
+                          facts_restored=done.facts_moved, mentions_restored=done.mentions_moved,
+                          duplicates_reopened=0, slot_updates=done.slot_updates)
     done = split_forms(graph, group_id, entity_uuid, list(rec.get("forms") or []), timeline, now,
                        rule="undo", reason=f"undo of merge record {record_uuid} ({rec.get('rule')})")
     graph.query(q.MARK_UNDONE, record_uuid=record_uuid, now=now)
@@ -88,6 +98,6 @@ def undo_merge(graph: Graph, group_id: str, entity_uuid: str, record_uuid: str, 
 
 def undo_pass(graph: Graph, group_id: str, source_uuid: str | None, timeline: TimelineFn,
               now: datetime) -> list[UndoResult]:
-    """Undo every merge of the consolidation pass over a group (or one source), newest first."""
+    """Undo every merge and split of the consolidation pass over a group (or one source), newest first."""
     rows = graph.query(q.PASS_RECORDS, group_id=group_id, source_uuid=source_uuid)
-    return [undo_merge(graph, group_id, r["entity_uuid"], r["uuid"], timeline, now) for r in rows]
+    return [undo_record(graph, group_id, r["entity_uuid"], r["uuid"], timeline, now) for r in rows]

@@ -95,7 +95,8 @@ def consolidate_source(graph: Graph, group_id: str, source_uuid: str | None,
     for split in cleanup(_members(graph, group_id, source_uuid)):
         try:
             done = split_forms(graph, group_id, split.entity_uuid, split.forms, recompute_timeline, utcnow(),
-                               into_uuid=split.into_uuid, rule=split.rule, reason=split.reason)
+                               into_uuid=split.into_uuid, rule=split.rule, reason=split.reason,
+                               source_uuid=source_uuid)
         except (NotFoundError, InputError):
             result.skipped += 1
             continue

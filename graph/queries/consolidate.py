@@ -141,7 +141,7 @@ MATCH (m:MergeRecord {uuid: $record_uuid}) SET m.undone_at = $now
 # takes the pass back step by step.
 PASS_RECORDS = """
 MATCH (m:MergeRecord {group_id: $group_id})-[:MERGED_INTO]->(e:Entity)
-WHERE m.merged_uuid IS NOT NULL AND m.undone_at IS NULL AND m.rule <> 'manual'
+WHERE (m.merged_uuid IS NOT NULL OR m.rule STARTS WITH 'split:') AND m.undone_at IS NULL AND m.rule <> 'manual'
   AND ($source_uuid IS NULL OR m.source_uuid = $source_uuid)
 RETURN m.uuid AS uuid, e.uuid AS entity_uuid ORDER BY m.created_at DESC, m.uuid DESC
 """

@@ -66,6 +66,15 @@ RECORD_SPLIT = """
 MATCH (t:Entity {uuid: $into_uuid, group_id: $group_id})
 MERGE (m:MergeRecord {uuid: $record_uuid})
 ON CREATE SET m.group_id = $group_id, m.entity_uuid = $into_uuid, m.forms = $forms, m.rule = $rule,
-              m.reason = $reason, m.split_from = $uuid, m.episodes = $episodes, m.created_at = $now
+              m.reason = $reason, m.split_from = $uuid, m.episodes = $episodes, m.source_uuid = $source_uuid,
+              m.created_at = $now
 MERGE (m)-[:MERGED_INTO]->(t)
+"""
+
+# After a split is undone, an entity the split made and that nothing mentions any more goes back to history.
+EXPIRE_IF_EMPTY = """
+MATCH (t:Entity {uuid: $uuid, group_id: $group_id})
+WHERE NOT EXISTS { (:Episode)-[:MENTIONS]->(t) } AND NOT EXISTS { (t)-[:RELATES_TO]-() }
+SET t.expired_at = $now, t.merged_into = $into_uuid
+RETURN t.uuid AS uuid
 """

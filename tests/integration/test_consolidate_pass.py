@@ -9,7 +9,7 @@ import pytest
 
 from strata.graph import Graph
 from strata.graph.read import merge_records
-from strata.graph.undo import undo_merge, undo_record
+from strata.graph.undo import undo_merge, undo_pass, undo_record
 from strata.ingest.consolidate import consolidate_group
 from strata.ingest.pipeline import Pipeline
 from strata.resolve.timeline import recompute_timeline
@@ -111,3 +111,22 @@ def test_undoing_a_merge_made_inside_an_episode_splits_its_names_off(graph: Grap
     lives = graph.query("MATCH (s:Entity)-[r:RELATES_TO {predicate: 'lives_in'}]->() WHERE r.group_id = $g "
                         "RETURN s.uuid AS s", g=group_id)
     assert [r["s"] for r in lives] == [done.restored]
+
+
+def test_undoing_the_whole_pass_gives_back_the_cast_it_found(graph: Graph, group_id: str) -> None:
+    _ingest(graph, group_id)
+    pipeline = Pipeline(graph, None, None)  # type: ignore[arg-type]
+    text = "Mr. Hill Mrs. Hill"  # one episode's merge put two genders on one entity: the pass splits it
+    ep = Episode(uuid=ids.stable_uuid("undo-pass", group_id), group_id=group_id, seq=9, kind="text", content=text,
+                 reference_time=datetime(1812, 1, 1, tzinfo=UTC), content_hash=ids.content_hash(text))
+    pipeline.commit(ep, Extraction(episode_uuid=ep.uuid, entities=[ExtractedEntity(
+        name="Hill", type="Person", aliases=["Mr. Hill", "Mrs. Hill"])], extractor=INFO))
+    before = _current(graph, group_id)
+    assert before["Mr. Hill"] == before["Mrs. Hill"]
+    [result] = consolidate_group(graph, group_id)
+    assert result.splits and result.merges
+    after = _current(graph, group_id)
+    assert after["Mr. Hill"] != after["Mrs. Hill"]
+    undone = undo_pass(graph, group_id, None, recompute_timeline, utcnow())
+    assert len(undone) == len(result.splits) + len(result.merges)
+    assert _current(graph, group_id) == before
