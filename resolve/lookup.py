@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from strata.resolve.names import parse_name
 from strata.resolve.ontology import Ontology
 from strata.resolve.scoring import POSSIBLE_THRESHOLD, score_pair
 from strata.resolve.types import CandidateEntity, MatchScore, MentionCandidate
@@ -32,7 +33,8 @@ def rank_by_name(name: str, candidates: Sequence[CandidateEntity], channel_score
                  ontology: Ontology | None = None) -> list[tuple[int, float]]:
     """Indices into ``candidates`` best first, each with its name score (0 when no rule relates them). A
     candidate the name rules out ("Mrs. Collins" for "Mr. Collins", "Mr. Darcy" for "the late Mr. Darcy") is
-    left out: the name cannot mean it, however alike the strings."""
+    left out: the name cannot mean it, however alike the strings; for a titled name, so is one no rule
+    relates to it."""
     matches = name_scores(name, candidates, ontology)
     scores = [m.score for m in matches]
 
@@ -42,4 +44,13 @@ def rank_by_name(name: str, candidates: Sequence[CandidateEntity], channel_score
         return (-int(related), -int(s / SCORE_STEP) if related else 0,
                 -candidates[i].mentions if related else 0, -channel_scores[i])
 
-    return [(i, scores[i]) for i in sorted(range(len(candidates)), key=order) if matches[i].conflict is None]
+    titled = _titled(name)
+    return [(i, scores[i]) for i in sorted(range(len(candidates)), key=order)
+            if matches[i].conflict is None and not (titled and scores[i] < POSSIBLE_THRESHOLD)]
+
+
+def _titled(name: str) -> bool:
+    """A person named with a title or a qualifier ("Mrs. Forster", "the late Mr. Darcy"): only entities the
+    name rules relate to it can be meant, never whatever the full text or the vectors found nearest."""
+    parsed = parse_name(name)
+    return bool(parsed.honorifics or parsed.qualifiers) and bool(parsed.name_tokens)

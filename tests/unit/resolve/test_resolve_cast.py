@@ -97,3 +97,16 @@ def test_names_joined_within_an_episode_are_recorded_as_a_collapse():
 
 def test_an_exact_match_adding_nothing_records_nothing():
     assert _plan(["Lizzy"], [person("e", "Elizabeth Marsh", "Lizzy")]).merges == []
+
+
+def test_a_titled_name_no_rule_relates_finds_nothing() -> None:
+    from strata.resolve.lookup import rank_by_name
+    from strata.resolve.types import CandidateEntity
+
+    cands = [CandidateEntity(uuid="f", name="Colonel Forster", type="Person", mentions=12),
+             CandidateEntity(uuid="d", name="Mr. Darcy", type="Person", mentions=90)]
+    # "the late Mr. Darcy" conflicts with Mr. Darcy and is unrelated to Colonel Forster: no candidate
+    assert rank_by_name("The Late Mr. Darcy", cands, [0.9, 0.8]) == []
+    # an untitled name keeps the channels' unrelated candidates below the related ones
+    assert [i for i, _ in rank_by_name("Pemberley", cands, [0.9, 0.8])] == [0, 1]
+    assert [i for i, _ in rank_by_name("Mr. Darcy", cands, [0.9, 0.8])] == [1]
