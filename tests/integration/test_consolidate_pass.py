@@ -130,3 +130,31 @@ def test_undoing_the_whole_pass_gives_back_the_cast_it_found(graph: Graph, group
     undone = undo_pass(graph, group_id, None, recompute_timeline, utcnow())
     assert len(undone) == len(result.splits) + len(result.merges)
     assert _current(graph, group_id) == before
+
+
+BOOK = """CHAPTER I
+
+Mr. Gardiner came to Fernley on Monday with Mrs. Gardiner. Mr. Gardiner was a sensible man, and Mrs. Gardiner
+was a pleasant woman. They stayed at the inn for a week and walked every morning.
+
+CHAPTER II
+
+Gardiner laughed at the old joke. Gardiner walked to the church alone, and the bells rang while the rain fell on
+the quiet square of the town.
+"""
+
+
+def test_the_pass_runs_when_a_book_job_completes(graph: Graph, group_id: str, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from strata.ingest.extractors import SpacyExtractor
+    from strata.ingest.sources import load_source
+    from strata.ingest.submit import submit_document
+
+    path = tmp_path / "story.txt"
+    path.write_text(BOOK, encoding="utf-8")
+    doc = load_source(path, "book", group_id=group_id, book_window_tokens=40, max_episode_chars=4000)
+    info = submit_document(graph, None, doc, inline_pipeline=Pipeline(graph, SpacyExtractor(), None))
+    assert info.status == "done" and info.total >= 2
+    forms = _current(graph, group_id)
+    assert forms["Gardiner"] == forms["Mr. Gardiner"] != forms["Mrs. Gardiner"]
+    rules = {r.rule for r in merge_records(graph, group_id, forms["Mr. Gardiner"])}
+    assert any(rule.startswith("bare_surname") for rule in rules), rules
