@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 import time
 import uuid
 from collections import Counter
@@ -147,7 +148,7 @@ def main() -> None:
             top = lookup(settings, graph, group, sorted({a for _, a in items}))
             scores = score_pairs(items, top, same)
             found = {a: (t["name"] if t else None) for a, t in top.items()}
-            result = {"command": "python -m bench.bench_cast " + (f"--label {args.label}"),
+            result = {"command": "python -m bench.bench_cast " + " ".join(sys.argv[1:]),
                       "book": args.book.name, "group": group, "ingestion": ingestion,
                       "aliases": len(items), "aliases_dropped_shared": dropped,
                       "aliases_without_candidate": sum(1 for t in top.values() if t is None),

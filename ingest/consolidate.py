@@ -87,11 +87,7 @@ def _members(graph: Graph, group_id: str, source_uuid: str | None) -> list[CastM
     return out
 
 
-def consolidate_source(graph: Graph, group_id: str, source_uuid: str | None,
-                       now: datetime | None = None) -> ConsolidationResult:
-    """Clean the cast (split misplaced names), read it again, then merge; suggestions where unclear."""
-    now = now or utcnow()
-    result = ConsolidationResult(group_id=group_id, source_uuid=source_uuid, cast=0)
+def _split(graph: Graph, group_id: str, source_uuid: str | None, result: ConsolidationResult) -> None:
     for split in cleanup(_members(graph, group_id, source_uuid)):
         try:
             done = split_forms(graph, group_id, split.entity_uuid, split.forms, recompute_timeline, utcnow(),
@@ -102,6 +98,14 @@ def consolidate_source(graph: Graph, group_id: str, source_uuid: str | None,
             continue
         result.splits.append(SplitDone(entity=split.entity_uuid, into=done.into_uuid, rule=split.rule,
                                        forms=done.forms, record_uuid=done.record_uuid))
+
+
+def consolidate_source(graph: Graph, group_id: str, source_uuid: str | None,
+                       now: datetime | None = None) -> ConsolidationResult:
+    """Clean the cast (split misplaced names), read it again, merge, clean again; suggestions where unclear."""
+    now = now or utcnow()
+    result = ConsolidationResult(group_id=group_id, source_uuid=source_uuid, cast=0)
+    _split(graph, group_id, source_uuid, result)
     members = _members(graph, group_id, source_uuid)
     result.cast = len(members)
     uuids = [m.uuid for m in members]
@@ -121,6 +125,8 @@ def consolidate_source(graph: Graph, group_id: str, source_uuid: str | None,
             continue
         result.merges.append(MergeDone(merged=m.from_uuid, into=m.into_uuid, rule=m.rule, forms=m.forms,
                                        record_uuid=done_merge.record_uuid))
+    if result.merges:  # a merge can bring an alias that is another entity's name: clean once more
+        _split(graph, group_id, source_uuid, result)
     store.record_suggestions(graph, group_id, [s.model_dump() for s in plan.suggestions], now)
     result.suggestions = len(plan.suggestions)
     log_event(log, "consolidate.done", group_id=group_id, source_uuid=source_uuid, cast=len(members),

@@ -53,7 +53,7 @@ def _self_conflict(m: CastMember, named: dict[str, CastMember]) -> CastSplit | N
 
 def _foreign_aliases(m: CastMember, named: dict[str, CastMember]) -> list[CastSplit]:
     out = []
-    for alias in dict.fromkeys(m.aliases):
+    for alias in {fold_name(a): a for a in reversed(m.aliases)}.values():  # one split per spelling
         other = named.get(fold_name(alias))
         if other is None or other.uuid == m.uuid or fold_name(alias) == fold_name(m.name):
             continue

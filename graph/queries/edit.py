@@ -59,7 +59,8 @@ RETURN count(d) AS duplicates, collect(d.uuid) AS uuids
 
 RETIRE_MERGED = """
 MATCH (a:Entity {uuid: $from_uuid, group_id: $group_id}), (b:Entity {uuid: $into_uuid, group_id: $group_id})
-SET b.aliases = b.aliases + [x IN coalesce(a.aliases, []) + [a.name] WHERE NOT x IN b.aliases AND x <> b.name],
+SET b.aliases = reduce(acc = b.aliases, x IN coalesce(a.aliases, []) + [a.name] |
+                      CASE WHEN x IN acc OR x = b.name THEN acc ELSE acc + x END),
     b.updated_at = $now,
     a.expired_at = $now, a.merged_into = b.uuid
 RETURN b.uuid AS uuid
