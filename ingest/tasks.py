@@ -121,6 +121,9 @@ def consolidate_if_complete(graph: Graph, locks: GroupLocks, job_uuid: str) -> N
         return
     if counts.by_status.get("queued", 0) + counts.by_status.get("processing", 0):
         return
+    source = store.load_source(graph, counts.source_uuid)
+    if source is None or source.kind != "book":
+        return  # the pass reasons about a book's cast (titles, families, marriages), not a chat's speakers
     from strata.ingest.consolidate import consolidate_source
 
     try:
