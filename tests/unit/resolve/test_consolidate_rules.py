@@ -121,3 +121,30 @@ def test_the_pass_is_idempotent_on_its_own_result() -> None:
         episodes[m.into_uuid] |= episodes[m.from_uuid]
     again = [member(u, merged_forms[u][0], *merged_forms[u][1:], episodes=sorted(episodes[u])) for u in survivors]
     assert consolidate(again).merges == []
+
+
+def test_a_titled_full_name_joins_the_far_more_mentioned_of_its_forms() -> None:
+    # "Lady Catherine de Bourgh" matches "Lady Catherine" and a stray "Catherine de Bourgh"; "Miss de Bourgh"
+    # (her daughter, another title on the surname) is no rival
+    plan = consolidate([member("lcdb", "Lady Catherine de Bourgh", episodes=range(17)),
+                        member("lc", "Lady Catherine", episodes=range(25)),
+                        member("cdb", "Catherine de Bourgh", episodes=[1, 2]),
+                        member("miss", "Miss de Bourgh", episodes=range(13))])
+    merged = pairs(plan)
+    assert ("lcdb", "lc", "name") in merged
+    assert not any("miss" in (a, b) for a, b, _ in merged)
+
+
+def test_an_entity_holding_a_nickname_does_not_join_a_rank() -> None:
+    # "Catherine" + "Kitty" (Kitty Bennet) matches "Lady Catherine" through "Catherine" only
+    plan = consolidate([member("lc", "Lady Catherine", episodes=range(25)),
+                        member("kit", "Catherine", "Kitty", episodes=range(4))])
+    assert plan.merges == []
+
+
+def test_an_untitled_full_name_keeps_its_family_rival() -> None:
+    # "Caroline Bingley" also fits "Miss Bingley" (0.75): joining a bare "Bingley" would be a guess
+    plan = consolidate([member("cb", "Caroline Bingley", episodes=range(3)),
+                        member("b", "Bingley", episodes=range(20)),
+                        member("miss", "Miss Bingley", episodes=range(30))])
+    assert ("cb", "b", "name") not in pairs(plan)

@@ -110,3 +110,15 @@ def test_a_titled_name_no_rule_relates_finds_nothing() -> None:
     # an untitled name keeps the channels' unrelated candidates below the related ones
     assert [i for i, _ in rank_by_name("Pemberley", cands, [0.9, 0.8])] == [0, 1]
     assert [i for i, _ in rank_by_name("Mr. Darcy", cands, [0.9, 0.8])] == [1]
+
+
+def test_a_nickname_against_a_rank_and_given_name_is_only_possible() -> None:
+    from strata.resolve.scoring import MERGE_THRESHOLD, POSSIBLE_THRESHOLD, score_pair
+    from strata.resolve.types import CandidateEntity, MentionCandidate
+
+    def s(a: str, b: str) -> float:
+        return score_pair(MentionCandidate(name=a, type="Person"), CandidateEntity(uuid="x", name=b, type="Person")).score
+
+    assert POSSIBLE_THRESHOLD <= s("Kitty", "Lady Catherine") < MERGE_THRESHOLD
+    assert s("Kitty", "Catherine") >= MERGE_THRESHOLD  # no rank: the diminutive stands
+    assert s("Lizzy", "Miss Elizabeth") >= MERGE_THRESHOLD  # a plain title is no rank
