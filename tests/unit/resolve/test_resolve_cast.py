@@ -117,7 +117,8 @@ def test_a_nickname_against_a_rank_and_given_name_is_only_possible() -> None:
     from strata.resolve.types import CandidateEntity, MentionCandidate
 
     def s(a: str, b: str) -> float:
-        return score_pair(MentionCandidate(name=a, type="Person"), CandidateEntity(uuid="x", name=b, type="Person")).score
+        candidate = CandidateEntity(uuid="x", name=b, type="Person")
+        return score_pair(MentionCandidate(name=a, type="Person"), candidate).score
 
     assert POSSIBLE_THRESHOLD <= s("Kitty", "Lady Catherine") < MERGE_THRESHOLD
     assert s("Kitty", "Catherine") >= MERGE_THRESHOLD  # no rank: the diminutive stands
