@@ -234,8 +234,14 @@ class MergeRecord(BaseModel):
     candidate_form: str | None = None
     episode_uuid: str | None = None
     created_at: datetime
+    merged_uuid: str | None = None  # the entity a pass or manual merge expired (undo revives it)
+    split_from: str | None = None  # a split: the entity these names left
+    source_uuid: str | None = None  # the book whose consolidation pass made it
+    undone_at: datetime | None = None
 
 
 def merge_records(graph: Graph, group_id: str, entity_uuid: str, limit: int = 200) -> list[MergeRecord]:
     rows = graph.query(q.MERGE_RECORDS, group_id=group_id, uuid=entity_uuid, limit=limit)
-    return [MergeRecord(**{**r, "created_at": r["created_at"].to_native()}) for r in rows]
+    return [MergeRecord(**{**r, "created_at": r["created_at"].to_native(),
+                           "undone_at": r["undone_at"].to_native() if r["undone_at"] is not None else None})
+            for r in rows]

@@ -33,12 +33,15 @@ def test_consolidate_then_undo_over_http(client, group_id, make_key) -> None:
     assert merge["into"] == mr and merge["rule"].startswith("bare_surname")
     assert top(client, group_id, h, "Gardiner") == mr != top(client, group_id, h, "Mrs. Gardiner")
     records = client.get(f"/v1/entities/{mr}/merges", headers=h).json()
-    assert any(rec["uuid"] == merge["record_uuid"] and rec["rule"] == merge["rule"] for rec in records)
+    rec = next(rec for rec in records if rec["uuid"] == merge["record_uuid"])
+    assert rec["rule"] == merge["rule"] and rec["merged_uuid"] == bare and rec["undone_at"] is None
 
     r = client.post(f"/v1/entities/{mr}/merges/{merge['record_uuid']}/undo", headers=h)
     assert r.status_code == 200, r.text
     assert r.json()["restored"] == bare
     assert top(client, group_id, h, "Gardiner") == bare
+    records = client.get(f"/v1/entities/{mr}/merges", headers=h).json()
+    assert next(rec for rec in records if rec["uuid"] == merge["record_uuid"])["undone_at"] is not None
     again = client.post(f"/v1/entities/{mr}/merges/{merge['record_uuid']}/undo", headers=h)
     assert again.status_code == 400, again.text
     reader = make_key([group_id], "r")
