@@ -74,8 +74,9 @@ class _MeteredAdjudicator:
 
 class Pipeline:
     def __init__(self, graph: Graph, extractor: Extractor, embedder: Embedder | None,
-                 adjudicator: Adjudicator | None = None) -> None:
+                 adjudicator: Adjudicator | None = None, prose_vectors: bool = True) -> None:
         self.graph = graph
+        self.prose_vectors = prose_vectors  # settings.prose_passage_vectors
         self.extractor = extractor
         self.embedder = embedder
         self.adjudicator = adjudicator
@@ -96,7 +97,7 @@ class Pipeline:
         with gc_paused():
             extraction = self.extractor.extract(episode, context)
         if self.embedder is not None:
-            self.embed(texts_to_embed(episode, extraction))
+            self.embed(texts_to_embed(episode, extraction, prose_vectors=self.prose_vectors))
         return extraction
 
     def embed(self, texts: Sequence[str]) -> list[list[float]]:
@@ -120,7 +121,7 @@ class Pipeline:
         metered = _MeteredAdjudicator(self.adjudicator) if self.adjudicator is not None else None
         with gc_paused():
             plan, report = build_plan(episode, extraction, lookup=self._lookup, predicates=registry, embed=embed,
-                                      adjudicator=metered, source=source)
+                                      adjudicator=metered, source=source, prose_vectors=self.prose_vectors)
             result = commit_episode(self.graph, plan, recompute_timeline, now or utcnow(), agent=episode.agent)
         return _outcome(episode, result, report, extraction, metered.usage if metered else LLMUsage())
 

@@ -86,20 +86,27 @@ class PlanReport:
     rejected_facts: list[str] = field(default_factory=list)
 
 
-def texts_to_embed(episode: Episode, extraction: Extraction, ontology: Ontology | None = None) -> list[str]:
+def passage_vectors_wanted(episode: Episode, prose_vectors: bool) -> bool:
+    """Chat passages are always embedded; prose passages (book windows) only when ``prose_vectors`` is on:
+    embedding every sentence of a book is most of its ingestion time (docs/benchmarks.md)."""
+    return prose_vectors or episode.kind == "chat"
+
+
+def texts_to_embed(episode: Episode, extraction: Extraction, ontology: Ontology | None = None,
+                   prose_vectors: bool = True) -> list[str]:
     """Exactly the texts ``build_plan`` will embed, so a caller can embed them ahead (outside any lock)."""
     onto = ontology or load_ontology()
     groups = [g for g in collapse_mentions(_all_mentions(extraction, onto), onto, fuzzy=episode.kind != "facts")
               if _usable(g)]
     facts = [f.fact or f"{f.subject} {f.predicate} {f.object}" for f in extraction.facts]
-    passages = passages_for(episode, extraction.notes)
+    passages = passages_for(episode, extraction.notes) if passage_vectors_wanted(episode, prose_vectors) else []
     return [g.name for g in groups] + facts + [p.text for p in passages] + [p.context or "" for p in passages]
 
 
 def build_plan(episode: Episode, extraction: Extraction, *, lookup: CandidateLookup,
                predicates: Sequence[PredicateInfo], embed: Embed | None = None,
                adjudicator: Adjudicator | None = None, source: Source | None = None,
-               ontology: Ontology | None = None) -> tuple[CommitPlan, PlanReport]:
+               ontology: Ontology | None = None, prose_vectors: bool = True) -> tuple[CommitPlan, PlanReport]:
     onto = ontology or load_ontology()
     report = PlanReport()
     mentions = _all_mentions(extraction, onto)
@@ -107,8 +114,9 @@ def build_plan(episode: Episode, extraction: Extraction, *, lookup: CandidateLoo
     facts = list(extraction.facts)
     fact_texts = [f.fact or f"{f.subject} {f.predicate} {f.object}" for f in facts]
     passages = passages_for(episode, extraction.notes)
-    vectors = _embed_all(embed, [g.name for g in groups], fact_texts, [p.text for p in passages],
-                         [p.context or "" for p in passages])
+    embedded = passages if passage_vectors_wanted(episode, prose_vectors) else []
+    vectors = _embed_all(embed, [g.name for g in groups], fact_texts, [p.text for p in embedded],
+                         [p.context or "" for p in embedded])
     name_vecs, fact_vecs, passage_vecs, context_vecs = vectors
 
     queries = [MentionQuery(index=i, name=g.name, type=g.type, aliases=g.aliases,
