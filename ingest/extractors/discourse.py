@@ -195,10 +195,12 @@ class Discourse:
             self.genders.setdefault(name, gender)
         self._mentions.append(Mention(name, type_, gender or self.gender_of(name), k))
 
-    def resolve_pronoun(self, word: str, k: int, exclude: frozenset[str] = frozenset()) -> str | None:
+    def resolve_pronoun(self, word: str, k: int, exclude: frozenset[str] = frozenset(),
+                        known_only: bool = False) -> str | None:
         """The most recent person a he/she/him/her/his may be: that gender or of unknown gender, other people
         before the speaker and addressee, never a name in ``exclude`` (the subject of the pronoun's own verb:
-        in "Ben succeeded her", "her" is not Ben); None when nobody fits."""
+        in "Ben succeeded her", "her" is not Ben); None when nobody fits. ``known_only``: people of a known
+        gender only (a novel names a dozen people a page; a name of unknown gender would catch every "his")."""
         gender = PRONOUN_GENDER.get(word.lower())
         if gender is None:
             return None
@@ -209,7 +211,7 @@ class Discourse:
         others = [m for m in window if m.name not in (me, you)]
         for pool in (others, window):  # a speaker speaks of themself as "I": other people first
             for m in pool:
-                if (m.gender or self.gender_of(m.name)) in (gender, None):
+                if (m.gender or self.gender_of(m.name)) in ((gender,) if known_only else (gender, None)):
                     return m.name
         return None
 

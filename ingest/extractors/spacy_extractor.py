@@ -27,6 +27,8 @@ from strata.ingest.extractors.discourse import (
 )
 from strata.ingest.extractors.frames import FrameFact, frame_facts, is_negated, relation_noun_facts, subjects_of
 from strata.ingest.extractors.gender import is_given_name
+from strata.ingest.extractors.modality import is_irrealis
+from strata.ingest.extractors.narration import couple_facts, surname_genders
 from strata.ingest.extractors.notes import memory_worthy, rewrite
 from strata.ingest.extractors.relation_words import NOUN_GENDER, RELATION_NOUNS
 from strata.ingest.protocols import EMPTY_CONTEXT, ExtractionContext
@@ -158,6 +160,9 @@ class SpacyExtractor:
             col.labels[speaker]["Person"] += 1
         for k, (segment, doc) in enumerate(parsed):
             token_names = self._collect_mentions(col, segment, doc)
+            if segment.speaker is None:  # "Darcy" where "Mr. Darcy" is named: a man (narration.py)
+                for name, gender in surname_genders(list(col.mentions)).items():
+                    discourse.genders.setdefault(name, gender)
             args = _Arguments(col, segment, token_names, discourse, k)
             for sent in doc.sents:
                 args.read(sent)
@@ -172,10 +177,14 @@ class SpacyExtractor:
         evidence = _sentence_span(col.content, sent.start_char + segment.offset, sent.end_char + segment.offset)
         dates = _Dates(sent, col.reference_time)
         implicit = _implicit_speaker(sent, segment.speaker)
+        narration = segment.speaker is None
         found: list[FrameFact] = []
         for token in sent:
             if token.lower_ in RELATION_NOUNS or token.lemma_.lower() in RELATION_NOUNS:
-                found += relation_noun_facts(token, args, segment.speaker, args.addressee, token.i in vocatives)
+                found += relation_noun_facts(token, args, segment.speaker, args.addressee, token.i in vocatives,
+                                             narration)
+        if narration:
+            found += couple_facts(sent.text)
         for fact in found:
             args.learn_relative(fact)
         # "My sister Sofia got married last year": the year dates the wedding, not the sisterhood
@@ -184,7 +193,7 @@ class SpacyExtractor:
         for token in sent:
             if token.pos_ not in ("VERB", "AUX") or asked:
                 continue
-            framed = frame_facts(token, args, implicit)
+            framed = frame_facts(token, args, implicit, narration)
             if framed is None:
                 self._facts_for_verb(col, segment, token, args, sent, evidence, dates)
             else:
@@ -247,7 +256,7 @@ class SpacyExtractor:
                         evidence: Span, dates: _Dates) -> None:
         """The generic rule for verbs without a frame: subject-verb-object between names."""
         subj_tokens, passive = subjects_of(verb)
-        if not subj_tokens:
+        if not subj_tokens or is_irrealis(verb):
             return
         light = verb.lemma_.lower() in _LIGHT_VERBS
         particles = [c.lower_ for c in verb.children if c.dep_ == "prt"]
@@ -261,7 +270,8 @@ class SpacyExtractor:
                 candidates.append((base, child, ""))
             elif child.dep_ == "prep" or (child.dep_ == "agent" and not passive):
                 candidates += [(base + [child.lower_], p, child.text) for p in child.children if p.dep_ == "pobj"]
-            elif child.dep_ in ("attr", "acomp"):  # "X is the CEO of Y", "X is married to Y"
+            elif child.dep_ in ("attr", "acomp") and child.lemma_.lower() not in RELATION_NOUNS:
+                # "X is the CEO of Y", "X is married to Y" ("X is nephew to Y" is the relation nouns' to read)
                 for prep in (c for c in child.children if c.dep_ == "prep"):
                     for p in (c for c in prep.children if c.dep_ == "pobj"):
                         candidates.append(([child.lemma_.lower(), prep.lower_], p, f"{child.text} {prep.text}"))
@@ -288,6 +298,8 @@ class SpacyExtractor:
     ) -> None:
         if not predicate:
             return
+        if segment.speaker is None and not (_name_shaped(subject) and (_name_shaped(obj) or object_type == "Concept")):
+            return  # narration's names come from a noisier NER: "CHAPTER VI", "Longbourn if Lydia"
         key = (subject, predicate, obj, negated)
         known = col.facts.get(key)
         if known is not None:
@@ -323,7 +335,8 @@ class _Arguments:
                     self.discourse.mention(name, type_, self.k)
             elif low in FIRST_PERSON and self.segment.speaker:
                 self.discourse.mention(self.segment.speaker, "Person", self.k)
-            elif low in PRONOUN_GENDER and (who := self.discourse.resolve_pronoun(low, self.k, self._local(t))):
+            elif low in PRONOUN_GENDER and (who := self.discourse.resolve_pronoun(
+                    low, self.k, self._local(t), known_only=self.segment.speaker is None)):
                 self.pronouns[t.i] = who
                 self.discourse.mention(who, "Person", self.k)
             elif _looks_like_name(t, self.col):
@@ -408,6 +421,21 @@ def _looks_like_name(t: Token, col: _Collector) -> bool:
     # A sentence's first word is capitalized anyway: "Awesome to hear from you" names nobody.
     return t.pos_ == "PROPN" and (t.i != t.sent.start or t.dep_ in ("nsubj", "nsubjpass")
                                   or any(x.dep_ == "compound" for x in t.lefts))
+
+
+# Lowercase words a name may hold ("Catherine de Bourgh", "Duke of York"); any other ("Longbourn if Lydia") means
+# the name run swallowed the sentence around it.
+_NAME_PARTICLES = frozenset({"de", "du", "da", "di", "del", "della", "der", "den", "van", "von", "le", "la", "of",
+                             "the", "and", "y", "bin", "ibn", "al", "st.", "d'", "o'"})
+
+
+def _name_shaped(name: str) -> bool:
+    """A fact argument that reads as a name: no chapter heading, no stray lowercase words, no line break."""
+    words = name.split()
+    if all(w.lower().rstrip(".") in HONORIFICS for w in words):
+        return False  # "Mr." of "Mr. and Mrs. Gardiner" alone
+    return bool(words) and "\n" not in name and not _HEADING.match(name) and all(
+        w[:1].isupper() or w.lower() in _NAME_PARTICLES or not w[:1].isalpha() for w in words)
 
 
 def _is_honorific(t: Token) -> bool:
