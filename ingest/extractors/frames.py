@@ -84,7 +84,9 @@ def relation_noun_facts(noun: Token, args: Arguments, speaker: str | None, addre
     if vocative:  # "Hey mom": the addressee is the speaker's mother
         named, owners = ([(addressee, "Person")] if addressee else []), ([(speaker, "Person")] if speaker else [])
     else:
-        named, owners = _named_relative(noun, args, rel.named_type), _possessors(noun, args)
+        # no name beside the noun: a relative the episode already named ("her husband" of a known couple)
+        named = _named_relative(noun, args, rel.named_type) or args.names(noun)
+        owners = _possessors(noun, args)
     if rel.place_possessor:
         owners = [(o, t) for o, t in owners if t != "Person"]
     for n, n_type in named:
@@ -113,8 +115,8 @@ def _named_relative(noun: Token, args: Arguments, named_type: str) -> list[tuple
         return args.names(noun.head)
     if noun.dep_ == "appos":  # "Sofia, my sister"
         return args.names(noun.head)
-    if noun.dep_ == "attr" and noun.head.lemma_ == "be":  # "Sofia is my sister"
-        subs = [c for c in noun.head.children if c.dep_ == "nsubj"]
+    if noun.dep_ == "attr" and noun.head.lemma_ == "be":  # "Sofia is my sister", "Ann seemed to be his aunt"
+        subs = [c for c in subjects_of(noun.head)[0] if c.dep_ == "nsubj"]
         return [n for s in subs for n in args.names(s)]
     return _comma_apposition(noun, args)
 

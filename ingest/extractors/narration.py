@@ -2,6 +2,7 @@
 surname carries in a text that also titles it.
 
 - "Mr. and Mrs. Gardiner", "Dr. and Mrs. Hale", "Sir Thomas and Lady Bertram": a married couple;
+- "her husband" of "Mrs. Gardiner": "Mr. Gardiner", when the episode names him;
 - "Darcy" in a text that says "Mr. Darcy": a man, whatever a census of first names says of "Darcy" (bare
   surnames name the titled man; women keep their title or go by their given name).
 Pure functions over text and names; the extractor wires them in.
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
+from collections.abc import Callable
 
 from strata.ingest.extractors.frames import FrameFact
 from strata.resolve.lexicon import HONORIFICS, Gender
@@ -20,6 +22,7 @@ _COUPLE = re.compile(
     r"\b(?P<his>Mr|Dr|Doctor|Colonel|Captain|Major|General|Admiral|Professor|Sir (?P<given>[A-Z][a-z]+))\.?"
     r"\s+and\s+(?P<her>Mrs|Lady)\.?\s+(?P<surname>[A-Z][a-z]+(?:[-'][A-Z]?[a-z]+)?)\b")
 _TITLE_DOT = {"Mr": "Mr.", "Dr": "Dr.", "Mrs": "Mrs."}
+_HUSBAND_TITLES = ("Mr.", "Mr", "Dr.", "Dr")
 
 
 def couple_facts(sentence: str) -> list[FrameFact]:
@@ -34,6 +37,22 @@ def couple_facts(sentence: str) -> list[FrameFact]:
         wife = f"{_TITLE_DOT.get(m.group('her'), m.group('her'))} {surname}"
         out.append(FrameFact(husband, "Person", "spouse_of", wife, "Person", False, m.group(0)))
     return out
+
+
+def titled_spouse(owner: str, noun: str, known: Callable[[str], bool]) -> str | None:
+    """"Her husband" of "Mrs. Gardiner" is "Mr. Gardiner", "his wife" of "Mr. Gardiner" is "Mrs. Gardiner",
+    when the episode names that person: a married couple shares the husband's surname under these titles."""
+    words = owner.split()
+    if len(words) != 2:
+        return None
+    title, surname = words
+    if noun == "husband" and title in ("Mrs.", "Mrs"):
+        candidates = [f"{t} {surname}" for t in _HUSBAND_TITLES]
+    elif noun == "wife" and title in _HUSBAND_TITLES:
+        candidates = [f"Mrs. {surname}", f"Mrs {surname}"]
+    else:
+        return None
+    return next((c for c in candidates if known(c.lower())), None)
 
 
 def surname_genders(names: list[str]) -> dict[str, Gender]:

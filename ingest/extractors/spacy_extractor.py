@@ -28,7 +28,7 @@ from strata.ingest.extractors.discourse import (
 from strata.ingest.extractors.frames import FrameFact, frame_facts, is_negated, relation_noun_facts, subjects_of
 from strata.ingest.extractors.gender import is_given_name
 from strata.ingest.extractors.modality import is_irrealis
-from strata.ingest.extractors.narration import couple_facts, surname_genders
+from strata.ingest.extractors.narration import couple_facts, surname_genders, titled_spouse
 from strata.ingest.extractors.notes import memory_worthy, rewrite
 from strata.ingest.extractors.relation_words import NOUN_GENDER, RELATION_NOUNS
 from strata.ingest.protocols import EMPTY_CONTEXT, ExtractionContext
@@ -184,7 +184,10 @@ class SpacyExtractor:
                 found += relation_noun_facts(token, args, segment.speaker, args.addressee, token.i in vocatives,
                                              narration)
         if narration:
-            found += couple_facts(sent.text)
+            for couple in couple_facts(sent.text):
+                found.append(couple)
+                col.kin.setdefault((couple.subject, "wife"), couple.object)
+                col.kin.setdefault((couple.object, "husband"), couple.subject)
         for fact in found:
             args.learn_relative(fact)
         # "My sister Sofia got married last year": the year dates the wedding, not the sisterhood
@@ -386,6 +389,8 @@ class _Arguments:
         owners = [self.names(c) for c in noun.children if c.dep_ == "poss"]
         for owner, _ in (o for found in owners for o in found):
             if (kin := self.col.kin.get((owner, noun.lower_))) is not None:
+                return kin
+            if self.segment.speaker is None and (kin := titled_spouse(owner, noun.lower_, self.col.is_known)):
                 return kin
         return None
 
