@@ -46,6 +46,10 @@ class Arguments(Protocol):
         """Entity names (with types) a token stands for: a name, "I", "you", a resolved pronoun."""
         ...
 
+    def relative(self, noun: Token) -> list[tuple[str, str]]:
+        """The person a possessed relation noun stands for when the episode already named them."""
+        ...
+
 
 @dataclass(frozen=True)
 class FrameFact:
@@ -81,11 +85,13 @@ def relation_noun_facts(noun: Token, args: Arguments, speaker: str | None, addre
     rel = RELATION_NOUNS.get(noun.lower_) or RELATION_NOUNS.get(noun.lemma_.lower())
     if rel is None or (narration and rel.spoken_only) or _is_title(noun):
         return
+    if noun.dep_ == "attr" and is_irrealis(noun.head):  # "Ann will soon be the wife of Tom"
+        return
     if vocative:  # "Hey mom": the addressee is the speaker's mother
         named, owners = ([(addressee, "Person")] if addressee else []), ([(speaker, "Person")] if speaker else [])
     else:
         # no name beside the noun: a relative the episode already named ("her husband" of a known couple)
-        named = _named_relative(noun, args, rel.named_type) or args.names(noun)
+        named = _named_relative(noun, args, rel.named_type) or args.relative(noun)
         owners = _possessors(noun, args)
     if rel.place_possessor:
         owners = [(o, t) for o, t in owners if t != "Person"]
@@ -290,6 +296,6 @@ def is_negated(verb: Token) -> bool:
     for child in verb.children:
         if child.dep_ == "neg" or child.lower_ == "never":
             return True
-        if child.lower_ == "longer" and any(g.lower_ == "no" for g in child.children):
+        if child.lower_ in ("longer", "more") and any(g.lower_ == "no" for g in child.children):
             return True
     return False

@@ -164,7 +164,8 @@ VERB_FRAMES: dict[tuple[str, str], tuple[VerbFrame, ...]] = {
     ("appoint", ""): (VerbFrame("holds_office", "oprd", "Concept", concepts=True),
                       VerbFrame("holds_office", "as", "Concept", concepts=True)),
     ("name", ""): (VerbFrame("holds_office", "oprd", "Concept", concepts=True),),
-    ("become", ""): (VerbFrame("holds_office", "attr", "Concept", concepts=True),),
+    # a novel "becomes an object of interest" far more often than it becomes the rector
+    ("become", ""): (VerbFrame("holds_office", "attr", "Concept", concepts=True, spoken_only=True),),
     ("found", ""): (VerbFrame("founded", "dobj", "Organization"),),
     ("establish", ""): (VerbFrame("founded", "dobj", "Organization"),),
     ("start", ""): (VerbFrame("practices", "dobj", "Concept", concepts=True),),

@@ -327,24 +327,29 @@ class _Arguments:
         self.col, self.segment, self.token_names, self.discourse, self.k = col, segment, token_names, discourse, k
         self.addressee = discourse.addressee(k) if segment.speaker else None
         self.pronouns: dict[int, str] = {}
+        self.sentences = 0
 
     def read(self, sent: SpacySpan) -> None:
         """Walk the sentence in order: names enter the discourse, pronouns resolve against what came before."""
+        self.sentences += 1
+        narration, n = self.segment.speaker is None, self.sentences
         for t in sent:
             low = t.lower_
+            role = _is_subject(t)
             if t.i in self.token_names:
                 name, type_ = self.token_names[t.i]
                 if t.i == t.sent.start or self.token_names.get(t.i - 1) != (name, type_):
-                    self.discourse.mention(name, type_, self.k)
+                    self.discourse.mention(name, type_, self.k, subject=role, sentence=n)
             elif low in FIRST_PERSON and self.segment.speaker:
                 self.discourse.mention(self.segment.speaker, "Person", self.k)
             elif low in PRONOUN_GENDER and (who := self.discourse.resolve_pronoun(
-                    low, self.k, self._local(t), known_only=self.segment.speaker is None)):
+                    low, self.k, self._local(t), known_only=narration,
+                    subject_of=n if narration and role else None)):
                 self.pronouns[t.i] = who
-                self.discourse.mention(who, "Person", self.k)
+                self.discourse.mention(who, "Person", self.k, subject=role, sentence=n)
             elif _looks_like_name(t, self.col):
                 for name, type_ in self._proper(t):
-                    self.discourse.mention(name, type_, self.k)
+                    self.discourse.mention(name, type_, self.k, subject=role, sentence=n)
 
     def _local(self, pronoun: Token) -> frozenset[str]:
         """Names a non-reflexive pronoun cannot be: the subject of its own verb."""
@@ -384,6 +389,9 @@ class _Arguments:
             elif _looks_like_name(t, self.col):
                 out += self._proper(t)
         return out
+
+    def relative(self, noun: Token) -> list[tuple[str, str]]:
+        return [(kin, "Person")] if (kin := self._kin(noun)) else []
 
     def _kin(self, noun: Token) -> str | None:
         owners = [self.names(c) for c in noun.children if c.dep_ == "poss"]
@@ -441,6 +449,13 @@ def _name_shaped(name: str) -> bool:
         return False  # "Mr." of "Mr. and Mrs. Gardiner" alone
     return bool(words) and "\n" not in name and not _HEADING.match(name) and all(
         w[:1].isupper() or w.lower() in _NAME_PARTICLES or not w[:1].isalpha() for w in words)
+
+
+def _is_subject(t: Token) -> bool:
+    """The token heads (or is part of the name that heads) a clause's subject: "Mr. Darcy" in "Mr. Darcy came"."""
+    while t.dep_ == "compound" and t.head is not t:
+        t = t.head
+    return t.dep_ in ("nsubj", "nsubjpass")
 
 
 def _is_honorific(t: Token) -> bool:
