@@ -112,7 +112,8 @@ def _named_relative(noun: Token, args: Arguments, named_type: str) -> list[tuple
     """The person a relation noun names: apposition, compound head, "named X", or the copula's subject."""
     for child in noun.children:
         if child.dep_ == "appos" and (found := args.names(child)):
-            return found
+            # "his cousin Elizabeth and Mrs. Philips": a singular noun names one person
+            return found if noun.tag_ == "NNS" else found[:1]
         if child.dep_ == "acl" and child.lemma_ in _NAMING_VERBS:
             for g in child.children:
                 if g.dep_ in ("oprd", "attr", "dobj") and (found := args.names(g)):

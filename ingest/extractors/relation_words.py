@@ -189,6 +189,11 @@ VERB_FRAMES: dict[tuple[str, str], tuple[VerbFrame, ...]] = {
     ("succeed", ""): (VerbFrame("succeeded", "dobj", "Person"),),
     ("replace", ""): (VerbFrame("succeeded", "dobj", "Person"),),
 }
+# verb lemma -> the predicates its frames state (the generic rule leaves those to the frames)
+FRAME_PREDICATES: dict[str, frozenset[str]] = {
+    lemma: frozenset(f.predicate for (other, _), fs in VERB_FRAMES.items() if other == lemma for f in fs)
+    for lemma, _ in VERB_FRAMES
+}
 # Verbs whose concept object is an activity only when bare ("I do yoga", "started running"; not "I did the
 # dishes", "started a fight"): their frames drop objects with a determiner or possessive.
 BARE_OBJECT_ONLY = frozenset({"do", "start", "take"})

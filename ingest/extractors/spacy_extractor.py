@@ -30,7 +30,7 @@ from strata.ingest.extractors.gender import is_given_name
 from strata.ingest.extractors.modality import is_irrealis
 from strata.ingest.extractors.narration import couple_facts, surname_genders, titled_spouse
 from strata.ingest.extractors.notes import memory_worthy, rewrite
-from strata.ingest.extractors.relation_words import NOUN_GENDER, RELATION_NOUNS
+from strata.ingest.extractors.relation_words import FRAME_PREDICATES, NOUN_GENDER, RELATION_NOUNS
 from strata.ingest.protocols import EMPTY_CONTEXT, ExtractionContext
 from strata.resolve.lexicon import HONORIFICS
 from strata.resolve.ontology import load_ontology
@@ -262,6 +262,7 @@ class SpacyExtractor:
         if not subj_tokens or is_irrealis(verb):
             return
         light = verb.lemma_.lower() in _LIGHT_VERBS
+        framed = FRAME_PREDICATES.get(verb.lemma_.lower(), frozenset())
         particles = [c.lower_ for c in verb.children if c.dep_ == "prt"]
         base = [verb.lemma_.lower(), *particles]
         negated = is_negated(verb)
@@ -290,6 +291,8 @@ class SpacyExtractor:
                         if obj == subject:
                             continue
                         predicate = canonical_predicate(snake_case(" ".join(words)))
+                        if predicate in framed:
+                            continue  # "engaged his attention": the frame, not its bare verb, says engaged_to
                         text = _fact_text(verb, subject, obj, joiner, particles, subj_token, passive)
                         self._add_fact(col, subject, predicate, obj, negated, text, evidence, dates.first, segment,
                                        args.token_names, s_type, o_type)
