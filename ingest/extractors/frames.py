@@ -231,12 +231,9 @@ def _fill(verb: Token, frames: tuple[VerbFrame, ...], args: Arguments,
 
 
 def _agrees(object_type: str, name_type: str, concept: bool) -> bool:
-    """A named object of the frame's kind: no person where a place is meant, no place where a person is."""
-    if concept:
-        return True
-    if object_type == "Person":
-        return name_type not in _NOT_PERSON
-    return name_type != "Person" if object_type in _NOT_PERSON else True
+    """A named object of the frame's kind: no person where a place is meant ("went to her mother"). The other
+    way round is let be: the small model tags many given names as places ("Charlotte" GPE)."""
+    return concept or object_type not in _NOT_PERSON or name_type != "Person"
 
 
 def _slots(verb: Token, frame: VerbFrame, subs: list[Token], passive: bool) -> tuple[list[Token], list[Token]]:
