@@ -50,6 +50,11 @@ class Arguments(Protocol):
         """The person a possessed relation noun stands for when the episode already named them."""
         ...
 
+    def typed(self, token: Token) -> bool:
+        """True when the token's type is known (the NER model, the roster); False for a proper noun whose
+        type was guessed ("Bath" in "lived in Bath", which the small model does not tag)."""
+        ...
+
 
 @dataclass(frozen=True)
 class FrameFact:
@@ -260,6 +265,8 @@ def _object_names(verb: Token, token: Token, frame: VerbFrame, args: Arguments,
         return [(n, t, False) for c in token.children if c.dep_ == "poss" for n, t in args.names(c)]
     names = args.names(token)
     if names:
+        if token.pos_ == "PROPN" and not args.typed(token):
+            return [(n, frame.object_type, False) for n, _ in names]  # the frame says what kind of thing it is
         return [(n, t, False) for n, t in names]
     concepts = frame.concepts and (not narration or frame.predicate in _NARRATED_CONCEPTS)
     if not concepts or token.pos_ in ("PRON", "PROPN", "NUM") or token.lower_ in EMPTY_OBJECTS:

@@ -420,6 +420,9 @@ class _Arguments:
                 out += self._proper(t)
         return out
 
+    def typed(self, token: Token) -> bool:
+        return token.i in self.token_names or any(n.lower() in self.col.roster_types for n, _ in self._proper(token))
+
     def relative(self, noun: Token) -> list[tuple[str, str]]:
         return [(kin, "Person")] if (kin := self._kin(noun)) else []
 

@@ -158,3 +158,11 @@ def test_a_subject_pronoun_keeps_the_last_subject(extractor: SpacyExtractor) -> 
     got = relations(extractor, "Mr. Fenwick spoke with Mr. Hale for an hour. He then danced with Emily.")
     assert ("Mr. Fenwick", "danced_with", "Emily", False) in got
     assert ("Mr. Hale", "danced_with", "Emily", False) not in got
+
+
+def test_an_untagged_place_name_takes_the_frames_kind(extractor: SpacyExtractor) -> None:
+    # The small model tags neither "Bath" nor "Whitby" here; the frame says they are places, not people.
+    got = relations(extractor, "Ann Archer lived in Bath with her aunt. Later Ann Archer moved to Whitby.")
+    assert ("Ann Archer", "lives_in", "Bath", False) in got and ("Ann Archer", "lives_in", "Whitby", False) in got
+    # a person stays a person: nobody "lives in" someone
+    assert not any(f[2] == "Ann Archer" for f in relations(extractor, "Mr. Hale went to Ann Archer."))
