@@ -24,6 +24,8 @@ from pathlib import Path
 from typing import Any
 
 from strata.ingest.extractors import SpacyExtractor
+from strata.ingest.extractors.interactions import PREDICATE as SPOKE_TO
+from strata.ingest.extractors.interactions import with_interactions
 from strata.ingest.extractors.spacy_extractor import load_nlp
 from strata.ingest.sources import load_source
 from strata.resolve.ontology import load_ontology
@@ -74,11 +76,13 @@ def run_book(name: str) -> tuple[dict[str, Any], list[tuple[Episode, Extraction]
     timed = _TimedNlp()
     extractor = SpacyExtractor(nlp=timed)  # type: ignore[arg-type]
     t0 = time.perf_counter()
-    results = list(extractor.extract_many(episodes))
+    # as ingestion sees them: attributed quotes add spoke_to facts (ingest/pipeline.py)
+    results = [with_interactions(r) for r in extractor.extract_many(episodes)]
     total = time.perf_counter() - t0
     predicates = load_ontology().predicates
     per_window = [len(r.facts) for r in results]
     relations = [sum(1 for f in r.facts if f.predicate in predicates) for r in results]
+    spoken = [sum(1 for f in r.facts if f.predicate == SPOKE_TO) for r in results]
     dist = Counter(f.predicate + (" (not)" if f.negated else "") for r in results for f in r.facts
                    if f.predicate in predicates)
     n = len(episodes)
@@ -87,6 +91,8 @@ def run_book(name: str) -> tuple[dict[str, Any], list[tuple[Episode, Extraction]
         "windows": n, "words": words,
         "facts_per_window": round(sum(per_window) / n, 2),
         "relations_per_window": round(sum(relations) / n, 2),
+        "narration_relations_per_window": round((sum(relations) - sum(spoken)) / n, 2),
+        "spoke_to_per_window": round(sum(spoken) / n, 2),
         "windows_without_relations": sum(1 for k in relations if k == 0),
         "first_six_windows_relations": relations[:6],
         "predicates": dict(dist.most_common()),
@@ -103,7 +109,7 @@ def sample(pairs: list[tuple[Episode, Extraction]], k: int, previous: dict[tuple
     pool = []
     for episode, result in pairs:
         for f in result.facts:
-            if f.predicate in predicates and f.spans:
+            if f.predicate in predicates and f.predicate != SPOKE_TO and f.spans:  # quotes: bench_quotes
                 sentence = _sentence(episode, f.spans[0].start, f.spans[0].end)
                 pool.append({"chapter": episode.chapter, "subject": f.subject, "predicate": f.predicate,
                              "object": f.object, "negated": f.negated, "fact": f.fact, "sentence": sentence})

@@ -15,6 +15,7 @@ from pydantic import BaseModel
 from strata.graph import Graph, lucene
 from strata.graph.commit import CommitResult, commit_episode
 from strata.graph.read import entity_candidates, predicates, previous_summary, roster
+from strata.ingest.extractors.interactions import with_interactions
 from strata.ingest.gcpause import gc_paused
 from strata.ingest.protocols import EMPTY_CONTEXT, Embedder, ExtractionContext, Extractor, RosterEntry
 from strata.resolve.planner import (
@@ -95,7 +96,7 @@ class Pipeline:
         # Structured facts need no roster or summary: no extractor reads them.
         context = EMPTY_CONTEXT if episode.kind == "facts" else self.context_for(episode)
         with gc_paused():
-            extraction = self.extractor.extract(episode, context)
+            extraction = with_interactions(self.extractor.extract(episode, context))
         if self.embedder is not None:
             self.embed(texts_to_embed(episode, extraction, prose_vectors=self.prose_vectors))
         return extraction
