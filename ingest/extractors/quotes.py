@@ -21,19 +21,21 @@ from typing import TYPE_CHECKING
 from strata.ingest.extractors.discourse import PRONOUN_GENDER
 from strata.ingest.extractors.narration_people import Window, is_honorific
 from strata.ingest.extractors.quote_spans import Utterance, find_utterances
-from strata.ingest.extractors.speech_tags import PERSON_NOUNS, Tag, tag_after, tag_before
+from strata.ingest.extractors.speech_tags import PERSON_NOUNS, SPEECH_VERB, Tag, tag_after, tag_before
 from strata.ingest.extractors.turns import Turn, decode
-from strata.resolve.lexicon import Gender
+from strata.resolve.lexicon import PLAIN_HONORIFICS, Gender
+from strata.resolve.names import given_compatible
 from strata.schema.models import ExtractedQuote, QuoteMethod, Span
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc, Token
 
 _VOCATIVE_LEADS = frozenset({"dear", "dearest", "my", "oh", "o", "ah", "well", "yes", "no", "nay", "pray", "ay"})
-_NAME_PUNCT = frozenset({",", "!", "?", ".", ";", ":", "--", "—"})
+_NAME_PUNCT = frozenset(",!?.;:-—")
 # Tag verbs that carry on the previous speaker's turn ("she went on").
 _CONTINUING = frozenset({"continued", "continues", "added", "adds", "went on", "goes on", "resumed", "resumes",
                          "pursued", "pursues", "proceeded", "proceeds"})
+_ENDS_WITH_VERB = re.compile(SPEECH_VERB + r"\.$")
 # Body words through which narration shows its subject acting ("Mrs. Hale's eyes sparkled").
 _BODY = frozenset({"eyes", "face", "voice", "countenance", "look", "heart", "colour", "cheeks", "lips"})
 # How many paragraphs may separate two quotes of one exchange (one short narration between two turns).
@@ -46,6 +48,8 @@ NARRATION = 3.0  # the subject of the sentence next to the quote in its paragrap
 NARRATION_BEFORE = 1.5  # the subject of the last sentence of the narration paragraph before
 NARRATION_PRONOUN = 3.0  # "She shook her head. "...": a woman speaks (weight against a man)
 PRIOR = (0.8, 0.6, 0.4, 0.2)  # the people active just before an exchange, latest first
+ACTIVE = 1.0  # someone a tag, the narration or a vocative brings into the exchange nearby...
+ACTIVE_REACH = 3  # ...within this many turns
 CONFIDENCE: dict[str, float] = {"name": 0.9, "pronoun": 0.75, "nominal": 0.65, "narration": 0.6, "turn": 0.5}
 
 
@@ -89,8 +93,11 @@ def _find_tag(win: Window, u: Utterance) -> tuple[Tag, int] | None:
             return tag, a
     regions = [before] if before[1] > before[0] else []
     previous = _narration_before(win, u)
-    if not regions and previous is not None and re.search(r"[,:—–-]\s*$", win.text[previous[0]:previous[1]]):
-        regions.append(previous)  # "Mrs. Hale, who had waited an hour, answered," then the quote's paragraph
+    if not regions and previous is not None:
+        # "Mrs. Hale, who had waited an hour, answered," / "till Mr. Hale thus began." then the quote's paragraph
+        narration = win.text[previous[0]:previous[1]].rstrip()
+        if re.search(r"[,:—–-]$", narration) or _ENDS_WITH_VERB.search(narration):
+            regions.append((previous[0], previous[0] + len(narration.rstrip("."))))
     for a, b in regions:
         tag = tag_before(win.text[a:b])
         if tag is not None:
@@ -184,7 +191,9 @@ def _vocative(win: Window, u: Utterance) -> str | None:
                 continue
             name, end = found
             after = win.doc[end] if end < len(win.doc) else None
-            if (after is None or after.text in _NAME_PUNCT or after.idx >= b) and (
+            if n == 0 and (after is None or after.idx >= b or after.text[:1] in ".?"):
+                continue  # the whole quote is the name: an answer ("Bingley."), not a call
+            if (after is None or after.text[:1] in _NAME_PUNCT or after.idx >= b) and (
                     is_honorific(t) or win.gender(name) is not None or t.ent_type_ == "PERSON"):
                 return name
     return None
@@ -231,6 +240,10 @@ def _same_person(a: str, b: str) -> bool:
     tb, wb = _title_and_words(b)
     if ta and tb and ta != tb:
         return False
+    wa, wb = [w.lower() for w in wa], [w.lower() for w in wb]
+    plain = all(t is None or t in PLAIN_HONORIFICS for t in (ta, tb))  # "Kitty" is no "Lady Catherine"
+    if plain and len(wa) == len(wb) == 1 and len(wa[0]) > 1 and len(wb[0]) > 1:
+        return given_compatible(wa[0], wb[0])  # "Lizzy" and "Elizabeth"
     short, long = (wa, wb) if len(wa) <= len(wb) else (wb, wa)
     return short == long[:len(short)] or short == long[-len(short):]
 
@@ -243,6 +256,20 @@ def _canonical_turn(people: _People, turn: Turn) -> Turn:
     addressed = frozenset(people.canonical(n) for n in turn.addressed)
     return Turn(votes=votes, gender=turn.gender, gender_weight=turn.gender_weight, addressed=addressed,
                 continues=turn.continues, adjacent=turn.adjacent)
+
+
+def _presence(turns: list[Turn], before: list[str]) -> None:
+    """Who is in the scene at each turn: people a tag, the narration or a vocative brings in within ACTIVE_REACH
+    turns; before the first of those, the people active just before the exchange (latest first)."""
+    named = [{p for p, v in t.votes.items() if v > 0} | set(t.addressed) for t in turns]
+    first = next((i for i, t in enumerate(turns) if any(v > 0 for v in t.votes.values())), len(turns))
+    for i, turn in enumerate(turns):
+        near = set().union(*named[max(0, i - ACTIVE_REACH):i + ACTIVE_REACH + 1])
+        for person in near:
+            turn.votes[person] = turn.votes.get(person, 0.0) + ACTIVE
+        if i <= first:
+            for person, weight in zip(before, PRIOR, strict=False):
+                turn.votes[person] = turn.votes.get(person, 0.0) + weight
 
 
 def _exchange(win: Window, said: list[_Said], run: list[int]) -> None:
@@ -268,13 +295,13 @@ def _exchange(win: Window, said: list[_Said], run: list[int]) -> None:
             win.mention(s.utterance.start + 1, s.tagged)  # whom the next "said she" may mean
         turns.append(turn)
     turns = [_canonical_turn(people, t) for t in turns]
-    prior = {people.canonical(name): w for name, w in zip(prior_names, PRIOR, strict=False)}
+    _presence(turns, [people.canonical(name) for name in prior_names])
     genders = {name: win.gender(name) for name in people.names}
     for name in people.names:
         if genders[name] is None:  # "Darcy" joined "Mr. Darcy": the titled form tells
             genders[name] = next((win.gender(n) for n in (*prior_names, *win.learned) if _same_person(n, name)
                                   and win.gender(n)), None)
-    for i, who in zip(run, decode(turns, people.names, genders, prior), strict=True):
+    for i, who in zip(run, decode(turns, people.names, genders), strict=True):
         s = said[i]
         if who is None:
             continue

@@ -50,6 +50,7 @@ def _forms(verb: str) -> list[str]:
 
 _VERB_FORMS = sorted({f for v in SPEECH_VERBS for f in _forms(v)} - {"calls", "called", "reads", "read"},
                      key=len, reverse=True)
+SPEECH_VERB = r"\b(?:" + "|".join(re.escape(f) for f in _VERB_FORMS) + r")\b"  # any form, no group
 _VERB = r"(?P<verb>" + "|".join(re.escape(f) for f in _VERB_FORMS) + r")\b"
 _TITLE = r"(?:Mr|Mrs|Miss|Ms|Dr|Sir|Lady|Lord|Colonel|Captain|Major|General|Aunt|Uncle|Madame|Mme|Mlle|Master)\.?"
 _NAME = rf"(?:{_TITLE}\s+)?[A-Z][\w'’-]*(?:\s+(?:de|van|von|of|the|d')?\s*[A-Z][\w'’-]*)*"
