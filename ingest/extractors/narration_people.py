@@ -90,6 +90,9 @@ class Window:
     def _narration_mentions(self) -> None:
         skip_to = -1
         for t in self.doc:
+            if t.lower_ in ("he", "she") and t.dep_ in ("nsubj", "nsubjpass") and not self.quoted(t.idx):
+                self._pronoun_subject(t)
+                continue
             if t.i < skip_to or not t.text[:1].isupper() or self.quoted(t.idx):
                 continue
             found = self.name_at(t)
@@ -101,6 +104,22 @@ class Window:
                 subject = head.dep_ in ("nsubj", "nsubjpass") or (
                     head.dep_ == "conj" and head.head.dep_ in ("nsubj", "nsubjpass"))
                 self.mentions.append(Mention(t.idx, name, self.gender(name), subject))
+
+    def _pronoun_subject(self, t: Token) -> None:
+        """A narration "she" keeps the person it stands for in focus: the first woman named in its own
+        sentence, its topic ("This made Anna smile, as she thought"; "Tom's face fell, and after a look at Bob
+        he left"), else the latest woman acting before it."""
+        gender = PRONOUN_GENDER[t.lower_]
+        sentence_start = t.sent.start_char
+        who = None
+        for m in reversed(self.mentions):
+            if m.pos < sentence_start:
+                break
+            if m.gender == gender:
+                who = m.name  # keeps going back to the first
+        who = who or self.latest(t.idx, gender)
+        if who is not None:
+            self.mentions.append(Mention(t.idx, who, gender, True))
 
     def _learn_genders(self) -> None:
         """Names the text gives no gender take it from the next subject pronoun after them as a subject."""

@@ -23,8 +23,8 @@ from strata.ingest.extractors.narration_people import Window, is_honorific
 from strata.ingest.extractors.quote_spans import Utterance, find_utterances
 from strata.ingest.extractors.speech_tags import PERSON_NOUNS, SPEECH_VERB, Tag, tag_after, tag_before
 from strata.ingest.extractors.turns import Turn, decode
-from strata.resolve.lexicon import PLAIN_HONORIFICS, Gender
-from strata.resolve.names import given_compatible
+from strata.resolve.lexicon import HONORIFICS, PLAIN_HONORIFICS, Gender
+from strata.resolve.names import given_compatible, given_name_genders
 from strata.schema.models import ExtractedQuote, QuoteMethod, Span
 
 if TYPE_CHECKING:
@@ -193,10 +193,23 @@ def _vocative(win: Window, u: Utterance) -> str | None:
             after = win.doc[end] if end < len(win.doc) else None
             if n == 0 and (after is None or after.idx >= b or after.text[:1] in ".?"):
                 continue  # the whole quote is the name: an answer ("Bingley."), not a call
+            if (a, b) != u.pieces[-1] and _only_name(tokens, t.i, end) and _lower_next(win, u, (a, b)):
+                continue  # "Anna," said he, "is late.": the sentence's subject, cut by the tag
             if (after is None or after.text[:1] in _NAME_PUNCT or after.idx >= b) and (
                     is_honorific(t) or win.gender(name) is not None or t.ent_type_ == "PERSON"):
                 return name
     return None
+
+
+def _only_name(tokens: list[Token], start: int, end: int) -> bool:
+    """The piece holds nothing but the name (and punctuation)."""
+    return all(not x.is_alpha or start <= x.i < end for x in tokens)
+
+
+def _lower_next(win: Window, u: Utterance, piece: tuple[int, int]) -> bool:
+    k = u.pieces.index(piece)
+    following = win.text[u.pieces[k + 1][0]:u.pieces[k + 1][1]].lstrip("_—–- ")
+    return following[:1].islower()
 
 
 def _runs(said: list[_Said]) -> list[list[int]]:
@@ -211,20 +224,55 @@ def _runs(said: list[_Said]) -> list[list[int]]:
 
 
 class _People:
-    """The people of one exchange, one name each: "Darcy" joins "Mr. Darcy" when no one else could be meant."""
+    """The people of one exchange, one name each: "Darcy" joins "Mr. Darcy", "Lizzy" joins "Elizabeth", when
+    no one else present could be meant."""
 
     def __init__(self, win: Window) -> None:
         self.win = win
         self.names: list[str] = []
+        self.variants: dict[str, list[str]] = {}
 
     def canonical(self, name: str) -> str:
-        if name in self.names:
-            return name
-        matches = [n for n in self.names if _same_person(name, n)]
+        for known, variants in self.variants.items():
+            if name in variants:
+                return known
+        matches = [n for n in self.names if any(self._same(name, v) for v in self.variants[n])]
         if len(matches) == 1:
+            self.variants[matches[0]].append(name)
             return matches[0]
         self.names.append(name)
+        self.variants[name] = [name]
         return name
+
+    def gender(self, name: str) -> Gender | None:
+        genders = {g for v in self.variants.get(name, [name]) if (g := self._gender(v)) is not None}
+        return next(iter(genders)) if len(genders) == 1 else None
+
+    def _gender(self, name: str) -> Gender | None:
+        found = self.win.gender(name)
+        if found is None and len(name.split()) == 1:
+            given = given_name_genders(name.lower())  # "Lizzy" is an Elizabeth
+            found = next(iter(given)) if len(given) == 1 else None
+        return found
+
+    def _same(self, a: str, b: str) -> bool:
+        """"Darcy" and "Mr. Darcy", "Sir William" and "Sir William Lucas"; not "Mr. Hale" and "Mrs. Hale", nor
+        "Hale" and "Miss Hale" where the window also has a "Mr. Hale"."""
+        ta, wa = _title_and_words(a)
+        tb, wb = _title_and_words(b)
+        if ta and tb and ta != tb:
+            return False
+        if (ta is None) != (tb is None):
+            bare = b if ta else a
+            title_gender = HONORIFICS.get((ta or tb or "").lower(), (None, None))[0]
+            if title_gender is not None and self._gender(bare) != title_gender:
+                return False
+        wa, wb = [w.lower() for w in wa], [w.lower() for w in wb]
+        plain = all(t is None or t in PLAIN_HONORIFICS for t in (ta, tb))  # "Kitty" is no "Lady Catherine"
+        if plain and len(wa) == len(wb) == 1 and len(wa[0]) > 1 and len(wb[0]) > 1:
+            return given_compatible(wa[0], wb[0])  # "Lizzy" and "Elizabeth"
+        short, long = (wa, wb) if len(wa) <= len(wb) else (wb, wa)
+        return short == long[:len(short)] or short == long[-len(short):]
 
 
 def _title_and_words(name: str) -> tuple[str | None, list[str]]:
@@ -232,20 +280,6 @@ def _title_and_words(name: str) -> tuple[str | None, list[str]]:
     if len(words) > 1 and words[0].lower().rstrip(".") in _TITLES:
         return words[0].lower().rstrip("."), words[1:]
     return None, words
-
-
-def _same_person(a: str, b: str) -> bool:
-    """"Darcy" and "Mr. Darcy", "Sir William" and "Sir William Lucas"; not "Mr. Hale" and "Mrs. Hale"."""
-    ta, wa = _title_and_words(a)
-    tb, wb = _title_and_words(b)
-    if ta and tb and ta != tb:
-        return False
-    wa, wb = [w.lower() for w in wa], [w.lower() for w in wb]
-    plain = all(t is None or t in PLAIN_HONORIFICS for t in (ta, tb))  # "Kitty" is no "Lady Catherine"
-    if plain and len(wa) == len(wb) == 1 and len(wa[0]) > 1 and len(wb[0]) > 1:
-        return given_compatible(wa[0], wb[0])  # "Lizzy" and "Elizabeth"
-    short, long = (wa, wb) if len(wa) <= len(wb) else (wb, wa)
-    return short == long[:len(short)] or short == long[-len(short):]
 
 
 def _canonical_turn(people: _People, turn: Turn) -> Turn:
@@ -296,11 +330,7 @@ def _exchange(win: Window, said: list[_Said], run: list[int]) -> None:
         turns.append(turn)
     turns = [_canonical_turn(people, t) for t in turns]
     _presence(turns, [people.canonical(name) for name in prior_names])
-    genders = {name: win.gender(name) for name in people.names}
-    for name in people.names:
-        if genders[name] is None:  # "Darcy" joined "Mr. Darcy": the titled form tells
-            genders[name] = next((win.gender(n) for n in (*prior_names, *win.learned) if _same_person(n, name)
-                                  and win.gender(n)), None)
+    genders = {name: people.gender(name) for name in people.names}
     for i, who in zip(run, decode(turns, people.names, genders), strict=True):
         s = said[i]
         if who is None:
