@@ -75,13 +75,13 @@ class Window:
         doc = self.doc
         i = t.i
         parts: list[Token] = []
-        while i + 1 < len(doc) and is_honorific(doc[i]) and doc[i + 1].text[:1].isupper():
+        while i + 1 < len(doc) and is_honorific(doc[i]) and doc[_skip_space(doc, i + 1)].text[:1].isupper():
             parts.append(doc[i])
-            i += 1
+            i = _skip_space(doc, i + 1)  # a line break may fall inside a name
         while i < len(doc) and _name_word(doc[i]) and (
                 parts or doc[i].pos_ == "PROPN" or doc[i].ent_type_ == "PERSON" or is_given_name(doc[i].text)):
             parts.append(doc[i])
-            i += 1
+            i = _skip_space(doc, i + 1)
         if not parts or all(is_honorific(p) for p in parts):
             return None
         name = " ".join(p.text for p in parts)
@@ -140,6 +140,10 @@ class Window:
             if m.gender is None and m.name in self.learned:
                 m.gender = self.learned[m.name]
 
+    def is_person(self, name: str) -> bool:
+        """A name the narration uses for a person (so "Recovering" at a sentence's start is none)."""
+        return self.gender(name) is not None or any(m.name == name for m in self.mentions)
+
     def mention(self, pos: int, name: str, subject: bool = True) -> None:
         k = bisect.bisect_right([m.pos for m in self.mentions], pos)
         self.mentions.insert(k, Mention(pos, name, self.gender(name), subject))
@@ -193,6 +197,12 @@ class Window:
             return spouse
         exclude = avoid | ({owner} if owner else set())
         return self.latest(pos, PERSON_NOUNS[noun], frozenset(exclude), subject_first=False)
+
+
+def _skip_space(doc: Doc, i: int) -> int:
+    while i < len(doc) - 1 and doc[i].is_space:
+        i += 1
+    return i
 
 
 def _spouse(name: str) -> str | None:

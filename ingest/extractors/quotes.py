@@ -19,10 +19,11 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from strata.ingest.extractors.discourse import PRONOUN_GENDER
+from strata.ingest.extractors.intro_tags import asked, intro_tag
 from strata.ingest.extractors.narration_people import Window, is_honorific
 from strata.ingest.extractors.quote_spans import Utterance, find_utterances
 from strata.ingest.extractors.speech_tags import PERSON_NOUNS, SPEECH_VERB, Tag, tag_after, tag_before
-from strata.ingest.extractors.turns import Turn, decode
+from strata.ingest.extractors.turns import ANSWER, Turn, decode
 from strata.resolve.lexicon import HONORIFICS, PLAIN_HONORIFICS, Gender
 from strata.resolve.names import given_compatible, given_name_genders
 from strata.schema.models import ExtractedQuote, QuoteMethod, Span
@@ -99,10 +100,21 @@ def _find_tag(win: Window, u: Utterance) -> tuple[Tag, int] | None:
         if re.search(r"[,:—–-]$", narration) or _ENDS_WITH_VERB.search(narration):
             regions.append((previous[0], previous[0] + len(narration.rstrip("."))))
     for a, b in regions:
-        tag = tag_before(win.text[a:b])
-        if tag is not None:
+        tag = _parsed_intro(win, a, b) or tag_before(win.text[a:b])
+        if tag is not None and (tag.kind != "name" or win.is_person(tag.subject)):
             return tag, a
     return None
+
+
+def _parsed_intro(win: Window, a: int, b: int) -> Tag | None:
+    found = intro_tag(win.tokens(a, b), a)
+    if found is None:
+        return None
+    tag, subject = found
+    if tag.kind != "name":
+        return tag
+    name = _subject_name(win, subject)
+    return Tag(name, "name", tag.start, tag.verb, tag.to) if name else None
 
 
 def _tag_evidence(win: Window, s: _Said, turn: Turn) -> bool:
@@ -142,10 +154,21 @@ def _subject_name(win: Window, t: Token) -> str | None:
     if not t.text[:1].isupper() or t.lower_ in ("he", "she", "i"):
         return None
     start = t
-    while start.i > 0 and (is_honorific(win.doc[start.i - 1]) or win.doc[start.i - 1].dep_ == "compound"):
-        start = win.doc[start.i - 1]
+    while start.i > 0:
+        k = start.i - 1
+        while k > 0 and win.doc[k].is_space:  # a line break inside the name
+            k -= 1
+        if not (is_honorific(win.doc[k]) or win.doc[k].dep_ == "compound"):
+            break
+        start = win.doc[k]
     found = win.name_at(start)
     return found[0] if found else None
+
+
+def _person(win: Window, t: Token) -> str | None:
+    if t.lower_ in ("he", "she", "him", "her"):
+        return win.latest(t.idx, PRONOUN_GENDER[t.lower_])
+    return _subject_name(win, t)
 
 
 def _narration_evidence(win: Window, s: _Said, turn: Turn) -> None:
@@ -154,6 +177,14 @@ def _narration_evidence(win: Window, s: _Said, turn: Turn) -> None:
     _, before, after = _regions(win, s.utterance)
     regions: list[tuple[tuple[int, int], bool, float]] = [(before, True, NARRATION), (after, False, NARRATION)]
     previous = _narration_before(win, s.utterance)
+    if previous is not None:
+        reported = asked(win.tokens(*previous))
+        if reported is not None:  # "He asked Anna whether ..." then Anna's answer
+            speaker, hearer = (_person(win, t) for t in reported)
+            if hearer is not None and hearer != speaker:
+                turn.votes[hearer] = turn.votes.get(hearer, 0.0) + ANSWER
+                s.addressee = s.addressee or speaker
+                previous = None
     if previous is not None:
         regions.append((previous, True, NARRATION_BEFORE))
     for (a, b), last, weight in regions:
@@ -265,8 +296,11 @@ class _People:
         if (ta is None) != (tb is None):
             bare = b if ta else a
             title_gender = HONORIFICS.get((ta or tb or "").lower(), (None, None))[0]
-            if title_gender is not None and self._gender(bare) != title_gender:
+            given = given_name_genders(bare.split()[0].lower())
+            if given and title_gender is not None and title_gender not in given:
                 return False
+            if not given and title_gender == "f":
+                return False  # a bare surname is how narration names a man ("Bingley", not "Miss Bingley")
         wa, wb = [w.lower() for w in wa], [w.lower() for w in wb]
         plain = all(t is None or t in PLAIN_HONORIFICS for t in (ta, tb))  # "Kitty" is no "Lady Catherine"
         if plain and len(wa) == len(wb) == 1 and len(wa[0]) > 1 and len(wb[0]) > 1:

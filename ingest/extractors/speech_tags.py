@@ -24,7 +24,7 @@ SPEECH_VERBS = frozenset({
     "roar", "sing", "reason", "argue", "suggest", "respond", "announce", "think", "tell", "assure", "plead", "beg",
     "confess", "object", "entreat", "hint", "proceed", "sneer", "snap", "squeak", "yell", "bawl", "moan", "wail",
     "chuckle", "giggle", "grumble", "complain", "recollect", "recommence", "acknowledge", "correct", "interpose",
-    "shriek", "sniff", "gasp", "hiss", "grunt", "breathe", "bellow", "smile", "write", "read", "go on",
+    "shriek", "sniff", "gasp", "hiss", "grunt", "breathe", "bellow", "smile", "write", "read", "go on", "address",
 })
 _IRREGULAR = {"say": ["said", "says"], "begin": ["began", "begins"], "speak": ["spoke", "speaks"],
               "think": ["thought", "thinks"], "tell": ["told", "tells"], "sing": ["sang", "sings"],
