@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import bisect
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -44,13 +45,17 @@ class Mention:
 class Window:
     """One window's text and parse, with the people named in its narration (and its speakers), in order."""
 
-    def __init__(self, text: str, doc: Doc, paras: list[Paragraph], utterances: list[Utterance]) -> None:
+    def __init__(self, text: str, doc: Doc, paras: list[Paragraph], utterances: list[Utterance],
+                 before: Sequence[str] = ()) -> None:
+        """``before``: who spoke just before the window, earliest first (from its preceding text)."""
         self.text, self.doc, self.paras = text, doc, paras
         self.pieces = sorted(p for u in utterances for p in u.pieces)
         self._piece_starts = [a for a, _ in self.pieces]
         self.surnames = _surname_genders(text)
         self.learned: dict[str, Gender] = {}
-        self.mentions: list[Mention] = []
+        # speakers before the window stand at negative offsets, so they come before anything in it
+        self.mentions: list[Mention] = [Mention(k - len(before), name, self.gender(name), True)
+                                        for k, name in enumerate(before)]
         self._token_starts = [t.idx for t in doc]
         self._narration_mentions()
         self._learn_genders()

@@ -22,7 +22,7 @@ from strata.ingest.extractors.discourse import PRONOUN_GENDER
 from strata.ingest.extractors.intro_tags import asked, intro_tag
 from strata.ingest.extractors.narration_people import Window, is_honorific
 from strata.ingest.extractors.quote_spans import Utterance, find_utterances
-from strata.ingest.extractors.speech_tags import PERSON_NOUNS, SPEECH_VERB, Tag, tag_after, tag_before
+from strata.ingest.extractors.speech_tags import PERSON_NOUNS, SPEECH_VERB, Tag, context_speakers, tag_after, tag_before
 from strata.ingest.extractors.turns import ANSWER, Turn, decode
 from strata.resolve.lexicon import HONORIFICS, PLAIN_HONORIFICS, Gender
 from strata.resolve.names import given_compatible, given_name_genders
@@ -398,12 +398,14 @@ def _addressees(said: list[_Said]) -> None:
                     break
 
 
-def find_quotes(text: str, doc: Doc) -> list[ExtractedQuote]:
-    """Every quotation of a prose window with its speaker and addressees (None / [] when unknown)."""
+def find_quotes(text: str, doc: Doc, context: str = "") -> list[ExtractedQuote]:
+    """Every quotation of a prose window with its speaker and addressees (None / [] when unknown).
+
+    ``context`` is the text just before the window, read only for who was speaking when it opens."""
     paras, utterances = find_utterances(text)
     if not utterances:
         return []
-    win = Window(text, doc, paras, utterances)
+    win = Window(text, doc, paras, utterances, context_speakers(context))
     said = [_Said(u) for u in utterances]
     for run in _runs(said):
         _exchange(win, said, run)

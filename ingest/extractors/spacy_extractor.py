@@ -165,8 +165,10 @@ class SpacyExtractor:
                 self._sentence(col, segment, sent, args, vocatives[k])
         _derive_succession(col)
         col.aliases = {s: names for s, names in discourse.aliases().items() if s in col.mentions}
-        # Prose (a book window) quotes its characters: who says what to whom (quotes.py).
-        quotes = find_quotes(episode.content, parsed[0][1]) if episode.kind == "text" and len(parsed) == 1 else []
+        # Prose (a book window) quotes its characters: who says what to whom (quotes.py); the paragraphs before
+        # the window (set by the book parser) only tell who was speaking when it opens.
+        quotes = find_quotes(episode.content, parsed[0][1], str(episode.metadata.get("preceding", ""))) if (
+            episode.kind == "text" and len(parsed) == 1) else []
         return Extraction(episode_uuid=episode.uuid, entities=col.entities(), facts=list(col.facts.values()),
                           notes=col.notes, quotes=quotes, extractor=self.info)
 
