@@ -46,7 +46,7 @@ def _phrase(subject: Token) -> tuple[str, str] | None:
         return subject.lower_, "pronoun"
     if subject.lower_ == "i":
         return "I", "first"
-    if subject.lower_ in PERSON_NOUNS:
+    if subject.lower_ in PERSON_NOUNS or subject.lower_ in ("former", "latter"):
         det = next((c for c in subject.children if c.dep_ in ("poss", "det")), None)
         return (f"{det.lower_} {subject.lower_}" if det is not None else subject.lower_), "nominal"
     if subject.text[:1].isupper():
@@ -64,6 +64,8 @@ def intro_tag(tokens: list[Token], start: int) -> tuple[Tag, Token] | None:
             return None
         if not speech_verb(t):
             continue
+        if any(c.dep_ == "auxpass" for c in t.children):
+            return None  # "whatever she wished should be said": no one says it here
         subject = subject_of(t)
         phrase = _phrase(subject) if subject is not None else None
         if subject is None or phrase is None:

@@ -193,6 +193,9 @@ class Window:
             return None
         words = tag.subject.lower().split()
         noun = words[-1]
+        if noun in ("former", "latter"):  # of the last two people named: "Anna and Tom ...; the former said"
+            two = self.recent(pos, 2)
+            return (two[-1] if noun == "former" else two[0]) if len(two) == 2 else None
         if noun not in PERSON_NOUNS:
             return None
         owner: str | None = None

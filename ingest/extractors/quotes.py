@@ -86,21 +86,28 @@ def _narration_before(win: Window, u: Utterance) -> tuple[int, int] | None:
     return None if any(win.quoted(p) for p in range(para.start, para.end)) else (para.start, para.end)
 
 
+def _finished(narration: str) -> bool:
+    """Narration ending a sentence; else it introduces what follows ("..., said to him:", "... him with")."""
+    return narration.rstrip().rstrip("_\"”’'").endswith((".", "!", "?"))
+
+
 def _find_tag(win: Window, u: Utterance) -> tuple[Tag, int] | None:
     inner, before, after = _regions(win, u)
     for a, b in [*inner, after]:
         tag = tag_after(win.text[a:b])
         if tag is not None:
             return tag, a
-    regions = [before] if before[1] > before[0] else []
+    regions = [(before[0], before[1], False)] if before[1] > before[0] else []
     previous = _narration_before(win, u)
     if not regions and previous is not None:
-        # "Mrs. Hale, who had waited an hour, answered," / "till Mr. Hale thus began." then the quote's paragraph
+        # "Mrs. Hale, who had waited an hour, answered," then the quote's paragraph; a finished sentence only
+        # when its last word is the speech verb of its own subject ("till Mr. Hale thus began.")
         narration = win.text[previous[0]:previous[1]].rstrip()
-        if re.search(r"[,:—–-]$", narration) or _ENDS_WITH_VERB.search(narration):
-            regions.append((previous[0], previous[0] + len(narration.rstrip("."))))
-    for a, b in regions:
-        tag = _parsed_intro(win, a, b) or tag_before(win.text[a:b])
+        finished = _finished(narration)
+        if not finished or _ENDS_WITH_VERB.search(narration):
+            regions.append((previous[0], previous[0] + len(narration.rstrip(".")), finished))
+    for a, b, parse_only in regions:
+        tag = _parsed_intro(win, a, b) or (None if parse_only else tag_before(win.text[a:b]))
         if tag is not None and (tag.kind != "name" or win.is_person(tag.subject)):
             return tag, a
     return None
@@ -177,7 +184,7 @@ def _narration_evidence(win: Window, s: _Said, turn: Turn) -> None:
     _, before, after = _regions(win, s.utterance)
     regions: list[tuple[tuple[int, int], bool, float]] = [(before, True, NARRATION), (after, False, NARRATION)]
     previous = _narration_before(win, s.utterance)
-    if previous is not None:
+    if previous is not None and _finished(win.text[previous[0]:previous[1]]):
         reported = asked(win.tokens(*previous))
         if reported is not None:  # "He asked Anna whether ..." then Anna's answer
             speaker, hearer = (_person(win, t) for t in reported)

@@ -70,8 +70,15 @@ _THIRD_PERSON_IRREGULAR = {"am": "is", "are": "is", "have": "has", "do": "does",
 def load_nlp() -> Language:
     """The spaCy pipeline, loaded once per process (Celery workers call this at startup)."""
     import spacy
+    from spacy.util import compile_infix_regex, compile_prefix_regex, compile_suffix_regex
 
-    return spacy.load(MODEL_NAME)
+    nlp = spacy.load(MODEL_NAME)
+    # Older prose glues dashes and emphasis underscores to words ("Mr. Darcy.--_I_ talked"): split them off so
+    # a name stays a token of its own.
+    nlp.tokenizer.infix_finditer = compile_infix_regex([*nlp.Defaults.infixes, r"[.!?,;]?--+", r"_"]).finditer
+    nlp.tokenizer.prefix_search = compile_prefix_regex([*nlp.Defaults.prefixes, r"_", r"--+"]).search
+    nlp.tokenizer.suffix_search = compile_suffix_regex([*nlp.Defaults.suffixes, r"_", r"--+"]).search
+    return nlp
 
 
 @dataclass

@@ -131,7 +131,8 @@ def _tag(match: re.Match[str] | None, narration: str) -> Tag | None:
     kind = _kind(subject)
     if kind == "nominal":  # "his wife impatiently" -> "his wife"; "the old lady" stays whole
         words = subject.split()
-        noun = next((k for k in range(1, len(words)) if words[k].lower() in PERSON_NOUNS), None)
+        noun = next((k for k in range(1, len(words)) if words[k].lower() in PERSON_NOUNS
+                     or words[k].lower() in ("former", "latter")), None)
         subject = " ".join(words[:noun + 1]) if noun is not None else ""
     if kind is None or not subject:
         return None
