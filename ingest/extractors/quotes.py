@@ -21,8 +21,9 @@ from typing import TYPE_CHECKING
 from strata.ingest.extractors.discourse import PRONOUN_GENDER
 from strata.ingest.extractors.intro_tags import asked, intro_tag
 from strata.ingest.extractors.narration_people import Window, is_honorific
+from strata.ingest.extractors.quote_context import ContextDialogue, context_dialogue
 from strata.ingest.extractors.quote_spans import Utterance, find_utterances
-from strata.ingest.extractors.speech_tags import PERSON_NOUNS, SPEECH_VERB, Tag, context_speakers, tag_after, tag_before
+from strata.ingest.extractors.speech_tags import PERSON_NOUNS, SPEECH_VERB, Tag, tag_after, tag_before
 from strata.ingest.extractors.turns import ANSWER, Turn, decode
 from strata.resolve.lexicon import HONORIFICS, PLAIN_HONORIFICS, Gender
 from strata.resolve.names import given_compatible, given_name_genders
@@ -347,11 +348,12 @@ def _presence(turns: list[Turn], before: list[str]) -> None:
                 turn.votes[person] = turn.votes.get(person, 0.0) + weight
 
 
-def _exchange(win: Window, said: list[_Said], run: list[int]) -> None:
+def _exchange(win: Window, said: list[_Said], run: list[int], before: ContextDialogue) -> None:
     """Decode one exchange and record its speakers as mentions for the pronouns after it."""
     people = _People(win)
     prior_names = win.recent(said[run[0]].utterance.start, len(PRIOR))
-    turns: list[Turn] = []
+    carried = list(before.speakers) if before.open_exchange else []
+    turns: list[Turn] = [Turn(votes={name: TAG_NAME} if name else {}) for name in carried]
     for n, i in enumerate(run):
         s = said[i]
         turn = Turn()
@@ -366,20 +368,22 @@ def _exchange(win: Window, said: list[_Said], run: list[int]) -> None:
             turn.addressed = frozenset({s.addressee})
         if n:
             turn.adjacent = s.utterance.paragraphs[0] - said[run[n - 1]].utterance.paragraphs[-1] == 1
+        elif carried:
+            turn.adjacent = s.utterance.paragraphs[0] == 0
         if s.tag_kind == "name" and s.tagged:
             win.mention(s.utterance.start + 1, s.tagged)  # whom the next "said she" may mean
         turns.append(turn)
     turns = [_canonical_turn(people, t) for t in turns]
     _presence(turns, [people.canonical(name) for name in prior_names])
     genders = {name: people.gender(name) for name in people.names}
-    for i, who in zip(run, decode(turns, people.names, genders), strict=True):
+    for i, who in zip(run, decode(turns, people.names, genders)[len(carried):], strict=True):
         s = said[i]
         if who is None:
             continue
         s.speaker = who
         if s.tagged and people.canonical(s.tagged) == who:
             s.method, s.confidence = "tag", CONFIDENCE[s.tag_kind or "name"]
-        elif s.tag_kind == "pronoun" and turns[run.index(i)].gender == genders.get(who):
+        elif s.tag_kind == "pronoun" and turns[len(carried) + run.index(i)].gender == genders.get(who):
             s.method, s.confidence = "tag", CONFIDENCE["pronoun"]
         elif any(people.canonical(n) == who for n in s.narrated):
             s.method, s.confidence = "narration", CONFIDENCE["narration"]
@@ -412,10 +416,13 @@ def find_quotes(text: str, doc: Doc, context: str = "") -> list[ExtractedQuote]:
     paras, utterances = find_utterances(text)
     if not utterances:
         return []
-    win = Window(text, doc, paras, utterances, context_speakers(context))
+    before = context_dialogue(context, EXCHANGE_GAP)
+    win = Window(text, doc, paras, utterances, before.names())
     said = [_Said(u) for u in utterances]
-    for run in _runs(said):
-        _exchange(win, said, run)
+    for n, run in enumerate(_runs(said)):
+        # the window may open inside an exchange: its last turns before the window join the first run
+        carried = before if n == 0 and said[run[0]].utterance.paragraphs[0] < EXCHANGE_GAP else ContextDialogue()
+        _exchange(win, said, run, carried)
     _addressees(said)
     return [
         ExtractedQuote(text=s.utterance.text(text), start=s.utterance.start, end=s.utterance.end,

@@ -167,21 +167,3 @@ def tag_before(narration: str) -> Tag | None:
         return None if tag is None else Tag(tag.subject, tag.kind, tag.start + base, tag.verb, tag.to)
     return None
 
-
-def context_speakers(text: str, limit: int = 4) -> list[str]:
-    """Who speaks in ``text`` by the names its tags give ("said Anna"), earliest first, each once at its latest
-    turn, at most ``limit``: pattern reading only, for text before a window that is not parsed."""
-    if not text:
-        return []
-    from strata.ingest.extractors.quote_spans import find_utterances
-
-    paras, utterances = find_utterances(text)
-    names: list[str] = []
-    for u in utterances:
-        end = paras[u.paragraphs[-1]].end
-        between = [text[u.pieces[k][1]:u.pieces[k + 1][0]] for k in range(len(u.pieces) - 1)]
-        tag = next((t for t in (tag_after(n) for n in [*between, text[u.end + 1:end]]) if t), None)
-        tag = tag or tag_before(text[paras[u.paragraphs[0]].start:max(0, u.start - 1)])
-        if tag is not None and tag.kind == "name":
-            names = [n for n in names if n != tag.subject] + [tag.subject]
-    return names[-limit:]
