@@ -183,8 +183,9 @@ class Window:
                 out.append(m.name)
         return out
 
-    def resolve(self, tag: Tag, pos: int, avoid: frozenset[str] = frozenset()) -> str | None:
-        """Whom a tag's subject stands for, at ``pos`` in the window."""
+    def resolve(self, tag: Tag, pos: int, avoid: frozenset[str] = frozenset(), owner: str | None = None) -> str | None:
+        """Whom a tag's subject stands for, at ``pos`` in the window; ``owner``: whom "his"/"her" means when
+        the caller knows ("said Mr. Hale to his wife")."""
         if tag.kind == "name":
             return tag.subject
         if tag.kind == "pronoun":
@@ -198,8 +199,9 @@ class Window:
             return (two[-1] if noun == "former" else two[0]) if len(two) == 2 else None
         if noun not in PERSON_NOUNS:
             return None
-        owner: str | None = None
-        if words[0] in ("his", "her"):
+        if owner is not None and self.gender(owner) != PRONOUN_GENDER.get(words[0]):
+            owner = None
+        if owner is None and words[0] in ("his", "her"):
             owner = self.latest(pos, PRONOUN_GENDER[words[0]], avoid, subject_first=False)
         if owner is not None and noun in _SPOUSE_NOUNS and (spouse := _spouse(owner)):
             return spouse

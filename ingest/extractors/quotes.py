@@ -153,6 +153,8 @@ def _tag_evidence(win: Window, s: _Said, turn: Turn) -> bool:
                                      subject_first=False)
         elif to[:1].isupper():
             s.addressee = to
+        elif to.split()[-1] in PERSON_NOUNS:  # "said Mr. Hale to his wife": his is the speaker's
+            s.addressee = win.resolve(Tag(to, "nominal", tag.start, tag.verb), pos, owner=s.tagged)
     return tag.kind in ("name", "pronoun", "nominal")
 
 
