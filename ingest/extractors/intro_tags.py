@@ -28,15 +28,22 @@ def speech_verb(t: Token) -> bool:
 
 
 def subject_of(verb: Token) -> Token | None:
-    """The verb's subject, or the subject of the verb it is coordinated with."""
+    """The verb's subject, or the subject of the verb it is coordinated with (within one clause: never across
+    a semicolon); a verb the parser coordinated with a name has that name for subject."""
     seen = 0
     while seen < 4:
         subject = next((c for c in verb.children if c.dep_ in _SUBJECT_DEPS), None)
         if subject is not None:
             return subject
-        if verb.dep_ not in ("conj", "advcl", "xcomp") or verb.head is verb:
+        head = verb.head
+        if verb.dep_ not in ("conj", "advcl", "xcomp") or head is verb:
             return None
-        verb, seen = verb.head, seen + 1
+        lo, hi = sorted((head.i, verb.i))
+        if any(t.text in (";", ":") for t in verb.doc[lo:hi]):
+            return None
+        if head.pos_ in ("PROPN", "NOUN", "PRON"):
+            return head  # "Mrs. Grey, much offended, ... and said,": parsed as a conjunct of the name
+        verb, seen = head, seen + 1
     return None
 
 

@@ -217,8 +217,9 @@ def _narration_evidence(win: Window, s: _Said, turn: Turn) -> None:
             return
 
 
-def _vocative(win: Window, u: Utterance) -> str | None:
-    """A name the quote addresses: at a piece's start or after "my dear", or set off by commas."""
+def _vocatives(win: Window, u: Utterance) -> list[str]:
+    """The names the quote addresses, in order: at a piece's start or after "my dear", or set off by commas."""
+    out: list[str] = []
     for a, b in u.pieces:
         tokens = win.tokens(a, b)
         for n, t in enumerate(tokens):
@@ -238,8 +239,8 @@ def _vocative(win: Window, u: Utterance) -> str | None:
                 continue  # "Anna," said he, "is late.": the sentence's subject, cut by the tag
             if (after is None or after.text[:1] in _NAME_PUNCT or after.idx >= b) and (
                     is_honorific(t) or win.gender(name) is not None or t.ent_type_ == "PERSON"):
-                return name
-    return None
+                out.append(name)
+    return out
 
 
 def _only_name(tokens: list[Token], start: int, end: int) -> bool:
@@ -333,7 +334,8 @@ def _canonical_turn(people: _People, turn: Turn) -> Turn:
         votes[key] = votes.get(key, 0.0) + v
     addressed = frozenset(people.canonical(n) for n in turn.addressed)
     return Turn(votes=votes, gender=turn.gender, gender_weight=turn.gender_weight, addressed=addressed,
-                continues=turn.continues, adjacent=turn.adjacent)
+                called=people.canonical(turn.called) if turn.called else None, continues=turn.continues,
+                adjacent=turn.adjacent)
 
 
 def _presence(turns: list[Turn], before: list[str]) -> None:
@@ -359,15 +361,16 @@ def _exchange(win: Window, said: list[_Said], run: list[int], before: ContextDia
     for n, i in enumerate(run):
         s = said[i]
         turn = Turn()
-        vocative = _vocative(win, s.utterance)
-        if vocative:
-            win.mention(s.utterance.start, vocative, subject=False)  # present in the scene
+        vocatives = _vocatives(win, s.utterance)
+        for name in vocatives:
+            win.mention(s.utterance.start, name, subject=False)  # present in the scene
         if not _tag_evidence(win, s, turn):
             _narration_evidence(win, s, turn)
-        if s.addressee is None and vocative != s.tagged:
-            s.addressee = vocative
+        vocatives = [v for v in vocatives if v != s.tagged]
+        if vocatives:  # the last one called answers: "Here, Tom. And what do you think, Bob?"
+            s.addressee = vocatives[-1]
         if s.addressee:
-            turn.addressed = frozenset({s.addressee})
+            turn.addressed, turn.called = frozenset({*vocatives, s.addressee}), s.addressee
         if n:
             turn.adjacent = s.utterance.paragraphs[0] - said[run[n - 1]].utterance.paragraphs[-1] == 1
         elif carried:

@@ -38,6 +38,7 @@ class Turn:
     gender: Gender | None = None  # a pronoun ("said she") or a gendered noun ("cried the lady") in its tag
     gender_weight: float = GENDER_MISMATCH
     addressed: frozenset[str] = frozenset()  # people the quote speaks to (a vocative, "to him")
+    called: str | None = None  # the one it speaks to last, who most likely answers
     continues: bool = False  # the tag says the previous speaker goes on
     adjacent: bool = True  # no narration paragraph between this turn and the one before
 
@@ -54,7 +55,7 @@ def _unary(turns: Sequence[Turn], i: int, person: str, genders: Mapping[str, Gen
             score -= turn.gender_weight
     if person in turn.addressed:
         score -= SELF_ADDRESS
-    if i + 1 < len(turns) and person in turns[i + 1].addressed:
+    if i + 1 < len(turns) and person == turns[i + 1].called:
         score += ADDRESSED_NEXT
     return score
 
@@ -66,7 +67,7 @@ def _step(turn: Turn, before: Turn, previous: str, person: str) -> float:
             score += CONTINUES
         else:
             score -= NEW_PARAGRAPH if turn.adjacent else NEW_PARAGRAPH_AFTER_NARRATION
-    if person in before.addressed:
+    if person == (before.called or (next(iter(before.addressed)) if len(before.addressed) == 1 else None)):
         score += ANSWER
     return score
 
