@@ -68,6 +68,7 @@ class _Said:
     tagged: str | None = None  # whom the tag names or stands for
     tag_kind: str | None = None
     narrated: set[str] = field(default_factory=set)  # whom the narration next to it names
+    reported: bool = False  # the narration before reports a question it answers
 
 
 def _regions(win: Window, u: Utterance) -> tuple[list[tuple[int, int]], tuple[int, int], tuple[int, int]]:
@@ -175,6 +176,21 @@ def _subject_name(win: Window, t: Token) -> str | None:
     return found[0] if found else None
 
 
+def _reported_evidence(win: Window, s: _Said, turn: Turn) -> None:
+    """"He asked Anna whether ..." closing the paragraph before: the quote is Anna's answer, to him."""
+    previous = _narration_before(win, s.utterance)
+    if previous is None or not _finished(win.text[previous[0]:previous[1]]):
+        return
+    reported = asked(win.tokens(*previous))
+    if reported is None:
+        return
+    speaker, hearer = (_person(win, t) for t in reported)
+    if hearer is not None and hearer != speaker:
+        turn.votes[hearer] = turn.votes.get(hearer, 0.0) + ANSWER
+        s.addressee = s.addressee or speaker
+        s.reported = True
+
+
 def _person(win: Window, t: Token) -> str | None:
     if t.lower_ in ("he", "she", "him", "her"):
         return win.latest(t.idx, PRONOUN_GENDER[t.lower_])
@@ -187,15 +203,7 @@ def _narration_evidence(win: Window, s: _Said, turn: Turn) -> None:
     _, before, after = _regions(win, s.utterance)
     regions: list[tuple[tuple[int, int], bool, float]] = [(before, True, NARRATION), (after, False, NARRATION)]
     previous = _narration_before(win, s.utterance)
-    if previous is not None and _finished(win.text[previous[0]:previous[1]]):
-        reported = asked(win.tokens(*previous))
-        if reported is not None:  # "He asked Anna whether ..." then Anna's answer
-            speaker, hearer = (_person(win, t) for t in reported)
-            if hearer is not None and hearer != speaker:
-                turn.votes[hearer] = turn.votes.get(hearer, 0.0) + ANSWER
-                s.addressee = s.addressee or speaker
-                previous = None
-    if previous is not None:
+    if previous is not None and not s.reported:
         regions.append((previous, True, NARRATION_BEFORE))
     for (a, b), last, weight in regions:
         tokens = win.tokens(a, b)
@@ -364,6 +372,7 @@ def _exchange(win: Window, said: list[_Said], run: list[int], before: ContextDia
         vocatives = _vocatives(win, s.utterance)
         for name in vocatives:
             win.mention(s.utterance.start, name, subject=False)  # present in the scene
+        _reported_evidence(win, s, turn)
         if not _tag_evidence(win, s, turn):
             _narration_evidence(win, s, turn)
         vocatives = [v for v in vocatives if v != s.tagged]
