@@ -346,6 +346,25 @@ def _canonical_turn(people: _People, turn: Turn) -> Turn:
                 adjacent=turn.adjacent)
 
 
+def _participants_first(people: _People, said: list[_Said], turns: list[Turn]) -> None:
+    """A pronoun tag stands for the exchange's participant of its gender (named in a tag or called by a
+    vocative, the nearest), rather than for someone the narration named before the exchange."""
+    named = [(k, people.canonical(s.tagged)) for k, s in enumerate(said) if s.tag_kind == "name" and s.tagged]
+    named += [(k, t.called) for k, t in enumerate(turns) if t.called]
+    for k, (s, turn) in enumerate(zip(said, turns, strict=True)):
+        if s.tag_kind != "pronoun" or turn.gender is None:
+            continue
+        referent = people.canonical(s.tagged) if s.tagged else None
+        present = [(abs(j - k), name) for j, name in named if people.gender(name) == turn.gender]
+        if not present or referent in {name for _, name in present}:
+            continue
+        nearest = min(present)[1]
+        if referent is not None:
+            turn.votes[referent] = turn.votes.get(referent, 0.0) - PRONOUN_REFERENT
+        turn.votes[nearest] = turn.votes.get(nearest, 0.0) + PRONOUN_REFERENT
+        s.tagged = nearest
+
+
 def _presence(turns: list[Turn], before: list[str]) -> None:
     """Who is in the scene at each turn: people a tag, the narration or a vocative brings in within ACTIVE_REACH
     turns; before the first of those, the people active just before the exchange (latest first)."""
@@ -388,6 +407,7 @@ def _exchange(win: Window, said: list[_Said], run: list[int], before: ContextDia
             win.mention(s.utterance.start + 1, s.tagged)  # whom the next "said she" may mean
         turns.append(turn)
     turns = [_canonical_turn(people, t) for t in turns]
+    _participants_first(people, [said[i] for i in run], turns[len(carried):])
     _presence(turns, [people.canonical(name) for name in prior_names])
     genders = {name: people.gender(name) for name in people.names}
     for i, who in zip(run, decode(turns, people.names, genders)[len(carried):], strict=True):
