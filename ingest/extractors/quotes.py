@@ -69,6 +69,7 @@ class _Said:
     tag_kind: str | None = None
     narrated: set[str] = field(default_factory=set)  # whom the narration next to it names
     reported: bool = False  # the narration before reports a question it answers
+    referent: tuple[str, float] | None = None  # whom a "she" in its tag or narration stands for, and the vote
 
 
 def _regions(win: Window, u: Utterance) -> tuple[list[tuple[int, int]], tuple[int, int], tuple[int, int]]:
@@ -142,6 +143,7 @@ def _tag_evidence(win: Window, s: _Said, turn: Turn) -> bool:
         s.tagged = win.latest(pos, turn.gender)
         if s.tagged:
             turn.votes[s.tagged] = turn.votes.get(s.tagged, 0.0) + PRONOUN_REFERENT
+            s.referent = (s.tagged, PRONOUN_REFERENT)
     elif tag.kind == "nominal":
         turn.gender = PERSON_NOUNS.get(tag.subject.split()[-1].lower())
         s.tagged = win.resolve(tag, pos)
@@ -217,6 +219,7 @@ def _narration_evidence(win: Window, s: _Said, turn: Turn) -> None:
                 gender: Gender = PRONOUN_GENDER[t.lower_]
                 turn.gender, turn.gender_weight = gender, NARRATION_PRONOUN
                 who = win.latest(t.idx, gender)
+                s.referent = (who, weight) if who else None
             else:
                 who = _subject_name(win, t)
             if who is not None:
@@ -352,17 +355,19 @@ def _participants_first(people: _People, said: list[_Said], turns: list[Turn]) -
     named = [(k, people.canonical(s.tagged)) for k, s in enumerate(said) if s.tag_kind == "name" and s.tagged]
     named += [(k, t.called) for k, t in enumerate(turns) if t.called]
     for k, (s, turn) in enumerate(zip(said, turns, strict=True)):
-        if s.tag_kind != "pronoun" or turn.gender is None:
+        if s.referent is None or turn.gender is None:
             continue
-        referent = people.canonical(s.tagged) if s.tagged else None
+        referent, weight = people.canonical(s.referent[0]), s.referent[1]
         present = [(abs(j - k), name) for j, name in named if people.gender(name) == turn.gender]
         if not present or referent in {name for _, name in present}:
             continue
         nearest = min(present)[1]
-        if referent is not None:
-            turn.votes[referent] = turn.votes.get(referent, 0.0) - PRONOUN_REFERENT
-        turn.votes[nearest] = turn.votes.get(nearest, 0.0) + PRONOUN_REFERENT
-        s.tagged = nearest
+        turn.votes[referent] = turn.votes.get(referent, 0.0) - weight
+        turn.votes[nearest] = turn.votes.get(nearest, 0.0) + weight
+        if s.tag_kind == "pronoun":
+            s.tagged = nearest
+        else:
+            s.narrated.add(nearest)
 
 
 def _presence(turns: list[Turn], before: list[str]) -> None:
