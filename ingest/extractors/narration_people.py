@@ -27,6 +27,10 @@ if TYPE_CHECKING:
 _SPOUSE_TITLE = {"mr": "Mrs.", "mrs": "Mr."}
 _SPOUSE_NOUNS = frozenset({"wife", "husband", "lady"})
 _SURNAME_TITLE = re.compile(r"\b(Mr|Mrs|Miss|Ms|Sir|Lady|Lord|Colonel|Captain|Dr)\.?\s+([A-Z][a-z]+)")
+# Month and day names are capitalized and some are given names too ("the 2d of August").
+CALENDAR = frozenset({"january", "february", "march", "april", "may", "june", "july", "august", "september",
+                       "october", "november", "december", "monday", "tuesday", "wednesday", "thursday", "friday",
+                       "saturday", "sunday", "michaelmas", "christmas", "easter"})
 # How far back (characters) a pronoun or a person noun looks for the person it stands for.
 PRONOUN_REACH = 3000
 # A name of unknown gender takes the gender of the pronoun that next stands as a subject this close after it
@@ -90,7 +94,7 @@ class Window:
         if not parts or all(is_honorific(p) for p in parts):
             return None
         name = " ".join(p.text for p in parts)
-        return (name, i) if name.lower() not in NOT_NAMES else None
+        return (name, i) if name.lower() not in NOT_NAMES and name.lower() not in CALENDAR else None
 
     def _narration_mentions(self) -> None:
         skip_to = -1

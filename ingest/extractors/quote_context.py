@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from strata.ingest.extractors.discourse import NOT_NAMES
 from strata.ingest.extractors.gender import is_given_name
+from strata.ingest.extractors.narration_people import CALENDAR
 from strata.ingest.extractors.quote_spans import find_utterances
 from strata.ingest.extractors.speech_tags import tag_after, tag_before
 
@@ -37,7 +38,7 @@ def _narration_names(text: str, start: int, end: int) -> list[tuple[int, str]]:
     out = []
     for m in _NAMED.finditer(text, start, end):
         name = m.group(0)
-        if " " in name or (is_given_name(name) and name.lower() not in NOT_NAMES):
+        if " " in name or (is_given_name(name) and name.lower() not in NOT_NAMES and name.lower() not in CALENDAR):
             out.append((m.start(), " ".join(name.split())))
     return out
 
