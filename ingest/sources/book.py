@@ -200,7 +200,7 @@ def parse_book(ctx: Context) -> dict[str, Any]:
             }
             if segment.part:
                 metadata["part"] = segment.part
-            if number and (before := preceding(text, segment.start, unit.start)):
+            if number and (before := preceding(text, max([segment.start, *segment.heading_ends]), unit.start)):
                 metadata["preceding"] = before  # a scene runs on across a window's start, never a chapter's
             ctx.add_episode(
                 kind="text",

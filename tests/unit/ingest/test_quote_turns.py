@@ -127,3 +127,24 @@ def test_a_name_alone_is_an_answer_not_a_call() -> None:
 
     quotes = find_quotes(text, _nlp()(text))
     assert quotes[1].addressees != ["Hale"] and quotes[2].speaker == "Anna"
+
+
+def test_the_one_called_answers_after_narration_about_another_man() -> None:
+    # Mr. Hale is the man acting last in the narration, but the exchange is Anna's with Tom, whom she calls
+    text = ('"You are late again, Tom," said Anna.\n\n'
+            'Mr. Hale put down his paper and looked at them both.\n\n'
+            '"I am," said he.')
+    assert _speakers(text) == ["Anna", "Tom"]
+
+
+def test_a_reported_question_is_answered_even_with_a_pronoun_tag() -> None:
+    text = ('Mrs. Grey sat by the window. Tom came in, and he asked Anna whether the coach had come.\n\n'
+            '"Not yet," she replied.')
+    assert _speakers(text) == ["Anna"]
+
+
+def test_a_month_is_no_person() -> None:
+    text = ('Tom wrote on the first of August. Anna read the letter.\n\n'
+            '"He is well," said she.\n\n'
+            '"I am glad of it," said her father.')
+    assert "August" not in _speakers(text)
