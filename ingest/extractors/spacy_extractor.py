@@ -83,8 +83,15 @@ _THIRD_PERSON_IRREGULAR = {"am": "is", "are": "is", "have": "has", "do": "does",
 def load_nlp() -> Language:
     """The spaCy pipeline, loaded once per process (Celery workers call this at startup)."""
     import spacy
+    from spacy.util import compile_infix_regex, compile_prefix_regex, compile_suffix_regex
 
-    return spacy.load(MODEL_NAME)
+    nlp = spacy.load(MODEL_NAME)
+    # Older prose glues dashes and emphasis underscores to words ("Mr. Darcy.--_I_ talked"): split them off so
+    # a name stays a token of its own.
+    nlp.tokenizer.infix_finditer = compile_infix_regex([*nlp.Defaults.infixes, r"[.!?,;]?--+", r"_"]).finditer
+    nlp.tokenizer.prefix_search = compile_prefix_regex([*nlp.Defaults.prefixes, r"_", r"--+"]).search
+    nlp.tokenizer.suffix_search = compile_suffix_regex([*nlp.Defaults.suffixes, r"_", r"--+"]).search
+    return nlp
 
 
 @dataclass
@@ -181,8 +188,10 @@ class SpacyExtractor:
                 self._sentence(col, segment, sent, args, vocatives[k])
         _derive_succession(col)
         col.aliases = {s: names for s, names in discourse.aliases().items() if s in col.mentions}
-        # Prose (a book window) quotes its characters: who says what to whom (quotes.py).
-        quotes = find_quotes(episode.content, parsed[0][1]) if episode.kind == "text" and len(parsed) == 1 else []
+        # Prose (a book window) quotes its characters: who says what to whom (quotes.py); the paragraphs before
+        # the window (set by the book parser) only tell who was speaking when it opens.
+        quotes = find_quotes(episode.content, parsed[0][1], str(episode.metadata.get("preceding", ""))) if (
+            episode.kind == "text" and len(parsed) == 1) else []
         return Extraction(episode_uuid=episode.uuid, entities=col.entities(), facts=list(col.facts.values()),
                           notes=col.notes, quotes=quotes, extractor=self.info)
 
