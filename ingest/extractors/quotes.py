@@ -19,14 +19,14 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from strata.ingest.extractors.discourse import PRONOUN_GENDER
+from strata.ingest.extractors.exchange_people import People, join_called
 from strata.ingest.extractors.intro_tags import asked, intro_tag
 from strata.ingest.extractors.narration_people import Window, is_honorific
 from strata.ingest.extractors.quote_context import ContextDialogue, context_dialogue
 from strata.ingest.extractors.quote_spans import Utterance, find_utterances
 from strata.ingest.extractors.speech_tags import PERSON_NOUNS, SPEECH_VERB, Tag, tag_after, tag_before
 from strata.ingest.extractors.turns import ANSWER, Turn, decode
-from strata.resolve.lexicon import HONORIFICS, PLAIN_HONORIFICS, Gender
-from strata.resolve.names import given_compatible, given_name_genders
+from strata.resolve.lexicon import Gender
 from strata.schema.models import ExtractedQuote, QuoteMethod, Span
 
 if TYPE_CHECKING:
@@ -276,69 +276,7 @@ def _runs(said: list[_Said]) -> list[list[int]]:
     return runs
 
 
-class _People:
-    """The people of one exchange, one name each: "Darcy" joins "Mr. Darcy", "Lizzy" joins "Elizabeth", when
-    no one else present could be meant."""
-
-    def __init__(self, win: Window) -> None:
-        self.win = win
-        self.names: list[str] = []
-        self.variants: dict[str, list[str]] = {}
-
-    def canonical(self, name: str) -> str:
-        for known, variants in self.variants.items():
-            if name in variants:
-                return known
-        matches = [n for n in self.names if any(self._same(name, v) for v in self.variants[n])]
-        if len(matches) == 1:
-            self.variants[matches[0]].append(name)
-            return matches[0]
-        self.names.append(name)
-        self.variants[name] = [name]
-        return name
-
-    def gender(self, name: str) -> Gender | None:
-        genders = {g for v in self.variants.get(name, [name]) if (g := self._gender(v)) is not None}
-        return next(iter(genders)) if len(genders) == 1 else None
-
-    def _gender(self, name: str) -> Gender | None:
-        found = self.win.gender(name)
-        if found is None and len(name.split()) == 1:
-            given = given_name_genders(name.lower())  # "Lizzy" is an Elizabeth
-            found = next(iter(given)) if len(given) == 1 else None
-        return found
-
-    def _same(self, a: str, b: str) -> bool:
-        """"Darcy" and "Mr. Darcy", "Sir William" and "Sir William Lucas"; not "Mr. Hale" and "Mrs. Hale", nor
-        "Hale" and "Miss Hale" where the window also has a "Mr. Hale"."""
-        ta, wa = _title_and_words(a)
-        tb, wb = _title_and_words(b)
-        if ta and tb and ta != tb:
-            return False
-        if (ta is None) != (tb is None):
-            bare = b if ta else a
-            title_gender = HONORIFICS.get((ta or tb or "").lower(), (None, None))[0]
-            given = given_name_genders(bare.split()[0].lower())
-            if given and title_gender is not None and title_gender not in given:
-                return False
-            if not given and title_gender == "f":
-                return False  # a bare surname is how narration names a man ("Bingley", not "Miss Bingley")
-        wa, wb = [w.lower() for w in wa], [w.lower() for w in wb]
-        plain = all(t is None or t in PLAIN_HONORIFICS for t in (ta, tb))  # "Kitty" is no "Lady Catherine"
-        if plain and len(wa) == len(wb) == 1 and len(wa[0]) > 1 and len(wb[0]) > 1:
-            return given_compatible(wa[0], wb[0])  # "Lizzy" and "Elizabeth"
-        short, long = (wa, wb) if len(wa) <= len(wb) else (wb, wa)
-        return short == long[:len(short)] or short == long[-len(short):]
-
-
-def _title_and_words(name: str) -> tuple[str | None, list[str]]:
-    words = name.split()
-    if len(words) > 1 and words[0].lower().rstrip(".") in _TITLES:
-        return words[0].lower().rstrip("."), words[1:]
-    return None, words
-
-
-def _canonical_turn(people: _People, turn: Turn) -> Turn:
+def _canonical_turn(people: People, turn: Turn) -> Turn:
     votes: dict[str, float] = {}
     for name, v in turn.votes.items():
         key = people.canonical(name)
@@ -349,7 +287,7 @@ def _canonical_turn(people: _People, turn: Turn) -> Turn:
                 adjacent=turn.adjacent)
 
 
-def _participants_first(people: _People, said: list[_Said], turns: list[Turn]) -> None:
+def _participants_first(people: People, said: list[_Said], turns: list[Turn]) -> None:
     """A pronoun tag stands for the exchange's participant of its gender (named in a tag or called by a
     vocative, the nearest), rather than for someone the narration named before the exchange."""
     named = [(k, people.canonical(s.tagged)) for k, s in enumerate(said) if s.tag_kind == "name" and s.tagged]
@@ -386,7 +324,7 @@ def _presence(turns: list[Turn], before: list[str]) -> None:
 
 def _exchange(win: Window, said: list[_Said], run: list[int], before: ContextDialogue) -> None:
     """Decode one exchange and record its speakers as mentions for the pronouns after it."""
-    people = _People(win)
+    people = People(win)
     prior_names = win.recent(said[run[0]].utterance.start, len(PRIOR))
     carried = list(before.speakers) if before.open_exchange else []
     turns: list[Turn] = [Turn(votes={name: TAG_NAME} if name else {}) for name in carried]
@@ -413,6 +351,7 @@ def _exchange(win: Window, said: list[_Said], run: list[int], before: ContextDia
         turns.append(turn)
     turns = [_canonical_turn(people, t) for t in turns]
     _participants_first(people, [said[i] for i in run], turns[len(carried):])
+    join_called(people, turns, [people.canonical(name) for name in prior_names])
     _presence(turns, [people.canonical(name) for name in prior_names])
     genders = {name: people.gender(name) for name in people.names}
     for i, who in zip(run, decode(turns, people.names, genders)[len(carried):], strict=True):
@@ -470,6 +409,3 @@ def find_quotes(text: str, doc: Doc, context: str = "") -> list[ExtractedQuote]:
         for s in said if s.utterance.text(text)
     ]
 
-
-_TITLES = frozenset({"mr", "mrs", "miss", "ms", "dr", "sir", "lady", "lord", "colonel", "captain", "major",
-                     "general", "aunt", "uncle", "madame", "mme", "mlle", "master", "professor", "king", "queen"})
