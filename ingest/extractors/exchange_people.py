@@ -80,18 +80,27 @@ def title_and_words(name: str) -> tuple[str | None, list[str]]:
 
 def join_called(people: People, turns: list[Turn], before: list[str]) -> None:
     """A formal address ("Miss Bennet") that the exchange only ever calls, never tags nor narrates, is the
-    form of address of the one person of its gender who acts in the exchange under a plain name (a tag's or
-    the narration's "Elizabeth"), or was active just before it; the two become one person."""
+    form of address of a person of its gender under a plain name: the only one acting in the exchange (a tag's
+    or the narration's "Elizabeth"), else, when none acts, the latest one active just before it (``before``,
+    latest first). The two become one person."""
     acting = [p for t in turns for p, v in t.votes.items() if v > 0]  # tagged or narrated
     called = {n for t in turns for n in t.addressed}
     for formal in list(people.names):
-        gender = people.gender(formal)
-        if formal not in called or formal in acting or title_and_words(formal)[0] is None or gender is None:
+        if formal not in called or formal in acting or title_and_words(formal)[0] is None:
             continue
-        plain = [p for p in dict.fromkeys([*acting, *before]) if p != formal and p in people.variants
-                 and title_and_words(p)[0] is None and people.gender(p) == gender]
-        if len(plain) == 1:
-            _merge(people, turns, formal, plain[0])
+        inside = _plain(people, formal, acting)
+        if len(inside) == 1:
+            _merge(people, turns, formal, inside[0])
+        elif not inside and (outside := _plain(people, formal, before)):
+            _merge(people, turns, formal, outside[0])
+
+
+def _plain(people: People, formal: str, names: list[str]) -> list[str]:
+    """The people among ``names`` of the formal address's gender who go by a name without a title."""
+    gender = people.gender(formal)
+    return [] if gender is None else [
+        p for p in dict.fromkeys(names)
+        if p != formal and p in people.variants and title_and_words(p)[0] is None and people.gender(p) == gender]
 
 
 def _merge(people: People, turns: list[Turn], name: str, into: str) -> None:

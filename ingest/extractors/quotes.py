@@ -52,6 +52,7 @@ NARRATION_PRONOUN = 3.0  # "She shook her head. "...": a woman speaks (weight ag
 PRIOR = (0.8, 0.6, 0.4, 0.2)  # the people active just before an exchange, latest first
 ACTIVE = 1.0  # someone a tag, the narration or a vocative brings into the exchange nearby...
 ACTIVE_REACH = 3  # ...within this many turns
+PRESENT = 0.0  # someone the narration before the quote points at with a pronoun: present, no more
 CONFIDENCE: dict[str, float] = {"name": 0.9, "pronoun": 0.75, "nominal": 0.65, "narration": 0.6, "turn": 0.5}
 
 
@@ -228,6 +229,18 @@ def _narration_evidence(win: Window, s: _Said, turn: Turn) -> None:
             return
 
 
+def _pronoun_presence(win: Window, u: Utterance, since: int | None, turn: Turn) -> None:
+    """People the narration leading to the quote only points at ("by his bringing back his cup") are present."""
+    start = since if since is not None else win.paras[max(0, u.paragraphs[0] - 1)].start
+    for t in win.tokens(start, u.start):
+        gender = PRONOUN_GENDER.get(t.lower_)
+        if gender is None or t.dep_ == "poss" or win.quoted(t.idx):
+            continue  # "her ladyship's" may be about someone absent; "he", "to him" is someone there
+        who = win.latest(t.idx, gender)
+        if who is not None and who not in turn.votes:
+            turn.votes[who] = PRESENT
+
+
 def _vocatives(win: Window, u: Utterance) -> list[str]:
     """The names the quote addresses, in order: at a piece's start or after "my dear", or set off by commas."""
     out: list[str] = []
@@ -346,6 +359,7 @@ def _exchange(win: Window, said: list[_Said], run: list[int], before: ContextDia
             turn.adjacent = s.utterance.paragraphs[0] - said[run[n - 1]].utterance.paragraphs[-1] == 1
         elif carried:
             turn.adjacent = s.utterance.paragraphs[0] == 0
+        _pronoun_presence(win, s.utterance, said[run[n - 1]].utterance.end if n else None, turn)
         if s.tag_kind == "name" and s.tagged:
             win.mention(s.utterance.start + 1, s.tagged)  # whom the next "said she" may mean
         turns.append(turn)
