@@ -15,6 +15,7 @@ import argparse
 import ast
 import csv
 import json
+import logging
 import uuid
 from collections import Counter, defaultdict
 from pathlib import Path
@@ -54,6 +55,7 @@ def main() -> None:
     ap.add_argument("--reuse", help="an already ingested group (bench_cast --keep)")
     ap.add_argument("--top", type=int, default=20)
     args = ap.parse_args()
+    logging.getLogger("httpx").setLevel(logging.WARNING)  # one line per alias lookup otherwise
     settings = Settings()
     group = args.reuse or f"bench-network-{uuid.uuid4().hex[:8]}"
     characters = {c.id: c.name for c in load_characters(CHARACTERS)}

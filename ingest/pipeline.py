@@ -15,6 +15,7 @@ from pydantic import BaseModel
 from strata.graph import Graph, lucene
 from strata.graph.commit import CommitResult, commit_episode
 from strata.graph.read import entity_candidates, predicates, previous_summary, roster
+from strata.ingest.extractors.interactions import with_interactions
 from strata.ingest.gcpause import gc_paused
 from strata.ingest.protocols import EMPTY_CONTEXT, Embedder, ExtractionContext, Extractor, RosterEntry
 from strata.resolve.planner import (
@@ -74,8 +75,9 @@ class _MeteredAdjudicator:
 
 class Pipeline:
     def __init__(self, graph: Graph, extractor: Extractor, embedder: Embedder | None,
-                 adjudicator: Adjudicator | None = None) -> None:
+                 adjudicator: Adjudicator | None = None, prose_vectors: bool = True) -> None:
         self.graph = graph
+        self.prose_vectors = prose_vectors  # settings.prose_passage_vectors
         self.extractor = extractor
         self.embedder = embedder
         self.adjudicator = adjudicator
@@ -94,9 +96,9 @@ class Pipeline:
         # Structured facts need no roster or summary: no extractor reads them.
         context = EMPTY_CONTEXT if episode.kind == "facts" else self.context_for(episode)
         with gc_paused():
-            extraction = self.extractor.extract(episode, context)
+            extraction = with_interactions(self.extractor.extract(episode, context))
         if self.embedder is not None:
-            self.embed(texts_to_embed(episode, extraction))
+            self.embed(texts_to_embed(episode, extraction, prose_vectors=self.prose_vectors))
         return extraction
 
     def embed(self, texts: Sequence[str]) -> list[list[float]]:
@@ -120,7 +122,7 @@ class Pipeline:
         metered = _MeteredAdjudicator(self.adjudicator) if self.adjudicator is not None else None
         with gc_paused():
             plan, report = build_plan(episode, extraction, lookup=self._lookup, predicates=registry, embed=embed,
-                                      adjudicator=metered, source=source)
+                                      adjudicator=metered, source=source, prose_vectors=self.prose_vectors)
             result = commit_episode(self.graph, plan, recompute_timeline, now or utcnow(), agent=episode.agent)
         return _outcome(episode, result, report, extraction, metered.usage if metered else LLMUsage())
 

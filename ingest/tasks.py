@@ -225,10 +225,11 @@ def build_pipeline(settings: Settings, graph: Graph) -> Pipeline:
         cache = make_cache(settings)  # one cache for extraction and adjudication answers
         extractor = make_extractor(settings, llm=llm, cache=cache)
         # With an LLM configured, mentions the scores leave ambiguous are adjudicated (one call per episode).
-        return Pipeline(graph, extractor, make_embedder(settings), adjudicator=LLMAdjudicator(llm, cache=cache))
+        return Pipeline(graph, extractor, make_embedder(settings), adjudicator=LLMAdjudicator(llm, cache=cache),
+                        prose_vectors=settings.prose_passage_vectors)
     else:
         extractor = make_extractor(settings)
-    return Pipeline(graph, extractor, make_embedder(settings))
+    return Pipeline(graph, extractor, make_embedder(settings), prose_vectors=settings.prose_passage_vectors)
 
 
 class WorkerRuntime:

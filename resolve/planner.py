@@ -14,6 +14,7 @@ from typing import Protocol
 
 from pydantic import BaseModel
 
+from strata.resolve.attachments import notes_for, quotes_for
 from strata.resolve.clusters import collapse_mentions
 from strata.resolve.decide import decide
 from strata.resolve.normalize import entity_key, fold_name
@@ -33,10 +34,7 @@ from strata.schema.plan import (
     FactWrite,
     MentionWrite,
     MergeRecordWrite,
-    NoteWrite,
-    PassageWrite,
     PredicateWrite,
-    QuoteWrite,
     SameAsSuggestion,
 )
 
@@ -86,20 +84,27 @@ class PlanReport:
     rejected_facts: list[str] = field(default_factory=list)
 
 
-def texts_to_embed(episode: Episode, extraction: Extraction, ontology: Ontology | None = None) -> list[str]:
+def passage_vectors_wanted(episode: Episode, prose_vectors: bool) -> bool:
+    """Chat passages are always embedded; prose passages (book windows) only when ``prose_vectors`` is on:
+    embedding every sentence of a book is most of its ingestion time (docs/benchmarks.md)."""
+    return prose_vectors or episode.kind == "chat"
+
+
+def texts_to_embed(episode: Episode, extraction: Extraction, ontology: Ontology | None = None,
+                   prose_vectors: bool = True) -> list[str]:
     """Exactly the texts ``build_plan`` will embed, so a caller can embed them ahead (outside any lock)."""
     onto = ontology or load_ontology()
     groups = [g for g in collapse_mentions(_all_mentions(extraction, onto), onto, fuzzy=episode.kind != "facts")
               if _usable(g)]
     facts = [f.fact or f"{f.subject} {f.predicate} {f.object}" for f in extraction.facts]
-    passages = passages_for(episode, extraction.notes)
+    passages = passages_for(episode, extraction.notes) if passage_vectors_wanted(episode, prose_vectors) else []
     return [g.name for g in groups] + facts + [p.text for p in passages] + [p.context or "" for p in passages]
 
 
 def build_plan(episode: Episode, extraction: Extraction, *, lookup: CandidateLookup,
                predicates: Sequence[PredicateInfo], embed: Embed | None = None,
                adjudicator: Adjudicator | None = None, source: Source | None = None,
-               ontology: Ontology | None = None) -> tuple[CommitPlan, PlanReport]:
+               ontology: Ontology | None = None, prose_vectors: bool = True) -> tuple[CommitPlan, PlanReport]:
     onto = ontology or load_ontology()
     report = PlanReport()
     mentions = _all_mentions(extraction, onto)
@@ -107,8 +112,9 @@ def build_plan(episode: Episode, extraction: Extraction, *, lookup: CandidateLoo
     facts = list(extraction.facts)
     fact_texts = [f.fact or f"{f.subject} {f.predicate} {f.object}" for f in facts]
     passages = passages_for(episode, extraction.notes)
-    vectors = _embed_all(embed, [g.name for g in groups], fact_texts, [p.text for p in passages],
-                         [p.context or "" for p in passages])
+    embedded = passages if passage_vectors_wanted(episode, prose_vectors) else []
+    vectors = _embed_all(embed, [g.name for g in groups], fact_texts, [p.text for p in embedded],
+                         [p.context or "" for p in embedded])
     name_vecs, fact_vecs, passage_vecs, context_vecs = vectors
 
     queries = [MentionQuery(index=i, name=g.name, type=g.type, aliases=g.aliases,
@@ -179,43 +185,10 @@ def build_plan(episode: Episode, extraction: Extraction, *, lookup: CandidateLoo
         passages=[p.model_copy(update={"embedding": passage_vecs[k] if passage_vecs else None,
                                        "context_embedding": context_vecs[k] if context_vecs else None})
                   for k, p in enumerate(passages)],
-        notes=_notes(episode, extraction, passages, by_form, uuid_of_group),
-        quotes=_quotes(episode, extraction, by_form, uuid_of_group),
+        notes=notes_for(episode, extraction, passages, by_form, uuid_of_group),
+        quotes=quotes_for(episode, extraction, by_form, uuid_of_group),
         suggestions=suggestions, merges=merges, extractor=extraction.extractor, summary=extraction.summary)
     return plan, report
-
-
-def _notes(episode: Episode, extraction: Extraction, passages: list[PassageWrite], by_form: dict[str, int],
-           uuid_of_group: list[str]) -> list[NoteWrite]:
-    """Notes with their passage and the resolved uuids of the entities they name."""
-    out = []
-    for k, note in enumerate(extraction.notes):
-        span = note.spans[0] if note.spans else None
-        passage = next((p for p in passages if span and p.start <= span.start < p.end), None)
-        entities = [uuid_of_group[i] for name in note.entities if (i := by_form.get(fold_name(name))) is not None]
-        out.append(NoteWrite(uuid=ids.stable_uuid("note", episode.uuid, k), text=note.text,
-                             start=span.start if span else 0, end=span.end if span else 0,
-                             passage_uuid=passage.uuid if passage else None, valid_at=note.valid_at,
-                             speaker=note.asserted_by, entity_uuids=list(dict.fromkeys(entities))))
-    return out
-
-
-def _quotes(episode: Episode, extraction: Extraction, by_form: dict[str, int],
-            uuid_of_group: list[str]) -> list[QuoteWrite]:
-    """Quotes with the resolved uuids of their speaker and addressees (names that matched no entity stay names)."""
-
-    def uuid_of(name: str | None) -> str | None:
-        i = by_form.get(fold_name(name)) if name else None
-        return uuid_of_group[i] if i is not None else None
-
-    out = []
-    for k, quote in enumerate(extraction.quotes):
-        to = [u for name in quote.addressees if (u := uuid_of(name)) is not None]
-        out.append(QuoteWrite(uuid=ids.stable_uuid("quote", episode.uuid, k), text=quote.text, start=quote.start,
-                              end=quote.end, position=k, speaker=quote.speaker, speaker_uuid=uuid_of(quote.speaker),
-                              addressees=quote.addressees, addressee_uuids=list(dict.fromkeys(to)),
-                              method=quote.method, confidence=quote.confidence))
-    return out
 
 
 def _merge_records(episode: Episode, groups: list[MentionGroup], decisions: list[Decision],

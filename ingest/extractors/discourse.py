@@ -48,6 +48,8 @@ class Mention:
     type: str
     gender: Gender | None
     message: int
+    subject: bool = False  # the grammatical subject of its clause
+    sentence: int = -1  # sentence order within the message, for narration's subject-continuity preference
 
 
 @dataclass
@@ -190,15 +192,21 @@ class Discourse:
                                 or len(words) < len(name.split()) or len(self.parties) == 2)
 
     # -- pronouns -----------------------------------------------------------------------------------------
-    def mention(self, name: str, type_: str, k: int, gender: Gender | None = None) -> None:
+    def mention(self, name: str, type_: str, k: int, gender: Gender | None = None, subject: bool = False,
+                sentence: int = -1) -> None:
         if gender:
             self.genders.setdefault(name, gender)
-        self._mentions.append(Mention(name, type_, gender or self.gender_of(name), k))
+        self._mentions.append(Mention(name, type_, gender or self.gender_of(name), k, subject, sentence))
 
-    def resolve_pronoun(self, word: str, k: int, exclude: frozenset[str] = frozenset()) -> str | None:
+    def resolve_pronoun(self, word: str, k: int, exclude: frozenset[str] = frozenset(),
+                        known_only: bool = False, subject_of: int | None = None) -> str | None:
         """The most recent person a he/she/him/her/his may be: that gender or of unknown gender, other people
         before the speaker and addressee, never a name in ``exclude`` (the subject of the pronoun's own verb:
-        in "Ben succeeded her", "her" is not Ben); None when nobody fits."""
+        in "Ben succeeded her", "her" is not Ben); None when nobody fits. ``known_only``: people of a known
+        gender only (a novel names a dozen people a page; a name of unknown gender would catch every "his").
+        ``subject_of``: the pronoun is the subject of a clause in that sentence: a narrator keeps the subject
+        ("Ann met Tom at the ball. She danced with him"), so the last subject of that gender in this or the
+        previous sentence comes before a more recent object."""
         gender = PRONOUN_GENDER.get(word.lower())
         if gender is None:
             return None
@@ -207,9 +215,15 @@ class Discourse:
         window = [m for m in reversed(self._mentions)
                   if k - m.message <= PRONOUN_WINDOW and m.type == "Person" and m.name not in exclude]
         others = [m for m in window if m.name not in (me, you)]
+        if subject_of is not None:
+            for m in others:
+                if m.sentence < subject_of - 1:
+                    break
+                if m.subject and (m.gender or self.gender_of(m.name)) == gender:
+                    return m.name
         for pool in (others, window):  # a speaker speaks of themself as "I": other people first
             for m in pool:
-                if (m.gender or self.gender_of(m.name)) in (gender, None):
+                if (m.gender or self.gender_of(m.name)) in ((gender,) if known_only else (gender, None)):
                     return m.name
         return None
 

@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
+from strata.ingest.extractors.modality import is_irrealis
 from strata.ingest.extractors.relation_words import (
     BARE_OBJECT_ONLY,
     EMPTY_OBJECTS,
@@ -30,13 +31,28 @@ _SUBJECT_DEPS = ("nsubj", "nsubjpass")
 _INHERITS_SUBJECT = ("acomp", "xcomp", "conj", "oprd")
 _CONCEPT_MODIFIERS = ("compound", "amod", "nmod", "poss")
 _NAMING_VERBS = frozenset({"name", "call"})
-_MUTUAL = frozenset({"spouse_of", "engaged_to", "partner_of"})
+_MUTUAL = frozenset({"spouse_of", "engaged_to", "partner_of", "danced_with"})
+# Concept objects narration keeps: offices and occupations ("was made steward", "worked as a clerk").
+_NARRATED_CONCEPTS = frozenset({"holds_office", "works_as"})
 _LEADING_JUNK = ("det", "poss", "nummod", "predet", "case", "cc", "preconj", "punct", "advmod")
+# Prepositions that name whose relative a noun is: "the wife *of* Mr. Collins", "nephew *to* Lady Catherine".
+_OWNER_PREPS = ("of", "to")
+# Object classes a frame's object_type may take in narration: a place frame never goes "to her mother".
+_NOT_PERSON = frozenset({"Place", "Organization", "Event", "Object"})
 
 
 class Arguments(Protocol):
     def names(self, token: Token) -> list[tuple[str, str]]:
         """Entity names (with types) a token stands for: a name, "I", "you", a resolved pronoun."""
+        ...
+
+    def relative(self, noun: Token) -> list[tuple[str, str]]:
+        """The person a possessed relation noun stands for when the episode already named them."""
+        ...
+
+    def typed(self, token: Token) -> bool:
+        """True when the token's type is known (the NER model, the roster); False for a proper noun whose
+        type was guessed ("Bath" in "lived in Bath", which the small model does not tag)."""
         ...
 
 
@@ -68,15 +84,22 @@ def subjects_of(verb: Token) -> tuple[list[Token], bool]:
 
 
 def relation_noun_facts(noun: Token, args: Arguments, speaker: str | None, addressee: str | None,
-                        vocative: bool) -> Iterator[FrameFact]:
-    """Facts a relation noun states: "my sister Sofia" -> Sofia sibling_of <speaker>."""
+                        vocative: bool, narration: bool = False) -> Iterator[FrameFact]:
+    """Facts a relation noun states: "my sister Sofia" -> Sofia sibling_of <speaker>; in narration also "the
+    wife of Mr. Collins", "nephew to Lady Catherine", "Mr. Bingley's sisters, Mrs. Hurst and Miss Bingley"."""
     rel = RELATION_NOUNS.get(noun.lower_) or RELATION_NOUNS.get(noun.lemma_.lower())
-    if rel is None:
+    if rel is None or (narration and rel.spoken_only) or _is_title(noun):
+        return
+    if noun.dep_ == "attr" and is_irrealis(noun.head):  # "Ann will soon be the wife of Tom"
         return
     if vocative:  # "Hey mom": the addressee is the speaker's mother
         named, owners = ([(addressee, "Person")] if addressee else []), ([(speaker, "Person")] if speaker else [])
     else:
-        named, owners = _named_relative(noun, args, rel.named_type), _possessors(noun, args)
+        # no name beside the noun: a relative the episode already named ("her husband" of a known couple)
+        named = _named_relative(noun, args, rel.named_type) or args.relative(noun)
+        owners = _possessors(noun, args)
+    if rel.place_possessor:
+        owners = [(o, t) for o, t in owners if t != "Person"]
     for n, n_type in named:
         for o, o_type in owners:
             if n == o:
@@ -86,7 +109,7 @@ def relation_noun_facts(noun: Token, args: Arguments, speaker: str | None, addre
                 s, s_type, obj, obj_type = n, n_type, o, o_type
             else:
                 s, s_type, obj, obj_type = o, o_type, n, n_type
-            yield FrameFact(s, s_type, rel.predicate, obj, obj_type, rel.negated, f"{n} is {o}'s {noun.text.lower()}",
+            yield FrameFact(s, s_type, rel.predicate, obj, obj_type, rel.negated, f"{n} is {o}'s {_singular(noun)}",
                             noun=noun.lower_, named=n)
 
 
@@ -94,7 +117,8 @@ def _named_relative(noun: Token, args: Arguments, named_type: str) -> list[tuple
     """The person a relation noun names: apposition, compound head, "named X", or the copula's subject."""
     for child in noun.children:
         if child.dep_ == "appos" and (found := args.names(child)):
-            return found
+            # "his cousin Elizabeth and Mrs. Philips": a singular noun names one person
+            return found if noun.tag_ == "NNS" else found[:1]
         if child.dep_ == "acl" and child.lemma_ in _NAMING_VERBS:
             for g in child.children:
                 if g.dep_ in ("oprd", "attr", "dobj") and (found := args.names(g)):
@@ -103,10 +127,34 @@ def _named_relative(noun: Token, args: Arguments, named_type: str) -> list[tuple
         return args.names(noun.head)
     if noun.dep_ == "appos":  # "Sofia, my sister"
         return args.names(noun.head)
-    if noun.dep_ == "attr" and noun.head.lemma_ == "be":  # "Sofia is my sister"
-        subs = [c for c in noun.head.children if c.dep_ == "nsubj"]
+    if noun.dep_ == "attr" and noun.head.lemma_ == "be":  # "Sofia is my sister", "Ann seemed to be his aunt"
+        subs = [c for c in subjects_of(noun.head)[0] if c.dep_ == "nsubj"]
         return [n for s in subs for n in args.names(s)]
+    return _comma_apposition(noun, args)
+
+
+def _comma_apposition(noun: Token, args: Arguments) -> list[tuple[str, str]]:
+    """"His sisters, Mrs. Hurst and Miss Bingley, came": the parser often makes the names a second subject
+    of the verb rather than an apposition; a name right after the comma in the same role is the relative."""
+    doc = noun.doc
+    if noun.i + 2 >= len(doc) or doc[noun.i + 1].text != "," or noun.dep_ not in ("nsubj", "nsubjpass", "dobj"):
+        return []
+    first = doc[noun.i + 2]
+    head = first
+    while head.dep_ == "compound" and head.head.i > head.i:
+        head = head.head
+    if head.dep_ == noun.dep_ and head.head == noun.head and head.i > noun.i:
+        return args.names(head)
     return []
+
+
+def _singular(noun: Token) -> str:
+    return noun.lemma_.lower() if noun.tag_ == "NNS" else noun.text.lower()
+
+
+def _is_title(noun: Token) -> bool:
+    """"Master Bingley", "Mistress Quickly": a capitalized relation noun inside a name is a title."""
+    return noun.text[:1].isupper() and noun.dep_ == "compound" and noun.i != noun.sent.start
 
 
 def _possessors(noun: Token, args: Arguments) -> list[tuple[str, str]]:
@@ -114,26 +162,45 @@ def _possessors(noun: Token, args: Arguments) -> list[tuple[str, str]]:
     for child in noun.children:
         if child.dep_ == "poss":
             return args.names(child)
+    for prep in (c for c in noun.children if c.dep_ == "prep" and c.lower_ in _OWNER_PREPS):
+        found = [n for p in prep.children if p.dep_ == "pobj" for n in args.names(p)]
+        if found:  # "the wife of Mr. Collins", "a friend of his"
+            return found
     if noun.dep_ == "dobj" and noun.head.lemma_ in ("have", "get", "adopt"):
         subs, _ = subjects_of(noun.head)
         return [n for s in subs for n in args.names(s)]
     return []
 
 
-def frame_facts(verb: Token, args: Arguments,
-                default_subject: list[tuple[str, str]] | None = None) -> Iterator[FrameFact] | None:
-    """Facts of the verb's frame, or None when the verb has no frame (the caller's generic rule applies)."""
+def frame_facts(verb: Token, args: Arguments, default_subject: list[tuple[str, str]] | None = None,
+                narration: bool = False) -> Iterator[FrameFact] | None:
+    """Facts of the verb's frame, or None when the verb has no frame (the caller's generic rule applies).
+    A framed verb that is only wished, supposed or asked about states nothing (modality.py).
+
+    ``narration``: the text is a narrator's, not people speaking of themselves: objects are names only (a novel
+    goes "to the window" and "enjoys the scene" on every page), of the frame's kind (no "went to her mother"
+    for a visit), and frames that need a speaker ("I left Acme" quits a job) are skipped."""
     particle = next((c.lower_ for c in verb.children if c.dep_ == "prt"), "")
     frames = VERB_FRAMES.get((verb.lemma_.lower(), particle))
     if frames is None and particle:
         frames = VERB_FRAMES.get((verb.lemma_.lower(), ""))
-    if frames is None:
-        return None
-    return _fill(verb, frames, args, default_subject or [])
+    if narration and frames is not None:
+        frames = tuple(f for f in frames if not f.spoken_only)
+    if not frames or not (_has_slot(verb, frames) or any(f.predicate in _MUTUAL for f in frames)):
+        return None  # "Alice called me": none of the frame's slots is there, the generic rule reads it
+    if is_irrealis(verb):
+        return iter(())
+    return _fill(verb, frames, args, default_subject or [], narration)
+
+
+def _has_slot(verb: Token, frames: tuple[VerbFrame, ...]) -> bool:
+    deps = {c.dep_ for c in verb.children}
+    preps = {c.lower_ for c in verb.children if c.dep_ in ("prep", "agent")}
+    return any(f.slot in deps or f.slot in preps or (f.slot == "dobj" and "nsubjpass" in deps) for f in frames)
 
 
 def _fill(verb: Token, frames: tuple[VerbFrame, ...], args: Arguments,
-          default_subject: list[tuple[str, str]]) -> Iterator[FrameFact]:
+          default_subject: list[tuple[str, str]], narration: bool) -> Iterator[FrameFact]:
     """The first frame whose slots resolve; ``default_subject`` stands in for a dropped "I" ("Just moved to
     Berlin")."""
     subs, passive = subjects_of(verb)
@@ -148,8 +215,8 @@ def _fill(verb: Token, frames: tuple[VerbFrame, ...], args: Arguments,
         produced = False
         for s, s_type in subjects:
             for o_tok in objects:
-                for o, o_type, concept in _object_names(verb, o_tok, frame, args):
-                    if o == s:
+                for o, o_type, concept in _object_names(verb, o_tok, frame, args, narration):
+                    if o == s or (narration and not _agrees(frame.object_type, o_type, concept)):
                         continue
                     produced = True
                     yield FrameFact(s, s_type, frame.predicate, o, frame.object_type if concept else o_type,
@@ -168,8 +235,18 @@ def _fill(verb: Token, frames: tuple[VerbFrame, ...], args: Arguments,
                             f"{a} and {b} {phrase}".replace(" n't", "n't"))
 
 
+def _agrees(object_type: str, name_type: str, concept: bool) -> bool:
+    """A named object of the frame's kind: no person where a place is meant ("went to her mother"). The other
+    way round is let be: the small model tags many given names as places ("Charlotte" GPE)."""
+    return concept or object_type not in _NOT_PERSON or name_type != "Person"
+
+
 def _slots(verb: Token, frame: VerbFrame, subs: list[Token], passive: bool) -> tuple[list[Token], list[Token]]:
     """(subject tokens, object tokens) for one frame."""
+    if frame.subject_slot and not passive:  # "Sir William introduced him to Ann": he knows Ann
+        subs = [c for c in verb.children if c.dep_ == frame.subject_slot]
+        if not subs:
+            return [], []
     if passive and frame.slot == "dobj":  # "Acme was founded by Carol"
         agents = [p for c in verb.children if c.dep_ == "agent" for p in c.children if p.dep_ == "pobj"]
         return agents, subs
@@ -181,12 +258,18 @@ def _slots(verb: Token, frame: VerbFrame, subs: list[Token], passive: bool) -> t
     return subs, [o for tok in objects for o in (tok, *tok.conjuncts)]
 
 
-def _object_names(verb: Token, token: Token, frame: VerbFrame, args: Arguments) -> list[tuple[str, str, bool]]:
+def _object_names(verb: Token, token: Token, frame: VerbFrame, args: Arguments,
+                  narration: bool = False) -> list[tuple[str, str, bool]]:
     """(name, type, is_concept) for an object token: entity names first, else a concept phrase if allowed."""
+    if frame.through and token.lemma_.lower() in frame.through:  # "accepted his hand": him
+        return [(n, t, False) for c in token.children if c.dep_ == "poss" for n, t in args.names(c)]
     names = args.names(token)
     if names:
+        if token.pos_ == "PROPN" and not args.typed(token):
+            return [(n, frame.object_type, False) for n, _ in names]  # the frame says what kind of thing it is
         return [(n, t, False) for n, t in names]
-    if not frame.concepts or token.pos_ in ("PRON", "PROPN", "NUM") or token.lower_ in EMPTY_OBJECTS:
+    concepts = frame.concepts and (not narration or frame.predicate in _NARRATED_CONCEPTS)
+    if not concepts or token.pos_ in ("PRON", "PROPN", "NUM") or token.lower_ in EMPTY_OBJECTS:
         return []
     if frame.predicate == "has_pet" and token.lemma_.lower() not in PET_NOUNS:
         return []
@@ -218,6 +301,6 @@ def is_negated(verb: Token) -> bool:
     for child in verb.children:
         if child.dep_ == "neg" or child.lower_ == "never":
             return True
-        if child.lower_ == "longer" and any(g.lower_ == "no" for g in child.children):
+        if child.lower_ in ("longer", "more") and any(g.lower_ == "no" for g in child.children):
             return True
     return False

@@ -1,54 +1,59 @@
 """Who says each quotation of a prose window, and to whom, offline.
 
-Quotations come from quote_spans.py, speech tags from speech_tags.py; the spaCy parse of the window supplies
-the people named in the narration (never inside quotes) and sentence subjects. A speaker is found, most
-reliable first:
-1. a speech tag next to the quote: "said Elizabeth", "Elizabeth replied", "cried his wife", "said she"
-   (a pronoun is the latest person of its gender named as a subject in the narration or speaking; "his wife"
-   is the latest woman who is not the man "his" stands for, or "Mrs. X" when "his" is "Mr. X");
-2. the narration of the quote's own paragraph ("Elizabeth smiled. "...""): the subject next to the quote;
-3. turn-taking: in a run of quotes paragraph after paragraph two people alternate, so an untagged quote is
-   said by the anchor two turns away, or by the other party (whom an anchor addressed or who spoke in the run).
-The addressee is a vocative in the quote ("My dear Mr. Bennet, ..."), a "to him" in its tag, else the other
-party of the exchange. Names are the forms the text uses at that point; resolution maps them to entities.
+Quotations come from quote_spans.py, speech tags from speech_tags.py, the people the narration names from
+narration_people.py. Each quote gathers evidence about its speaker, most telling first:
+1. a speech tag next to it ("said Elizabeth", "cried his wife", "said she"), or closing the narration
+   paragraph just before it ("Mrs. Hale, who had waited an hour, answered,");
+2. the narration of its own paragraph ("Elizabeth smiled. "...""), or the paragraph just before it;
+3. a name it addresses ("My dear Mr. Bennet, ..."): not its speaker, and most likely the next one.
+Quotes paragraph after paragraph form an exchange, decoded as a whole (turns.py): a new paragraph is a new
+speaker, two people take turns, the one addressed answers. The addressee is a vocative in the quote, a
+"to him" in its tag, else the person the quote answers or who answers it. Names are the forms the text uses
+at that point; entity resolution maps them to entities.
 """
 
 from __future__ import annotations
 
-import bisect
 import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from strata.ingest.extractors.discourse import NOT_NAMES, PRONOUN_GENDER
-from strata.ingest.extractors.gender import is_given_name, name_gender
-from strata.ingest.extractors.quote_spans import Paragraph, Utterance, find_utterances
-from strata.ingest.extractors.speech_tags import PERSON_NOUNS, Tag, tag_after, tag_before
-from strata.resolve.lexicon import HONORIFICS, Gender
+from strata.ingest.extractors.discourse import PRONOUN_GENDER
+from strata.ingest.extractors.exchange_people import People, join_called
+from strata.ingest.extractors.intro_tags import asked, intro_tag
+from strata.ingest.extractors.narration_people import Window, is_honorific
+from strata.ingest.extractors.quote_context import ContextDialogue, context_dialogue
+from strata.ingest.extractors.quote_spans import Utterance, find_utterances
+from strata.ingest.extractors.speech_tags import PERSON_NOUNS, SPEECH_VERB, Tag, tag_after, tag_before
+from strata.ingest.extractors.turns import ANSWER, Turn, decode
+from strata.resolve.lexicon import Gender
 from strata.schema.models import ExtractedQuote, QuoteMethod, Span
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc, Token
 
-# Husband and wife share the surname under these titles ("his wife" of "Mr. Bennet" is "Mrs. Bennet").
-_SPOUSE_TITLE = {"mr": "Mrs.", "mrs": "Mr."}
-_SPOUSE_NOUNS = frozenset({"wife", "husband", "lady"})
 _VOCATIVE_LEADS = frozenset({"dear", "dearest", "my", "oh", "o", "ah", "well", "yes", "no", "nay", "pray", "ay"})
-_NAME_PUNCT = frozenset({",", "!", "?", ".", ";", ":", "--", "—"})
-_SURNAME_TITLE = re.compile(r"\b(Mr|Mrs|Miss|Ms|Sir|Lady|Lord|Colonel|Captain|Dr)\.?\s+([A-Z][a-z]+)")
+_NAME_PUNCT = frozenset(",!?.;:-—")
+# Tag verbs that carry on the previous speaker's turn ("she went on").
+_CONTINUING = frozenset({"continued", "continues", "added", "adds", "went on", "goes on", "resumed", "resumes",
+                         "pursued", "pursues", "proceeded", "proceeds"})
+_ENDS_WITH_VERB = re.compile(SPEECH_VERB + r"\.$")
+# Body words through which narration shows its subject acting ("Mrs. Hale's eyes sparkled").
+_BODY = frozenset({"eyes", "face", "voice", "countenance", "look", "heart", "colour", "cheeks", "lips"})
 # How many paragraphs may separate two quotes of one exchange (one short narration between two turns).
 EXCHANGE_GAP = 2
-# How far back (characters) a pronoun or a person noun looks for the person it stands for.
-PRONOUN_REACH = 3000
+# Evidence weights (see turns.py for the shape of a conversation, in the same unit).
+TAG_NAME = 10.0  # "said Anna"
+TAG_NOMINAL = 4.0  # "cried his wife": whom the noun stands for
+PRONOUN_REFERENT = 1.5  # "said she": the latest woman acting, among the women present
+NARRATION = 3.0  # the subject of the sentence next to the quote in its paragraph
+NARRATION_BEFORE = 1.5  # the subject of the last sentence of the narration paragraph before
+NARRATION_PRONOUN = 3.0  # "She shook her head. "...": a woman speaks (weight against a man)
+PRIOR = (0.8, 0.6, 0.4, 0.2)  # the people active just before an exchange, latest first
+ACTIVE = 1.0  # someone a tag, the narration or a vocative brings into the exchange nearby...
+ACTIVE_REACH = 3  # ...within this many turns
+PRESENT = 0.0  # someone the narration before the quote points at with a pronoun: present, no more
 CONFIDENCE: dict[str, float] = {"name": 0.9, "pronoun": 0.75, "nominal": 0.65, "narration": 0.6, "turn": 0.5}
-
-
-@dataclass
-class _Mention:
-    pos: int
-    name: str
-    gender: Gender | None
-    subject: bool  # named as a sentence subject or as a speaker (what "she" most likely refers back to)
 
 
 @dataclass
@@ -61,135 +66,14 @@ class _Said:
     confidence: float = 0.0
     addressee: str | None = None  # from a vocative or a "to him" in the tag
     addressees: list[str] = field(default_factory=list)
+    tagged: str | None = None  # whom the tag names or stands for
+    tag_kind: str | None = None
+    narrated: set[str] = field(default_factory=set)  # whom the narration next to it names
+    reported: bool = False  # the narration before reports a question it answers
+    referent: tuple[str, float] | None = None  # whom a "she" in its tag or narration stands for, and the vote
 
 
-class _Window:
-    """One window's text and parse, with the people named in its narration (and its speakers), in order."""
-
-    def __init__(self, text: str, doc: Doc, paras: list[Paragraph], utterances: list[Utterance]) -> None:
-        self.text, self.doc, self.paras = text, doc, paras
-        self.pieces = sorted(p for u in utterances for p in u.pieces)
-        self._piece_starts = [a for a, _ in self.pieces]
-        self.surnames = _surname_genders(text)
-        self.mentions: list[_Mention] = []
-        self._token_starts = [t.idx for t in doc]
-        self._narration_mentions()
-
-    def quoted(self, pos: int) -> bool:
-        k = bisect.bisect_right(self._piece_starts, pos) - 1
-        return k >= 0 and self.pieces[k][0] <= pos < self.pieces[k][1]
-
-    def tokens(self, a: int, b: int) -> list[Token]:
-        lo = bisect.bisect_left(self._token_starts, a)
-        hi = bisect.bisect_left(self._token_starts, b)
-        return [t for t in self.doc[lo:hi] if not t.is_space]
-
-    def gender(self, name: str) -> Gender | None:
-        words = name.split()
-        if len(words) == 1 and words[0] in self.surnames:
-            return self.surnames[words[0]]
-        return name_gender(name)
-
-    def name_at(self, t: Token) -> tuple[str, int] | None:
-        """The name a token starts ("Mr." "Bennet" -> "Mr. Bennet") and the index after it, or None."""
-        doc = self.doc
-        i = t.i
-        parts: list[Token] = []
-        while i + 1 < len(doc) and _is_honorific(doc[i]) and doc[i + 1].text[:1].isupper():
-            parts.append(doc[i])
-            i += 1
-        while i < len(doc) and _name_word(doc[i]) and (
-                parts or doc[i].pos_ == "PROPN" or doc[i].ent_type_ == "PERSON" or is_given_name(doc[i].text)):
-            parts.append(doc[i])
-            i += 1
-        if not parts or all(_is_honorific(p) for p in parts):
-            return None
-        name = " ".join(p.text for p in parts)
-        return (name, i) if name.lower() not in NOT_NAMES else None
-
-    def _narration_mentions(self) -> None:
-        skip_to = -1
-        for t in self.doc:
-            if t.i < skip_to or not t.text[:1].isupper() or self.quoted(t.idx):
-                continue
-            found = self.name_at(t)
-            if found is None:
-                continue
-            name, skip_to = found
-            if _is_honorific(t) or t.ent_type_ == "PERSON" or self.gender(name) is not None:
-                head = self.doc[skip_to - 1]
-                subject = head.dep_ in ("nsubj", "nsubjpass") or (
-                    head.dep_ == "conj" and head.head.dep_ in ("nsubj", "nsubjpass"))
-                self.mentions.append(_Mention(t.idx, name, self.gender(name), subject))
-
-    def mention(self, pos: int, name: str, subject: bool = True) -> None:
-        k = bisect.bisect_right([m.pos for m in self.mentions], pos)
-        self.mentions.insert(k, _Mention(pos, name, self.gender(name), subject))
-
-    def latest(self, pos: int, gender: Gender | None, exclude: frozenset[str] = frozenset(),
-               subject_first: bool = True) -> str | None:
-        """The latest person named before ``pos`` with that gender (any when None), not in ``exclude``;
-        people named as subjects (or speakers) first, since a tag's pronoun points back at the one acting."""
-        rounds = (True, False) if subject_first else (False,)
-        for want_subject in rounds:
-            for m in reversed(self.mentions):
-                if m.pos >= pos:
-                    continue
-                if pos - m.pos > PRONOUN_REACH:
-                    break
-                if m.name in exclude or (gender is not None and m.gender != gender):
-                    continue
-                if want_subject and not m.subject:
-                    continue
-                return m.name
-        return None
-
-    def resolve(self, tag: Tag, pos: int, avoid: frozenset[str] = frozenset()) -> str | None:
-        """Whom a tag's subject stands for, at ``pos`` in the window."""
-        if tag.kind == "name":
-            return tag.subject
-        if tag.kind == "pronoun":
-            return self.latest(pos, PRONOUN_GENDER[tag.subject.lower()], avoid)
-        if tag.kind != "nominal":
-            return None
-        words = tag.subject.lower().split()
-        noun = words[-1]
-        if noun not in PERSON_NOUNS:
-            return None
-        owner: str | None = None
-        if words[0] in ("his", "her"):
-            owner = self.latest(pos, PRONOUN_GENDER[words[0]], avoid, subject_first=False)
-        if owner is not None and noun in _SPOUSE_NOUNS and (spouse := _spouse(owner)):
-            return spouse
-        exclude = avoid | ({owner} if owner else set())
-        return self.latest(pos, PERSON_NOUNS[noun], frozenset(exclude), subject_first=False)
-
-
-def _spouse(name: str) -> str | None:
-    words = name.split()
-    title = words[0].lower().rstrip(".") if len(words) > 1 else ""
-    return f"{_SPOUSE_TITLE[title]} {' '.join(words[1:])}" if title in _SPOUSE_TITLE else None
-
-
-def _is_honorific(t: Token) -> bool:
-    return t.text[:1].isupper() and t.lower_.rstrip(".") in HONORIFICS
-
-
-def _name_word(t: Token) -> bool:
-    return t.text[:1].isupper() and t.text.replace("'", "").replace("-", "").isalpha() and (
-        t.lower_ not in NOT_NAMES) and t.pos_ in ("PROPN", "NOUN", "ADJ", "VERB") and (
-        t.pos_ == "PROPN" or not t.is_sent_start)
-
-
-def _surname_genders(text: str) -> dict[str, Gender | None]:
-    """Gender a bare surname implies in this window: "Darcy" is a man where only "Mr. Darcy" occurs."""
-    seen: dict[str, set[Gender | None]] = {}
-    for title, surname in _SURNAME_TITLE.findall(text):
-        seen.setdefault(surname, set()).add(HONORIFICS.get(title.lower(), (None, None))[0])
-    return {s: next(iter(g)) if len(g) == 1 else None for s, g in seen.items()}
-
-
-def _regions(win: _Window, u: Utterance) -> tuple[list[tuple[int, int]], tuple[int, int], tuple[int, int]]:
+def _regions(win: Window, u: Utterance) -> tuple[list[tuple[int, int]], tuple[int, int], tuple[int, int]]:
     """The narration in an utterance's paragraphs: between its pieces, before the first, after the last."""
     first, last = win.paras[u.paragraphs[0]], win.paras[u.paragraphs[-1]]
     inner = [(u.pieces[k][1], u.pieces[k + 1][0]) for k in range(len(u.pieces) - 1)
@@ -197,46 +81,134 @@ def _regions(win: _Window, u: Utterance) -> tuple[list[tuple[int, int]], tuple[i
     return inner, (first.start, max(first.start, u.start - 1)), (min(u.end + 1, last.end), last.end)
 
 
-def _from_tag(win: _Window, u: Utterance, said: _Said, expected: str | None) -> None:
+def _narration_before(win: Window, u: Utterance) -> tuple[int, int] | None:
+    """The paragraph just before the quote's when it is narration only."""
+    k = u.paragraphs[0] - 1
+    if k < 0:
+        return None
+    para = win.paras[k]
+    return None if any(win.quoted(p) for p in range(para.start, para.end)) else (para.start, para.end)
+
+
+def _finished(narration: str) -> bool:
+    """Narration ending a sentence; else it introduces what follows ("..., said to him:", "... him with")."""
+    return narration.rstrip().rstrip("_\"”’'").endswith((".", "!", "?"))
+
+
+def _find_tag(win: Window, u: Utterance) -> tuple[Tag, int] | None:
     inner, before, after = _regions(win, u)
-    found: tuple[Tag, int] | None = None
     for a, b in [*inner, after]:
         tag = tag_after(win.text[a:b])
         if tag is not None:
-            found = (tag, a)
-            break
-    if found is None and before[1] > before[0]:
-        tag = tag_before(win.text[before[0]:before[1]])
-        found = (tag, before[0]) if tag is not None else None
+            return tag, a
+    regions = [(before[0], before[1], False)] if before[1] > before[0] else []
+    previous = _narration_before(win, u)
+    if not regions and previous is not None:
+        # "Mrs. Hale, who had waited an hour, answered," then the quote's paragraph; a finished sentence only
+        # when its last word is the speech verb of its own subject ("till Mr. Hale thus began.")
+        narration = win.text[previous[0]:previous[1]].rstrip()
+        finished = _finished(narration)
+        if not finished or _ENDS_WITH_VERB.search(narration):
+            regions.append((previous[0], previous[0] + len(narration.rstrip(".")), finished))
+    for a, b, parse_only in regions:
+        tag = _parsed_intro(win, a, b) or (None if parse_only else tag_before(win.text[a:b]))
+        if tag is not None and (tag.kind != "name" or win.is_person(tag.subject)):
+            return tag, a
+    return None
+
+
+def _parsed_intro(win: Window, a: int, b: int) -> Tag | None:
+    found = intro_tag(win.tokens(a, b), a)
     if found is None:
-        return
+        return None
+    tag, subject = found
+    if tag.kind != "name":
+        return tag
+    name = _subject_name(win, subject)
+    return Tag(name, "name", tag.start, tag.verb, tag.to) if name else None
+
+
+def _tag_evidence(win: Window, s: _Said, turn: Turn) -> bool:
+    found = _find_tag(win, s.utterance)
+    if found is None:
+        return False
     tag, base = found
-    pronoun = PRONOUN_GENDER.get(tag.subject.lower()) if tag.kind == "pronoun" else None
-    if pronoun is not None and expected is not None and win.gender(expected) == pronoun:
-        who: str | None = expected  # "said she" in an exchange: the woman whose turn it is
-    else:
-        who = win.resolve(tag, base + tag.start)
-    if who is None:
-        return
-    said.speaker, said.method, said.confidence = who, "tag", CONFIDENCE[tag.kind]
+    pos = base + tag.start
+    s.tag_kind = tag.kind
+    turn.continues = tag.verb in _CONTINUING
+    if tag.kind == "name":
+        s.tagged = tag.subject
+        turn.votes[tag.subject] = turn.votes.get(tag.subject, 0.0) + TAG_NAME
+    elif tag.kind == "pronoun":
+        turn.gender = PRONOUN_GENDER[tag.subject.lower()]
+        s.tagged = win.latest(pos, turn.gender)
+        if s.tagged:
+            turn.votes[s.tagged] = turn.votes.get(s.tagged, 0.0) + PRONOUN_REFERENT
+            s.referent = (s.tagged, PRONOUN_REFERENT)
+    elif tag.kind == "nominal":
+        turn.gender = PERSON_NOUNS.get(tag.subject.split()[-1].lower())
+        s.tagged = win.resolve(tag, pos)
+        if s.tagged:
+            turn.votes[s.tagged] = turn.votes.get(s.tagged, 0.0) + TAG_NOMINAL
     if tag.to:
         to = tag.to
         if to.lower() in ("him", "her"):
-            said.addressee = win.latest(base + tag.start, PRONOUN_GENDER[to.lower()], frozenset({who}),
-                                        subject_first=False)
+            s.addressee = win.latest(pos, PRONOUN_GENDER[to.lower()], frozenset({s.tagged} if s.tagged else ()),
+                                     subject_first=False)
         elif to[:1].isupper():
-            said.addressee = to
+            s.addressee = to
+        elif to.split()[-1] in PERSON_NOUNS:  # "said Mr. Hale to his wife": his is the speaker's
+            s.addressee = win.resolve(Tag(to, "nominal", tag.start, tag.verb), pos, owner=s.tagged)
+    return tag.kind in ("name", "pronoun", "nominal")
 
 
-def _from_narration(win: _Window, u: Utterance, said: _Said) -> None:
-    """No tag: the person the narration next to the quote acts through (its own paragraph's sentence next to
-    it, else a narration paragraph just before: "Lady Catherine seemed resigned." then her words)."""
-    _, before, after = _regions(win, u)
-    regions = [(before, True), (after, False)]
-    k = u.paragraphs[0] - 1
-    if k >= 0 and not any(win.quoted(p) for p in range(win.paras[k].start, win.paras[k].end)):
-        regions.append(((win.paras[k].start, win.paras[k].end), True))
-    for (a, b), last in regions:
+def _subject_name(win: Window, t: Token) -> str | None:
+    if t.lower_ in _BODY and (owner := next((c for c in t.children if c.dep_ == "poss"), None)) is not None:
+        t = owner  # "Mrs. Bennet's eyes sparkled"
+    if not t.text[:1].isupper() or t.lower_ in ("he", "she", "i"):
+        return None
+    start = t
+    while start.i > 0:
+        k = start.i - 1
+        while k > 0 and win.doc[k].is_space:  # a line break inside the name
+            k -= 1
+        if not (is_honorific(win.doc[k]) or win.doc[k].dep_ == "compound"):
+            break
+        start = win.doc[k]
+    found = win.name_at(start)
+    return found[0] if found else None
+
+
+def _reported_evidence(win: Window, s: _Said, turn: Turn) -> None:
+    """"He asked Anna whether ..." closing the paragraph before: the quote is Anna's answer, to him."""
+    previous = _narration_before(win, s.utterance)
+    if previous is None or not _finished(win.text[previous[0]:previous[1]]):
+        return
+    reported = asked(win.tokens(*previous))
+    if reported is None:
+        return
+    speaker, hearer = (_person(win, t) for t in reported)
+    if hearer is not None and hearer != speaker:
+        turn.votes[hearer] = turn.votes.get(hearer, 0.0) + ANSWER
+        s.addressee = s.addressee or speaker
+        s.reported = True
+
+
+def _person(win: Window, t: Token) -> str | None:
+    if t.lower_ in ("he", "she", "him", "her"):
+        return win.latest(t.idx, PRONOUN_GENDER[t.lower_])
+    return _subject_name(win, t)
+
+
+def _narration_evidence(win: Window, s: _Said, turn: Turn) -> None:
+    """The person the narration next to the quote acts through: its own paragraph's sentence next to it
+    ("Elizabeth smiled."), else the last sentence of a narration paragraph just before."""
+    _, before, after = _regions(win, s.utterance)
+    regions: list[tuple[tuple[int, int], bool, float]] = [(before, True, NARRATION), (after, False, NARRATION)]
+    previous = _narration_before(win, s.utterance)
+    if previous is not None and not s.reported:
+        regions.append((previous, True, NARRATION_BEFORE))
+    for (a, b), last, weight in regions:
         tokens = win.tokens(a, b)
         if not tokens:
             continue
@@ -244,27 +216,34 @@ def _from_narration(win: _Window, u: Utterance, said: _Said) -> None:
         for t in sent:
             if not (a <= t.idx < b and t.dep_ in ("nsubj", "nsubjpass") and t.head.dep_ == "ROOT"):
                 continue
-            who: str | None = None
-            if t.lower_ in ("he", "she"):
-                who = win.latest(t.idx, PRONOUN_GENDER[t.lower_])
-            elif t.lower_ in ("eyes", "face", "voice", "countenance", "look", "heart", "colour", "cheeks") and (
-                    owner := next((c for c in t.children if c.dep_ == "poss"), None)) is not None:
-                t = owner  # "Mrs. Bennet's eyes sparkled"
-            if who is None and t.lower_ in ("he", "she"):
-                who = win.latest(t.idx, PRONOUN_GENDER[t.lower_])
-            elif who is None and t.text[:1].isupper():
-                start = t
-                while start.i > 0 and (_is_honorific(win.doc[start.i - 1]) or win.doc[start.i - 1].dep_ == "compound"):
-                    start = win.doc[start.i - 1]
-                found = win.name_at(start)
-                who = found[0] if found else None
+            if t.lower_ in ("he", "she") and weight == NARRATION:
+                gender: Gender = PRONOUN_GENDER[t.lower_]
+                turn.gender, turn.gender_weight = gender, NARRATION_PRONOUN
+                who = win.latest(t.idx, gender)
+                s.referent = (who, weight) if who else None
+            else:
+                who = _subject_name(win, t)
             if who is not None:
-                said.speaker, said.method, said.confidence = who, "narration", CONFIDENCE["narration"]
-                return
+                s.narrated.add(who)
+                turn.votes[who] = turn.votes.get(who, 0.0) + weight
+            return
 
 
-def _vocative(win: _Window, u: Utterance) -> str | None:
-    """A name the quote addresses: at a piece's start or after "my dear", or set off by commas."""
+def _pronoun_presence(win: Window, u: Utterance, since: int | None, turn: Turn) -> None:
+    """People the narration leading to the quote only points at ("by his bringing back his cup") are present."""
+    start = since if since is not None else win.paras[max(0, u.paragraphs[0] - 1)].start
+    for t in win.tokens(start, u.start):
+        gender = PRONOUN_GENDER.get(t.lower_)
+        if gender is None or t.dep_ == "poss" or win.quoted(t.idx):
+            continue  # "her ladyship's" may be about someone absent; "he", "to him" is someone there
+        who = win.latest(t.idx, gender)
+        if who is not None and who not in turn.votes:
+            turn.votes[who] = PRESENT
+
+
+def _vocatives(win: Window, u: Utterance) -> list[str]:
+    """The names the quote addresses, in order: at a piece's start or after "my dear", or set off by commas."""
+    out: list[str] = []
     for a, b in u.pieces:
         tokens = win.tokens(a, b)
         for n, t in enumerate(tokens):
@@ -278,26 +257,28 @@ def _vocative(win: _Window, u: Utterance) -> str | None:
                 continue
             name, end = found
             after = win.doc[end] if end < len(win.doc) else None
-            if (after is None or after.text in _NAME_PUNCT or after.idx >= b) and (
-                    _is_honorific(t) or win.gender(name) is not None or t.ent_type_ == "PERSON"):
-                return name
-    return None
+            if n == 0 and (after is None or after.idx >= b or after.text[:1] in ".?"):
+                continue  # the whole quote is the name: an answer ("Bingley."), not a call
+            if (a, b) != u.pieces[-1] and _only_name(tokens, t.i, end) and _lower_next(win, u, (a, b)):
+                continue  # "Anna," said he, "is late.": the sentence's subject, cut by the tag
+            if (after is None or after.text[:1] in _NAME_PUNCT or after.idx >= b) and (
+                    is_honorific(t) or win.gender(name) is not None or t.ent_type_ == "PERSON"):
+                out.append(name)
+    return out
 
 
-def _expected(said: list[_Said], u: Utterance) -> str | None:
-    """Whose turn it is by alternation: the speaker two quotes back, when the last two quotes had two
-    different speakers and the three follow each other closely."""
-    if len(said) < 2:
-        return None
-    p1, p2 = said[-1], said[-2]
-    if not (p1.speaker and p2.speaker and p1.speaker != p2.speaker):
-        return None
-    close = u.paragraphs[0] - p1.utterance.paragraphs[-1] <= EXCHANGE_GAP and (
-        p1.utterance.paragraphs[0] - p2.utterance.paragraphs[-1] <= EXCHANGE_GAP)
-    return p2.speaker if close else None
+def _only_name(tokens: list[Token], start: int, end: int) -> bool:
+    """The piece holds nothing but the name (and punctuation)."""
+    return all(not x.is_alpha or start <= x.i < end for x in tokens)
 
 
-def _runs(win: _Window, said: list[_Said]) -> list[list[int]]:
+def _lower_next(win: Window, u: Utterance, piece: tuple[int, int]) -> bool:
+    k = u.pieces.index(piece)
+    following = win.text[u.pieces[k + 1][0]:u.pieces[k + 1][1]].lstrip("_—–- ")
+    return following[:1].islower()
+
+
+def _runs(said: list[_Said]) -> list[list[int]]:
     """Exchanges: quotes that follow each other within EXCHANGE_GAP paragraphs."""
     runs: list[list[int]] = []
     for i, s in enumerate(said):
@@ -308,45 +289,105 @@ def _runs(win: _Window, said: list[_Said]) -> list[list[int]]:
     return runs
 
 
-def _other_party(win: _Window, said: list[_Said], run: list[int], me: str) -> str | None:
-    """The other person of a two-person exchange: whom ``me`` addressed, who else spoke, whom narration named."""
-    for i in run:
-        if said[i].speaker == me and said[i].addressee and said[i].addressee != me:
-            return said[i].addressee
-    for i in run:
-        if said[i].speaker is None and said[i].addressee == me:
+def _canonical_turn(people: People, turn: Turn) -> Turn:
+    votes: dict[str, float] = {}
+    for name, v in turn.votes.items():
+        key = people.canonical(name)
+        votes[key] = votes.get(key, 0.0) + v
+    addressed = frozenset(people.canonical(n) for n in turn.addressed)
+    return Turn(votes=votes, gender=turn.gender, gender_weight=turn.gender_weight, addressed=addressed,
+                called=people.canonical(turn.called) if turn.called else None, continues=turn.continues,
+                adjacent=turn.adjacent)
+
+
+def _participants_first(people: People, said: list[_Said], turns: list[Turn]) -> None:
+    """A pronoun tag stands for the exchange's participant of its gender (named in a tag or called by a
+    vocative, the nearest), rather than for someone the narration named before the exchange."""
+    named = [(k, people.canonical(s.tagged)) for k, s in enumerate(said) if s.tag_kind == "name" and s.tagged]
+    named += [(k, t.called) for k, t in enumerate(turns) if t.called]
+    for k, (s, turn) in enumerate(zip(said, turns, strict=True)):
+        if s.referent is None or turn.gender is None:
             continue
-        if said[i].speaker and said[i].speaker != me and said[i].method == "tag":
-            return said[i].speaker
-    first = said[run[0]].utterance.start
-    for gender in ("f", "m"):  # a person (a known gender), not a place the narration named
-        if (who := win.latest(first, gender, frozenset({me}))) is not None:
-            return who
-    return None
-
-
-def _turns(win: _Window, said: list[_Said]) -> None:
-    """Untagged quotes of an exchange: the nearest anchor's speaker at even distance, the other party at odd."""
-    for run in _runs(win, said):
-        anchors = [i for i in run if said[i].speaker is not None]
-        if not anchors:
+        referent, weight = people.canonical(s.referent[0]), s.referent[1]
+        present = [(abs(j - k), name) for j, name in named if people.gender(name) == turn.gender]
+        if not present or referent in {name for _, name in present}:
             continue
-        for pos, i in enumerate(run):
-            if said[i].speaker is not None:
-                continue
-            nearest = min(anchors, key=lambda a: (abs(run.index(a) - pos), a > i))
-            anchor = said[nearest].speaker
-            assert anchor is not None
-            distance = abs(run.index(nearest) - pos)
-            who = anchor if distance % 2 == 0 else _other_party(win, said, run, anchor)
-            if who is not None and who == said[i].addressee:  # nobody addresses themself by name
-                who = _other_party(win, said, run, who) if distance % 2 == 0 else None
-            if who is not None:
-                said[i].speaker, said[i].method, said[i].confidence = who, "turn", CONFIDENCE["turn"]
+        nearest = min(present)[1]
+        turn.votes[referent] = turn.votes.get(referent, 0.0) - weight
+        turn.votes[nearest] = turn.votes.get(nearest, 0.0) + weight
+        if s.tag_kind == "pronoun":
+            s.tagged = nearest
+        else:
+            s.narrated.add(nearest)
 
 
-def _addressees(win: _Window, said: list[_Said]) -> None:
-    for run in _runs(win, said):
+def _presence(turns: list[Turn], before: list[str]) -> None:
+    """Who is in the scene at each turn: people a tag, the narration or a vocative brings in within ACTIVE_REACH
+    turns; before the first of those, the people active just before the exchange (latest first)."""
+    named = [{p for p, v in t.votes.items() if v > 0} | set(t.addressed) for t in turns]
+    first = next((i for i, t in enumerate(turns) if any(v > 0 for v in t.votes.values())), len(turns))
+    for i, turn in enumerate(turns):
+        near = set().union(*named[max(0, i - ACTIVE_REACH):i + ACTIVE_REACH + 1])
+        for person in near:
+            turn.votes[person] = turn.votes.get(person, 0.0) + ACTIVE
+        if i <= first:
+            for person, weight in zip(before, PRIOR, strict=False):
+                turn.votes[person] = turn.votes.get(person, 0.0) + weight
+
+
+def _exchange(win: Window, said: list[_Said], run: list[int], before: ContextDialogue) -> None:
+    """Decode one exchange and record its speakers as mentions for the pronouns after it."""
+    people = People(win)
+    prior_names = win.recent(said[run[0]].utterance.start, len(PRIOR))
+    carried = list(before.speakers) if before.open_exchange else []
+    turns: list[Turn] = [Turn(votes={name: TAG_NAME} if name else {}) for name in carried]
+    for n, i in enumerate(run):
+        s = said[i]
+        turn = Turn()
+        vocatives = _vocatives(win, s.utterance)
+        for name in vocatives:
+            win.mention(s.utterance.start, name, subject=False)  # present in the scene
+        _reported_evidence(win, s, turn)
+        if not _tag_evidence(win, s, turn):
+            _narration_evidence(win, s, turn)
+        vocatives = [v for v in vocatives if v != s.tagged]
+        if vocatives:  # the last one called answers: "Here, Tom. And what do you think, Bob?"
+            s.addressee = vocatives[-1]
+        if s.addressee:
+            turn.addressed, turn.called = frozenset({*vocatives, s.addressee}), s.addressee
+        if n:
+            turn.adjacent = s.utterance.paragraphs[0] - said[run[n - 1]].utterance.paragraphs[-1] == 1
+        elif carried:
+            turn.adjacent = s.utterance.paragraphs[0] == 0
+        _pronoun_presence(win, s.utterance, said[run[n - 1]].utterance.end if n else None, turn)
+        if s.tag_kind == "name" and s.tagged:
+            win.mention(s.utterance.start + 1, s.tagged)  # whom the next "said she" may mean
+        turns.append(turn)
+    turns = [_canonical_turn(people, t) for t in turns]
+    _participants_first(people, [said[i] for i in run], turns[len(carried):])
+    join_called(people, turns, [people.canonical(name) for name in prior_names])
+    _presence(turns, [people.canonical(name) for name in prior_names])
+    genders = {name: people.gender(name) for name in people.names}
+    for i, who in zip(run, decode(turns, people.names, genders)[len(carried):], strict=True):
+        s = said[i]
+        if who is None:
+            continue
+        s.speaker = who
+        if s.tagged and people.canonical(s.tagged) == who:
+            s.method, s.confidence = "tag", CONFIDENCE[s.tag_kind or "name"]
+        elif s.tag_kind == "pronoun" and turns[len(carried) + run.index(i)].gender == genders.get(who):
+            s.method, s.confidence = "tag", CONFIDENCE["pronoun"]
+        elif any(people.canonical(n) == who for n in s.narrated):
+            s.method, s.confidence = "narration", CONFIDENCE["narration"]
+        else:
+            s.method, s.confidence = "turn", CONFIDENCE["turn"]
+        if s.addressee and people.canonical(s.addressee) == who:
+            s.addressee = None
+        win.mention(s.utterance.start + 1, who)
+
+
+def _addressees(said: list[_Said]) -> None:
+    for run in _runs(said):
         for pos, i in enumerate(run):
             s = said[i]
             if s.speaker is None:
@@ -356,35 +397,29 @@ def _addressees(win: _Window, said: list[_Said]) -> None:
                 continue
             for j in (run[pos - 1] if pos else None, run[pos + 1] if pos + 1 < len(run) else None):
                 if j is not None and said[j].speaker and said[j].speaker != s.speaker:
-                    s.addressees = [said[j].speaker]
+                    s.addressees = [said[j].speaker]  # type: ignore[list-item]
                     break
 
 
-def find_quotes(text: str, doc: Doc) -> list[ExtractedQuote]:
-    """Every quotation of a prose window with its speaker and addressees (None / [] when unknown)."""
+def find_quotes(text: str, doc: Doc, context: str = "") -> list[ExtractedQuote]:
+    """Every quotation of a prose window with its speaker and addressees (None / [] when unknown).
+
+    ``context`` is the text just before the window, read only for who was speaking when it opens."""
     paras, utterances = find_utterances(text)
     if not utterances:
         return []
-    win = _Window(text, doc, paras, utterances)
-    said: list[_Said] = []
-    for u in utterances:
-        s = _Said(u)
-        vocative = _vocative(win, u)
-        if vocative:
-            win.mention(u.start, vocative, subject=False)  # present in the scene: "said his lady to him"
-        _from_tag(win, u, s, _expected(said, u))
-        if s.speaker is None:
-            _from_narration(win, u, s)
-        if s.addressee is None and vocative != s.speaker:
-            s.addressee = vocative
-        if s.speaker is not None:
-            win.mention(u.start + 1, s.speaker)  # a speaker is who the next "said she" most likely means
-        said.append(s)
-    _turns(win, said)
-    _addressees(win, said)
+    before = context_dialogue(context, EXCHANGE_GAP)
+    win = Window(text, doc, paras, utterances, before.names())
+    said = [_Said(u) for u in utterances]
+    for n, run in enumerate(_runs(said)):
+        # the window may open inside an exchange: its last turns before the window join the first run
+        carried = before if n == 0 and said[run[0]].utterance.paragraphs[0] < EXCHANGE_GAP else ContextDialogue()
+        _exchange(win, said, run, carried)
+    _addressees(said)
     return [
         ExtractedQuote(text=s.utterance.text(text), start=s.utterance.start, end=s.utterance.end,
                        spans=[Span(start=a, end=b) for a, b in s.utterance.pieces], speaker=s.speaker,
                        addressees=s.addressees, method=s.method, confidence=s.confidence)
         for s in said if s.utterance.text(text)
     ]
+

@@ -18,11 +18,16 @@ class NounRelation(NamedTuple):
     subject: Side = "named"
     negated: bool = False  # "my ex-wife Ann": the relation held and no longer does
     named_type: str = "Person"
+    # the possessor must not be a person: "the master of Pemberley" owns it, "her master" is someone else
+    place_possessor: bool = False
+    # read only when someone speaks of their own people: a novel's "her partner" is a dance partner
+    spoken_only: bool = False
 
 
 def _same(predicate: str, *nouns: str, subject: Side = "named", negated: bool = False,
-          named_type: str = "Person") -> dict[str, NounRelation]:
-    return {n: NounRelation(predicate, subject, negated, named_type) for n in nouns}
+          named_type: str = "Person", place_possessor: bool = False,
+          spoken_only: bool = False) -> dict[str, NounRelation]:
+    return {n: NounRelation(predicate, subject, negated, named_type, place_possessor, spoken_only) for n in nouns}
 
 
 RELATION_NOUNS: dict[str, NounRelation] = {
@@ -30,12 +35,14 @@ RELATION_NOUNS: dict[str, NounRelation] = {
             "half-sister", "half-brother"),
     **_same("parent_of", "mother", "father", "mom", "mum", "dad", "mommy", "daddy", "mama", "papa", "parent",
             "stepmother", "stepfather", "stepmom", "stepdad", "ma", "pa"),
-    **_same("child_of", "son", "daughter", "kid", "child", "baby", "stepson", "stepdaughter", "boy", "girl"),
+    **_same("child_of", "son", "daughter", "child", "stepson", "stepdaughter"),
+    **_same("child_of", "kid", "baby", "boy", "girl", spoken_only=True),
     **_same("spouse_of", "wife", "husband", "spouse"),
     **_same("spouse_of", "ex-wife", "ex-husband", negated=True),
-    **_same("partner_of", "boyfriend", "girlfriend", "partner", "lover", "date"),
+    **_same("partner_of", "boyfriend", "girlfriend"),
+    **_same("partner_of", "partner", "lover", "date", spoken_only=True),
     **_same("partner_of", "ex-boyfriend", "ex-girlfriend", "ex", negated=True),
-    **_same("engaged_to", "fiance", "fiancee", "fiancé", "fiancée"),
+    **_same("engaged_to", "fiance", "fiancee", "fiancé", "fiancée", "betrothed"),
     **_same("friend_of", "friend", "buddy", "pal", "bestie", "bff", "best friend", "girlfriend's friend"),
     **_same("roommate_of", "roommate", "roomie", "flatmate", "housemate"),
     **_same("neighbor_of", "neighbor", "neighbour"),
@@ -44,7 +51,15 @@ RELATION_NOUNS: dict[str, NounRelation] = {
     **_same("boss_of", "assistant", "employee", "secretary", subject="possessor"),
     **_same("relative_of", "cousin", "aunt", "uncle", "niece", "nephew", "grandmother", "grandfather",
             "grandma", "grandpa", "granny", "grandson", "granddaughter", "grandchild", "grandkid",
-            "mother-in-law", "father-in-law", "sister-in-law", "brother-in-law", "in-law", "relative"),
+            "mother-in-law", "father-in-law", "sister-in-law", "brother-in-law", "in-law", "relative", "kinsman",
+            "kinswoman", "relation"),
+    **_same("knows", "acquaintance"),
+    # a household's people and a house's owners and tenants, as narration names them
+    **_same("employed_by", "housekeeper", "servant", "steward", "butler", "footman", "maid", "maidservant",
+            "coachman", "gardener", "valet", "governess", "clerk", "gamekeeper", "groom"),
+    **_same("owns", "master", "mistress", "owner", "proprietor", place_possessor=True),
+    **_same("lives_in", "tenant", "inhabitant", "resident", "occupant", place_possessor=True),
+    **_same("heir_of", "heir", "heiress"),
     **_same("teacher_of", "teacher", "mentor", "coach", "tutor", "professor"),
     **_same("teacher_of", "student", "pupil", "mentee", subject="possessor"),
     **_same("client_of", "client", "customer", subject="named"),
@@ -56,10 +71,12 @@ RELATION_NOUNS: dict[str, NounRelation] = {
 NOUN_GENDER = {
     **dict.fromkeys(["sister", "sis", "mother", "mom", "mum", "mommy", "mama", "daughter", "wife", "ex-wife",
                      "girlfriend", "ex-girlfriend", "aunt", "niece", "grandmother", "grandma", "granny",
-                     "stepmother", "stepmom", "stepdaughter", "fiancee", "fiancée", "girl", "ma"], "f"),
+                     "stepmother", "stepmom", "stepdaughter", "fiancee", "fiancée", "girl", "ma", "heiress",
+                     "housekeeper", "maid", "maidservant", "governess", "kinswoman", "mistress"], "f"),
     **dict.fromkeys(["brother", "bro", "father", "dad", "daddy", "papa", "son", "husband", "ex-husband",
                      "boyfriend", "ex-boyfriend", "uncle", "nephew", "grandfather", "grandpa", "stepfather",
-                     "stepdad", "stepson", "fiance", "fiancé", "boy", "pa"], "m"),
+                     "stepdad", "stepson", "fiance", "fiancé", "boy", "pa", "kinsman", "butler", "footman",
+                     "valet", "master"], "m"),
 }
 PET_NOUNS = frozenset(n for n, r in RELATION_NOUNS.items() if r.predicate == "has_pet")
 
@@ -72,6 +89,16 @@ class VerbFrame(NamedTuple):
     # whether a common noun ("the climbing gym", "painting") may be the object, or only a name
     concepts: bool = False
     negated: bool = False
+    # where the fact's subject is when it is not the verb's subject: "dobj" ("introduced *him* to Ann")
+    subject_slot: str = ""
+    # object nouns that stand for their possessor: "accepted *his* hand" engages her to him
+    through: frozenset[str] = frozenset()
+    # read only when people speak of themselves: "I left Acme" quits a job, a novel's "left Bath" departs
+    spoken_only: bool = False
+
+
+_PROPOSALS = frozenset({"hand", "offer", "proposal", "proposals", "addresses", "suit"})
+_TO_PLACE = (VerbFrame("visits", "to", "Place"), VerbFrame("visits", "into", "Place"))
 
 
 # (verb lemma, particle or "") -> frames, tried in order; the first whose slot is filled wins.
@@ -90,14 +117,15 @@ VERB_FRAMES: dict[tuple[str, str], tuple[VerbFrame, ...]] = {
     ("move", "back"): (VerbFrame("lives_in", "to", "Place"),),
     ("relocate", ""): (VerbFrame("lives_in", "to", "Place"),),
     ("live", ""): (VerbFrame("lives_in", "in", "Place"), VerbFrame("lives_in", "at", "Place"),
-                   VerbFrame("roommate_of", "with", "Person")),
+                   VerbFrame("roommate_of", "with", "Person", spoken_only=True)),
+    ("reside", ""): (VerbFrame("lives_in", "at", "Place"), VerbFrame("lives_in", "in", "Place")),
     ("settle", ""): (VerbFrame("lives_in", "in", "Place"),),
     ("work", ""): (VerbFrame("employed_by", "at", "Organization"), VerbFrame("employed_by", "for", "Organization"),
                    VerbFrame("works_as", "as", "Concept", concepts=True)),
     ("join", ""): (VerbFrame("member_of", "dobj", "Organization"),),
     ("hire", ""): (VerbFrame("employed_by", "by", "Organization"),),
-    ("quit", ""): (VerbFrame("employed_by", "dobj", "Organization", negated=True),),
-    ("leave", ""): (VerbFrame("employed_by", "dobj", "Organization", negated=True),),
+    ("quit", ""): (VerbFrame("employed_by", "dobj", "Organization", negated=True, spoken_only=True),),
+    ("leave", ""): (VerbFrame("employed_by", "dobj", "Organization", negated=True, spoken_only=True),),
     ("study", ""): (VerbFrame("studies_at", "at", "Organization"), VerbFrame("studies", "dobj", "Concept", True)),
     ("graduate", ""): (VerbFrame("studies_at", "from", "Organization"),),
     ("attend", ""): (VerbFrame("attended", "dobj", "Event", concepts=True),),
@@ -105,12 +133,39 @@ VERB_FRAMES: dict[tuple[str, str], tuple[VerbFrame, ...]] = {
     ("go", ""): (VerbFrame("visits", "to", "Place", concepts=True),),
     ("travel", ""): (VerbFrame("visits", "to", "Place", concepts=True),),
     ("fly", ""): (VerbFrame("visits", "to", "Place"),),
+    # narration's comings and goings: named places only (a novel goes "to the window" all the time)
+    ("come", ""): _TO_PLACE,
+    ("return", ""): _TO_PLACE,
+    ("walk", ""): _TO_PLACE,
+    ("ride", ""): _TO_PLACE,
+    ("drive", ""): _TO_PLACE,
+    ("journey", ""): _TO_PLACE,
+    ("arrive", ""): (VerbFrame("visits", "at", "Place"), VerbFrame("visits", "in", "Place")),
+    ("stay", ""): (VerbFrame("visits", "at", "Place"), VerbFrame("visits", "with", "Person"),
+                   VerbFrame("visits", "in", "Place")),
+    ("call", ""): (VerbFrame("visits", "on", "Person"), VerbFrame("visits", "upon", "Person"),
+                   VerbFrame("visits", "at", "Place")),
+    ("call", "on"): (VerbFrame("visits", "dobj", "Person"),),
+    ("wait", ""): (VerbFrame("visits", "on", "Person"), VerbFrame("visits", "upon", "Person")),
+    ("wait", "on"): (VerbFrame("visits", "dobj", "Person"),),
+    ("dine", ""): (VerbFrame("dined_with", "with", "Person"), VerbFrame("visits", "at", "Place")),
+    ("din", ""): (VerbFrame("dined_with", "with", "Person"), VerbFrame("visits", "at", "Place")),  # "dined"
+    ("dance", ""): (VerbFrame("danced_with", "with", "Person"),),
+    ("write", ""): (VerbFrame("wrote_to", "to", "Person"),),
+    ("inherit", ""): (VerbFrame("heir_of", "dobj", "Place"),),
+    ("introduce", ""): (VerbFrame("knows", "to", "Person", subject_slot="dobj"),),
+    ("acquaint", ""): (VerbFrame("knows", "with", "Person"),),
+    ("accept", ""): (VerbFrame("engaged_to", "dobj", "Person", through=_PROPOSALS),),
+    ("refuse", ""): (VerbFrame("engaged_to", "dobj", "Person", negated=True, through=_PROPOSALS),),
+    ("reject", ""): (VerbFrame("engaged_to", "dobj", "Person", negated=True, through=_PROPOSALS),),
+    ("admire", ""): (VerbFrame("likes", "dobj", "Person"),),
     ("elect", ""): (VerbFrame("holds_office", "oprd", "Concept", concepts=True),
                     VerbFrame("holds_office", "as", "Concept", concepts=True)),
     ("appoint", ""): (VerbFrame("holds_office", "oprd", "Concept", concepts=True),
                       VerbFrame("holds_office", "as", "Concept", concepts=True)),
     ("name", ""): (VerbFrame("holds_office", "oprd", "Concept", concepts=True),),
-    ("become", ""): (VerbFrame("holds_office", "attr", "Concept", concepts=True),),
+    # a novel "becomes an object of interest" far more often than it becomes the rector
+    ("become", ""): (VerbFrame("holds_office", "attr", "Concept", concepts=True, spoken_only=True),),
     ("found", ""): (VerbFrame("founded", "dobj", "Organization"),),
     ("establish", ""): (VerbFrame("founded", "dobj", "Organization"),),
     ("start", ""): (VerbFrame("practices", "dobj", "Concept", concepts=True),),
@@ -133,6 +188,11 @@ VERB_FRAMES: dict[tuple[str, str], tuple[VerbFrame, ...]] = {
     ("know", ""): (VerbFrame("knows", "dobj", "Person"),),
     ("succeed", ""): (VerbFrame("succeeded", "dobj", "Person"),),
     ("replace", ""): (VerbFrame("succeeded", "dobj", "Person"),),
+}
+# verb lemma -> the predicates its frames state (the generic rule leaves those to the frames)
+FRAME_PREDICATES: dict[str, frozenset[str]] = {
+    lemma: frozenset(f.predicate for (other, _), fs in VERB_FRAMES.items() if other == lemma for f in fs)
+    for lemma, _ in VERB_FRAMES
 }
 # Verbs whose concept object is an activity only when bare ("I do yoga", "started running"; not "I did the
 # dishes", "started a fight"): their frames drop objects with a determiner or possessive.

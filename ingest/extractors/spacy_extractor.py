@@ -27,10 +27,12 @@ from strata.ingest.extractors.discourse import (
 )
 from strata.ingest.extractors.frames import FrameFact, frame_facts, is_negated, relation_noun_facts, subjects_of
 from strata.ingest.extractors.gender import is_given_name
+from strata.ingest.extractors.modality import is_irrealis
+from strata.ingest.extractors.narration import couple_facts, surname_genders, titled_spouse
 from strata.ingest.extractors.notes import memory_worthy, rewrite
 from strata.ingest.extractors.person_shape import person_names
 from strata.ingest.extractors.quotes import find_quotes
-from strata.ingest.extractors.relation_words import NOUN_GENDER, RELATION_NOUNS
+from strata.ingest.extractors.relation_words import FRAME_PREDICATES, NOUN_GENDER, RELATION_NOUNS
 from strata.ingest.protocols import EMPTY_CONTEXT, ExtractionContext
 from strata.resolve.lexicon import HONORIFICS
 from strata.resolve.ontology import load_ontology
@@ -82,8 +84,15 @@ _THIRD_PERSON_IRREGULAR = {"am": "is", "are": "is", "have": "has", "do": "does",
 def load_nlp() -> Language:
     """The spaCy pipeline, loaded once per process (Celery workers call this at startup)."""
     import spacy
+    from spacy.util import compile_infix_regex, compile_prefix_regex, compile_suffix_regex
 
-    return spacy.load(MODEL_NAME)
+    nlp = spacy.load(MODEL_NAME)
+    # Older prose glues dashes and emphasis underscores to words ("Mr. Darcy.--_I_ talked"): split them off so
+    # a name stays a token of its own.
+    nlp.tokenizer.infix_finditer = compile_infix_regex([*nlp.Defaults.infixes, r"[.!?,;]?--+", r"_"]).finditer
+    nlp.tokenizer.prefix_search = compile_prefix_regex([*nlp.Defaults.prefixes, r"_", r"--+"]).search
+    nlp.tokenizer.suffix_search = compile_suffix_regex([*nlp.Defaults.suffixes, r"_", r"--+"]).search
+    return nlp
 
 
 @dataclass
@@ -173,14 +182,19 @@ class SpacyExtractor:
             col.labels[speaker]["Person"] += 1
         for k, (segment, doc) in enumerate(parsed):
             token_names = self._collect_mentions(col, segment, doc)
+            if segment.speaker is None:  # "Darcy" where "Mr. Darcy" is named: a man (narration.py)
+                for name, gender in surname_genders(list(col.mentions)).items():
+                    discourse.genders.setdefault(name, gender)
             args = _Arguments(col, segment, token_names, discourse, k)
             for sent in doc.sents:
                 args.read(sent)
                 self._sentence(col, segment, sent, args, vocatives[k])
         _derive_succession(col)
         col.aliases = {s: names for s, names in discourse.aliases().items() if s in col.mentions}
-        # Prose (a book window) quotes its characters: who says what to whom (quotes.py).
-        quotes = find_quotes(episode.content, parsed[0][1]) if episode.kind == "text" and len(parsed) == 1 else []
+        # Prose (a book window) quotes its characters: who says what to whom (quotes.py); the paragraphs before
+        # the window (set by the book parser) only tell who was speaking when it opens.
+        quotes = find_quotes(episode.content, parsed[0][1], str(episode.metadata.get("preceding", ""))) if (
+            episode.kind == "text" and len(parsed) == 1) else []
         parties = {n for q in quotes for n in (q.speaker, *q.addressees) if n}
         return Extraction(episode_uuid=episode.uuid, entities=col.entities(parties), facts=list(col.facts.values()),
                           notes=col.notes, quotes=quotes, extractor=self.info)
@@ -190,10 +204,17 @@ class SpacyExtractor:
         evidence = _sentence_span(col.content, sent.start_char + segment.offset, sent.end_char + segment.offset)
         dates = _Dates(sent, col.reference_time)
         implicit = _implicit_speaker(sent, segment.speaker)
+        narration = segment.speaker is None
         found: list[FrameFact] = []
         for token in sent:
             if token.lower_ in RELATION_NOUNS or token.lemma_.lower() in RELATION_NOUNS:
-                found += relation_noun_facts(token, args, segment.speaker, args.addressee, token.i in vocatives)
+                found += relation_noun_facts(token, args, segment.speaker, args.addressee, token.i in vocatives,
+                                             narration)
+        if narration:
+            for couple in couple_facts(sent.text):
+                found.append(couple)
+                col.kin.setdefault((couple.subject, "wife"), couple.object)
+                col.kin.setdefault((couple.object, "husband"), couple.subject)
         for fact in found:
             args.learn_relative(fact)
         # "My sister Sofia got married last year": the year dates the wedding, not the sisterhood
@@ -202,7 +223,7 @@ class SpacyExtractor:
         for token in sent:
             if token.pos_ not in ("VERB", "AUX") or asked:
                 continue
-            framed = frame_facts(token, args, implicit)
+            framed = frame_facts(token, args, implicit, narration)
             if framed is None:
                 self._facts_for_verb(col, segment, token, args, sent, evidence, dates)
             else:
@@ -275,9 +296,10 @@ class SpacyExtractor:
                         evidence: Span, dates: _Dates) -> None:
         """The generic rule for verbs without a frame: subject-verb-object between names."""
         subj_tokens, passive = subjects_of(verb)
-        if not subj_tokens:
+        if not subj_tokens or is_irrealis(verb):
             return
         light = verb.lemma_.lower() in _LIGHT_VERBS
+        framed = FRAME_PREDICATES.get(verb.lemma_.lower(), frozenset())
         particles = [c.lower_ for c in verb.children if c.dep_ == "prt"]
         base = [verb.lemma_.lower(), *particles]
         negated = is_negated(verb)
@@ -289,7 +311,8 @@ class SpacyExtractor:
                 candidates.append((base, child, ""))
             elif child.dep_ == "prep" or (child.dep_ == "agent" and not passive):
                 candidates += [(base + [child.lower_], p, child.text) for p in child.children if p.dep_ == "pobj"]
-            elif child.dep_ in ("attr", "acomp"):  # "X is the CEO of Y", "X is married to Y"
+            elif child.dep_ in ("attr", "acomp") and child.lemma_.lower() not in RELATION_NOUNS:
+                # "X is the CEO of Y", "X is married to Y" ("X is nephew to Y" is the relation nouns' to read)
                 for prep in (c for c in child.children if c.dep_ == "prep"):
                     for p in (c for c in prep.children if c.dep_ == "pobj"):
                         candidates.append(([child.lemma_.lower(), prep.lower_], p, f"{child.text} {prep.text}"))
@@ -305,6 +328,8 @@ class SpacyExtractor:
                         if obj == subject:
                             continue
                         predicate = canonical_predicate(snake_case(" ".join(words)))
+                        if predicate in framed:
+                            continue  # "engaged his attention": the frame, not its bare verb, says engaged_to
                         text = _fact_text(verb, subject, obj, joiner, particles, subj_token, passive)
                         self._add_fact(col, subject, predicate, obj, negated, text, evidence, dates.first, segment,
                                        args.token_names, s_type, o_type)
@@ -316,6 +341,9 @@ class SpacyExtractor:
     ) -> None:
         if not predicate:
             return
+        shaped = _argument_shaped(subject) and (_argument_shaped(obj) or object_type == "Concept")
+        if segment.speaker is None and not shaped:
+            return  # narration's names come from a noisier NER: "CHAPTER VI", "Longbourn if Lydia"
         key = (subject, predicate, obj, negated)
         known = col.facts.get(key)
         if known is not None:
@@ -340,25 +368,31 @@ class _Arguments:
         self.col, self.segment, self.token_names, self.discourse, self.k = col, segment, token_names, discourse, k
         self.addressee = discourse.addressee(k) if segment.speaker else None
         self.pronouns: dict[int, str] = {}
+        self.sentences = 0
 
     def read(self, sent: SpacySpan) -> None:
         """Walk the sentence in order: names enter the discourse, pronouns resolve against what came before."""
+        self.sentences += 1
+        narration, n = self.segment.speaker is None, self.sentences
         for t in sent:
             low = t.lower_
+            role = _is_subject(t)
             if t.i in self.token_names:
                 name, type_ = self.token_names[t.i]
                 if t.i == t.sent.start or self.token_names.get(t.i - 1) != (name, type_):
-                    self.discourse.mention(name, type_, self.k)
+                    self.discourse.mention(name, type_, self.k, subject=role, sentence=n)
             elif low in FIRST_PERSON and self.segment.speaker:
                 self.discourse.mention(self.segment.speaker, "Person", self.k)
-            elif low in PRONOUN_GENDER and (who := self.discourse.resolve_pronoun(low, self.k, self._local(t))):
+            elif low in PRONOUN_GENDER and (who := self.discourse.resolve_pronoun(
+                    low, self.k, self._local(t), known_only=narration,
+                    subject_of=n if narration and role else None)):
                 self.pronouns[t.i] = who
                 if who in self.col.labels and low not in ("it", "its", "itself"):
                     self.col.labels[who]["Person"] += 1  # "he"/"she" refers to a person
-                self.discourse.mention(who, "Person", self.k)
+                self.discourse.mention(who, "Person", self.k, subject=role, sentence=n)
             elif _looks_like_name(t, self.col):
                 for name, type_ in self._proper(t):
-                    self.discourse.mention(name, type_, self.k)
+                    self.discourse.mention(name, type_, self.k, subject=role, sentence=n)
 
     def _local(self, pronoun: Token) -> frozenset[str]:
         """Names a non-reflexive pronoun cannot be: the subject of its own verb."""
@@ -399,10 +433,18 @@ class _Arguments:
                 out += self._proper(t)
         return out
 
+    def typed(self, token: Token) -> bool:
+        return token.i in self.token_names or any(n.lower() in self.col.roster_types for n, _ in self._proper(token))
+
+    def relative(self, noun: Token) -> list[tuple[str, str]]:
+        return [(kin, "Person")] if (kin := self._kin(noun)) else []
+
     def _kin(self, noun: Token) -> str | None:
         owners = [self.names(c) for c in noun.children if c.dep_ == "poss"]
         for owner, _ in (o for found in owners for o in found):
             if (kin := self.col.kin.get((owner, noun.lower_))) is not None:
+                return kin
+            if self.segment.speaker is None and (kin := titled_spouse(owner, noun.lower_, self.col.is_known)):
                 return kin
         return None
 
@@ -476,6 +518,28 @@ def _speaker_token(doc: Doc, start: int, end: int) -> bool:
     # an inverted "replied the Gryphon" parses its speaker as an object or attribute as often as a subject
     return any(doc[i].dep_ in ("nsubj", "dobj", "attr") and doc[i].head.lemma_.lower() in SPEECH_VERBS
                for i in range(start, end))
+
+
+# Lowercase words a fact argument's name may hold ("Catherine de Bourgh", "Duke of York"); any other ("Longbourn
+# if Lydia") means the name run swallowed the sentence around it.
+_ARGUMENT_PARTICLES = frozenset({"de", "du", "da", "di", "del", "della", "der", "den", "van", "von", "le", "la", "of",
+                             "the", "and", "y", "bin", "ibn", "al", "st.", "d'", "o'"})
+
+
+def _argument_shaped(name: str) -> bool:
+    """A fact argument that reads as a name: no chapter heading, no stray lowercase words, no line break."""
+    words = name.split()
+    if all(w.lower().rstrip(".") in HONORIFICS for w in words):
+        return False  # "Mr." of "Mr. and Mrs. Gardiner" alone
+    return bool(words) and "\n" not in name and not _HEADING.match(name) and all(
+        w[:1].isupper() or w.lower() in _ARGUMENT_PARTICLES or not w[:1].isalpha() for w in words)
+
+
+def _is_subject(t: Token) -> bool:
+    """The token heads (or is part of the name that heads) a clause's subject: "Mr. Darcy" in "Mr. Darcy came"."""
+    while t.dep_ == "compound" and t.head is not t:
+        t = t.head
+    return t.dep_ in ("nsubj", "nsubjpass")
 
 
 def _is_honorific(t: Token) -> bool:

@@ -24,7 +24,7 @@ SPEECH_VERBS = frozenset({
     "roar", "sing", "reason", "argue", "suggest", "respond", "announce", "think", "tell", "assure", "plead", "beg",
     "confess", "object", "entreat", "hint", "proceed", "sneer", "snap", "squeak", "yell", "bawl", "moan", "wail",
     "chuckle", "giggle", "grumble", "complain", "recollect", "recommence", "acknowledge", "correct", "interpose",
-    "shriek", "sniff", "gasp", "hiss", "grunt", "breathe", "bellow", "smile", "write", "read", "go on",
+    "shriek", "sniff", "gasp", "hiss", "grunt", "breathe", "bellow", "smile", "write", "read", "go on", "address",
 })
 _IRREGULAR = {"say": ["said", "says"], "begin": ["began", "begins"], "speak": ["spoke", "speaks"],
               "think": ["thought", "thinks"], "tell": ["told", "tells"], "sing": ["sang", "sings"],
@@ -50,6 +50,7 @@ def _forms(verb: str) -> list[str]:
 
 _VERB_FORMS = sorted({f for v in SPEECH_VERBS for f in _forms(v)} - {"calls", "called", "reads", "read"},
                      key=len, reverse=True)
+SPEECH_VERB = r"\b(?:" + "|".join(re.escape(f) for f in _VERB_FORMS) + r")\b"  # any form, no group
 _VERB = r"(?P<verb>" + "|".join(re.escape(f) for f in _VERB_FORMS) + r")\b"
 _TITLE = r"(?:Mr|Mrs|Miss|Ms|Dr|Sir|Lady|Lord|Colonel|Captain|Major|General|Aunt|Uncle|Madame|Mme|Mlle|Master)\.?"
 _NAME = rf"(?:{_TITLE}\s+)?[A-Z][\w'’-]*(?:\s+(?:de|van|von|of|the|d')?\s*[A-Z][\w'’-]*)*"
@@ -130,7 +131,8 @@ def _tag(match: re.Match[str] | None, narration: str) -> Tag | None:
     kind = _kind(subject)
     if kind == "nominal":  # "his wife impatiently" -> "his wife"; "the old lady" stays whole
         words = subject.split()
-        noun = next((k for k in range(1, len(words)) if words[k].lower() in PERSON_NOUNS), None)
+        noun = next((k for k in range(1, len(words)) if words[k].lower() in PERSON_NOUNS
+                     or words[k].lower() in ("former", "latter")), None)
         subject = " ".join(words[:noun + 1]) if noun is not None else ""
     if kind is None or not subject:
         return None
@@ -164,3 +166,4 @@ def tag_before(narration: str) -> Tag | None:
         tag = _tag(inverted, last)
         return None if tag is None else Tag(tag.subject, tag.kind, tag.start + base, tag.verb, tag.to)
     return None
+

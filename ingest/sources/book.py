@@ -26,6 +26,9 @@ _TOKEN = re.compile(r"\w+|[^\w\s]")
 _SENTENCE_END = re.compile(r"[.!?…]+[\"'”’)\]]*(?=\s)")
 _WORD = re.compile(r"\S+")
 FRONT_MATTER = "Front matter"
+# Characters of the preceding paragraphs a window carries as context (metadata "preceding"): enough for the
+# last turns of a conversation that runs on across the window's start.
+PRECEDING_CHARS = 1200
 
 
 @dataclass(frozen=True)
@@ -130,6 +133,16 @@ def window(text: str, start: int, end: int, max_tokens: int, max_chars: int) -> 
     return _pack(units, max_tokens, max_chars)
 
 
+def preceding(text: str, start: int, at: int, max_chars: int = PRECEDING_CHARS) -> str:
+    """The whole paragraphs of text[start:at] that end it, within ``max_chars``: read-only context for the
+    window starting at ``at`` (who was speaking when it opens), never extracted from."""
+    lo = max(start, at - max_chars)
+    cut = text.find("\n\n", lo, at)
+    if lo > start and cut == -1:
+        return ""
+    return text[cut if lo > start else lo : at].strip()
+
+
 @dataclass
 class Segment:
     start: int
@@ -187,6 +200,8 @@ def parse_book(ctx: Context) -> dict[str, Any]:
             }
             if segment.part:
                 metadata["part"] = segment.part
+            if number and (before := preceding(text, max([segment.start, *segment.heading_ends]), unit.start)):
+                metadata["preceding"] = before  # a scene runs on across a window's start, never a chapter's
             ctx.add_episode(
                 kind="text",
                 content=text[unit.start : unit.end],

@@ -225,3 +225,16 @@ def test_book_episodes_carry_their_offset_as_story_position_and_chat_has_none() 
     chat = parse_source_text('{"speaker": "Ann", "text": "hi"}\n', "chat-jsonl", name="c.jsonl", group_id="g1",
                              now=NOW)
     assert [e.story_position for e in chat.episodes] == [None]
+
+
+def test_a_window_carries_the_paragraphs_before_it_in_its_chapter() -> None:
+    paragraphs = [f'"Line {k} of the talk," said {"Anna" if k % 2 else "Tom"}.' for k in range(40)]
+    text = "CHAPTER 1\n\n" + "\n\n".join(paragraphs) + "\n\nCHAPTER 2\n\nA new day began.\n"
+    doc = parse_source_text(text, "book", name="b.txt", group_id="g", book_window_tokens=100, now=NOW)
+    first, second = [e for e in doc.episodes if e.metadata["chapter_index"] == 1][:2]
+    assert "preceding" not in first.metadata  # a chapter opens a new scene
+    before = second.metadata["preceding"]
+    assert doc.text[second.span_start - 2 - len(before):second.span_start - 2] == before  # whole paragraphs
+    assert before.startswith('"Line') and len(before) <= 1200
+    assert all("preceding" not in e.metadata for e in doc.episodes if e.metadata["chapter_index"] == 2)
+    assert all(doc.text[e.span_start:e.span_end] == e.content for e in doc.episodes)

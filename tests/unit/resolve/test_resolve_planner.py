@@ -104,3 +104,26 @@ def test_a_book_fact_stands_at_its_window_offset_plus_its_evidence_offset() -> N
 def test_a_fact_outside_a_book_has_no_story_position() -> None:
     _, plan = _book_plan(None, [("Ann Archer", "Bath", 0)])
     assert [(f.story_at, f.story_chapter, f.story_source) for f in plan.facts] == [(None, None, None)]
+
+
+def test_prose_passages_go_unembedded_when_prose_vectors_are_off() -> None:
+    from strata.resolve.planner import texts_to_embed
+
+    content = "Ann walked to the mill. She met the miller there.\n\nThe river was high that spring."
+    episode = Episode(uuid="ep", group_id="g", kind="text", content=content, reference_time=DAY, content_hash="h")
+    extraction = Extraction(episode_uuid="ep", extractor=ExtractorInfo(name="t"), entities=[
+        ExtractedEntity(name="Ann", type="Person", spans=[Span(start=0, end=3)])])
+    asked: list[str] = []
+
+    def embed(texts):
+        asked.extend(texts)
+        return [[1.0, 0.0] for _ in texts]
+
+    plan, _ = build_plan(episode, extraction, lookup=lambda group_id, queries: {}, predicates=[], embed=embed,
+                         prose_vectors=False)
+    assert plan.passages and all(p.embedding is None and p.context_embedding is None for p in plan.passages)
+    assert asked == ["Ann"] == texts_to_embed(episode, extraction, prose_vectors=False)
+    asked.clear()
+    plan, _ = build_plan(episode, extraction, lookup=lambda group_id, queries: {}, predicates=[], embed=embed)
+    assert all(p.embedding is not None for p in plan.passages)
+    assert set(asked) == set(texts_to_embed(episode, extraction)) and len(asked) > 1
