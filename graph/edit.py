@@ -11,6 +11,7 @@ from pydantic import BaseModel, Field, field_validator
 
 from strata.graph.commit import TimelineFn, recompute_slots
 from strata.graph.driver import Graph
+from strata.graph.network import refresh_partners
 from strata.graph.queries import consolidate as cq
 from strata.graph.queries import edit as q
 from strata.schema import ids
@@ -69,6 +70,7 @@ def merge_entities(graph: Graph, group_id: str, from_uuid: str, into_uuid: str, 
             tx.run(cq.RECORD_PASS_MERGE, record_uuid=record_uuid, now=now, **evidence.model_dump(), **kept,
                    **p).consume()
         tx.run(q.RETIRE_MERGED, now=now, **p).consume()
+        refresh_partners(tx, group_id, (from_uuid, into_uuid), now)
         seeds = sorted({(r["subject_uuid"], r["predicate"], r["object_uuid"]) for r in moved})
         _, updates = recompute_slots(tx, group_id, seeds, timeline, now)
         return MergeResult(merged=from_uuid, into=into_uuid, facts_moved=len(moved), mentions_moved=mentions,

@@ -18,7 +18,18 @@ def refresh_interactions(tx: ManagedTransaction, group_id: str, entity_uuids: It
     uuids = sorted(set(entity_uuids))
     if len(uuids) < 2:
         return 0
-    row = tx.run(q.REFRESH_PAIRS, uuids=uuids, group_id=group_id, types=list(CHARACTER_TYPES), now=now).single()
+    row = tx.run(q.REFRESH_CAST, uuids=uuids, group_id=group_id, types=list(CHARACTER_TYPES), now=now).single()
+    return row["refreshed"] if row else 0
+
+
+def refresh_partners(tx: ManagedTransaction, group_id: str, entity_uuids: Iterable[str], now: datetime) -> int:
+    """Recompute every stored edge the given entities take part in (after a merge, an undo or a split moved
+    their mentions or quotes); a retired entity's edges go."""
+    uuids = sorted(set(entity_uuids))
+    if not uuids:
+        return 0
+    row = tx.run(q.REFRESH_PARTNERS, uuids=uuids, group_id=group_id, types=list(CHARACTER_TYPES),
+                 now=now).single()
     return row["refreshed"] if row else 0
 
 

@@ -15,6 +15,7 @@ from pydantic import BaseModel
 from strata.graph import lucene
 from strata.graph.commit import TimelineFn, recompute_slots
 from strata.graph.driver import Graph
+from strata.graph.network import refresh_partners
 from strata.graph.queries import split as q
 from strata.resolve.normalize import entity_key, fold_name
 from strata.schema import ids
@@ -69,6 +70,7 @@ def split_forms(graph: Graph, group_id: str, entity_uuid: str, forms: list[str],
         record_uuid = ids.stable_uuid("split", entity_uuid, target, *sorted(folded), now.isoformat())
         tx.run(q.RECORD_SPLIT, record_uuid=record_uuid, forms=moving, rule=rule, reason=reason, now=now,
                source_uuid=source_uuid, **p).consume()
+        refresh_partners(tx, group_id, (entity_uuid, target), now)
         seeds = sorted({(r["subject_uuid"], r["predicate"], r["object_uuid"]) for r in moved})
         _, updates = recompute_slots(tx, group_id, seeds, timeline, now)
         return SplitResult(entity_uuid=entity_uuid, into_uuid=target, forms=moving, mentions_moved=len(episodes),

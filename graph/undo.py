@@ -23,6 +23,7 @@ from pydantic import BaseModel
 
 from strata.graph.commit import TimelineFn, recompute_slots
 from strata.graph.driver import Graph
+from strata.graph.network import refresh_partners
 from strata.graph.queries import consolidate as q
 from strata.graph.queries import split as sq
 from strata.graph.split import split_forms
@@ -87,6 +88,7 @@ def undo_merge(graph: Graph, group_id: str, entity_uuid: str, record_uuid: str, 
         tx.run(q.UNDO_MENTIONS, mentions=snap["mentions"], **p).consume()
         tx.run(q.UNDO_QUOTES, said=snap["said"], told=snap["told"], **p).consume()
         tx.run(q.MARK_UNDONE, record_uuid=record_uuid, now=now).consume()
+        refresh_partners(tx, group_id, (rec["merged_uuid"], entity_uuid), now)
         seeds = sorted({(r["subject_uuid"], r["predicate"], r["object_uuid"]) for r in moved + reopened})
         _, updates = recompute_slots(tx, group_id, seeds, timeline, now)
         return UndoResult(record_uuid=record_uuid, restored=rec["merged_uuid"], survivor=entity_uuid,

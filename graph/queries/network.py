@@ -5,14 +5,34 @@ A story cut (graph/story.py) keeps what one book showed before a position: episo
 is before it.
 """
 
-# Recompute the stored INTERACTS_WITH edge of every pair of characters among $uuids from the evidence, so a
-# commit or a retraction leaves the edges exactly what the graph supports (no counters to drift).
-REFRESH_PAIRS = """
+# Recompute stored INTERACTS_WITH edges from the evidence, so a commit, retraction, merge or undo leaves the
+# edges exactly what the graph supports (no counters to drift). Two ways to name the pairs, one tail.
+_CAST_PAIRS = """
 MATCH (e:Entity) WHERE e.uuid IN $uuids AND e.group_id = $group_id AND e.type IN $types
 WITH collect(e) AS cast
 UNWIND cast AS a
 UNWIND cast AS b
 WITH a, b WHERE a.uuid < b.uuid
+"""
+
+# Every pair one of $uuids forms with another entity through scenes, quotes or a stored edge: what changes
+# when the entity gains or loses mentions (a merge, its undo, a split).
+_PARTNER_PAIRS = """
+UNWIND $uuids AS id
+MATCH (e:Entity {uuid: id})
+CALL (e) {
+  MATCH (e)<-[:MENTIONS]-(:Episode)-[:MENTIONS]->(x:Entity) RETURN x
+  UNION
+  MATCH (e)-[:SAID|TO]-(:Quote)-[:SAID|TO]-(x:Entity) RETURN x
+  UNION
+  MATCH (e)-[:INTERACTS_WITH]-(x:Entity) RETURN x
+}
+WITH e, x WHERE e <> x
+WITH DISTINCT CASE WHEN e.uuid < x.uuid THEN [e, x] ELSE [x, e] END AS pair
+WITH pair[0] AS a, pair[1] AS b
+"""
+
+_REFRESH = """
 CALL (a, b) {
   OPTIONAL MATCH (a)<-[:MENTIONS]-(ep:Episode)-[:MENTIONS]->(b)
   WITH ep ORDER BY ep.reference_time, ep.seq
@@ -23,7 +43,9 @@ WITH a, b, scenes, first, last,
      COUNT { (a)-[:SAID]->(:Quote)-[:TO]->(b) } AS a_to_b,
      COUNT { (b)-[:SAID]->(:Quote)-[:TO]->(a) } AS b_to_a
 OPTIONAL MATCH (a)-[old:INTERACTS_WITH]->(b)
-WITH a, b, scenes, first, last, a_to_b, b_to_a, old, scenes + a_to_b + b_to_a > 0 AS seen
+WITH a, b, scenes, first, last, a_to_b, b_to_a, old,
+     scenes + a_to_b + b_to_a > 0 AND a.expired_at IS NULL AND b.expired_at IS NULL
+     AND a.type IN $types AND b.type IN $types AS seen
 FOREACH (_ IN CASE WHEN old IS NOT NULL AND NOT seen THEN [1] ELSE [] END | DELETE old)
 WITH a, b, scenes, first, last, a_to_b, b_to_a, seen WHERE seen
 MERGE (a)-[r:INTERACTS_WITH]->(b)
@@ -36,6 +58,9 @@ SET r.group_id = $group_id, r.scenes = scenes, r.a_to_b = a_to_b, r.b_to_a = b_t
     r.updated_at = $now
 RETURN count(r) AS refreshed
 """
+
+REFRESH_CAST = _CAST_PAIRS + _REFRESH
+REFRESH_PARTNERS = _PARTNER_PAIRS + _REFRESH
 
 EPISODE_CAST = """
 MATCH (:Episode {uuid: $episode_uuid})-[:MENTIONS]->(e:Entity)

@@ -104,3 +104,21 @@ def test_retraction_and_purge_recompute_the_stored_edges(graph: Graph, group_id:
     assert frozenset(("Mr. Thomas Hale", "Mrs. Mary Stone")) not in stored
     purge_episode(graph, group_id, book.episodes[1].uuid)
     assert frozenset(("Miss Anna Grey", "Mrs. Mary Stone")) not in _stored(graph, group_id)
+
+
+def test_a_merge_and_its_undo_move_the_stored_edges(graph: Graph, group_id: str, book) -> None:
+    from strata.graph.edit import merge_entities
+    from strata.graph.undo import undo_record
+
+    uuid_of = {r["name"]: r["uuid"] for r in graph.query(
+        "MATCH (e:Entity {group_id: $g}) WHERE e.expired_at IS NULL RETURN e.name AS name, e.uuid AS uuid",
+        g=group_id)}
+    merged = merge_entities(graph, group_id, uuid_of["Mrs. Mary Stone"], uuid_of["Miss Anna Grey"],
+                            recompute_timeline, utcnow(), reason="test")
+    stored = _stored(graph, group_id)
+    assert not any("Mrs. Mary Stone" in pair for pair in stored), stored
+    assert stored[frozenset(("Mr. Thomas Hale", "Miss Anna Grey"))]["scenes"] == 2
+    undo_record(graph, group_id, uuid_of["Miss Anna Grey"], merged.record_uuid, recompute_timeline, utcnow())
+    stored = _stored(graph, group_id)
+    assert stored[frozenset(("Mr. Thomas Hale", "Mrs. Mary Stone"))]["scenes"] == 1
+    assert stored[frozenset(("Miss Anna Grey", "Mrs. Mary Stone"))]["scenes"] == 2

@@ -20,7 +20,8 @@ def test_one_fact_per_pair_with_every_quote_as_evidence() -> None:
     facts = {(f.subject, f.object): f for f in spoke_to_facts(quotes)}
     assert set(facts) == {("Tom", "Anna"), ("Anna", "Tom")}  # no speaker, no addressee, or oneself: no fact
     tom = facts[("Tom", "Anna")]
-    assert tom.predicate == "spoke_to" and [(s.start, s.end) for s in tom.spans] == [(0, 19), (60, 60 + len(quotes[2].text))]
+    assert tom.predicate == "spoke_to"
+    assert [(s.start, s.end) for s in tom.spans] == [(0, 19), (60, 60 + len(quotes[2].text))]
     assert tom.fact == 'Tom said to Anna: "Good morning, Anna." (2 quotes)' and tom.confidence == 0.7
     long_first = spoke_to_facts([quotes[2]])[0].fact
     assert long_first.endswith('..."') and len(long_first) < 140
