@@ -19,6 +19,10 @@ from strata.resolve.types import CandidateEntity, MatchScore, MentionCandidate
 
 # Scores within this step count as equal, so prominence decides between two exact matches (1.0 and 0.99).
 SCORE_STEP = 0.05
+# A candidate no name rule relates to the name is listed only when its channel found it this close (a vector
+# index score of 0.8 is a cosine of 0.6): "The Waiter" is nobody in a book that never names one, not the
+# nearest officer.
+UNRELATED_FLOOR = 0.8
 
 
 def name_scores(name: str, candidates: Sequence[CandidateEntity],
@@ -34,7 +38,7 @@ def rank_by_name(name: str, candidates: Sequence[CandidateEntity], channel_score
     """Indices into ``candidates`` best first, each with its name score (0 when no rule relates them). A
     candidate the name rules out ("Mrs. Collins" for "Mr. Collins", "Mr. Darcy" for "the late Mr. Darcy") is
     left out: the name cannot mean it, however alike the strings; for a titled name, so is one no rule
-    relates to it."""
+    relates to it, and for any name one no rule relates to that its channel found only faintly."""
     matches = name_scores(name, candidates, ontology)
     scores = [m.score for m in matches]
 
@@ -46,7 +50,8 @@ def rank_by_name(name: str, candidates: Sequence[CandidateEntity], channel_score
 
     titled = _titled(name)
     return [(i, scores[i]) for i in sorted(range(len(candidates)), key=order)
-            if matches[i].conflict is None and not (titled and scores[i] < POSSIBLE_THRESHOLD)]
+            if matches[i].conflict is None and (scores[i] >= POSSIBLE_THRESHOLD
+                                                or (not titled and channel_scores[i] >= UNRELATED_FLOOR))]
 
 
 def _titled(name: str) -> bool:
