@@ -75,7 +75,7 @@ class _MeteredAdjudicator:
 
 class Pipeline:
     def __init__(self, graph: Graph, extractor: Extractor, embedder: Embedder | None,
-                 adjudicator: Adjudicator | None = None, prose_vectors: bool = True) -> None:
+                 adjudicator: Adjudicator | None = None, prose_vectors: bool = False) -> None:
         self.graph = graph
         self.prose_vectors = prose_vectors  # settings.prose_passage_vectors
         self.extractor = extractor

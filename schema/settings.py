@@ -56,10 +56,10 @@ class Settings(BaseSettings):
     # The API embeds one short query per search: one thread does it in the same time as two (5.8 vs 6.1 ms)
     # for two thirds of the CPU (5.8 vs 9.2 ms), which concurrent searches need for Neo4j. 0 = as above.
     query_embedding_threads: int = Field(default=1, ge=0)
-    # Prose passages (book windows) get vectors for semantic search beside full text. Off, a book is searched by
-    # full text over its passages and by vectors over its entities and facts, and ingests about twice as fast
-    # (docs/benchmarks.md, "Ingestion at scale"); chat messages are always embedded.
-    prose_passage_vectors: bool = True
+    # Prose passages (book windows) are found by full text, and a book's entities and facts by vectors too;
+    # true also embeds every prose passage for semantic search, at about a third of the ingestion speed
+    # (P&P with two workers: 924 vs 3,210 words/s, docs/benchmarks.md). Chat messages are always embedded.
+    prose_passage_vectors: bool = False
     embedding_model: str = "text-embedding-3-small"
     embedding_base_url: str | None = None
     embedding_api_key: SecretStr | None = None
