@@ -11,7 +11,8 @@ from strata.graph.driver import Graph
 from strata.graph.queries import consolidate as q
 
 # Facts that make two people a couple, for married names ("Mrs. Collins" is the woman married to Mr. Collins).
-MARRIAGE_PREDICATES = ("spouse_of", "married_to", "marry", "engaged_to", "wife_of", "husband_of")
+# Stored predicates are the ontology's canonical names: "married_to", "wife_of" are written as spouse_of.
+MARRIAGE_PREDICATES = ("spouse_of", "engaged_to")
 
 
 class CastRow(BaseModel):

@@ -114,9 +114,7 @@ def consolidate_source(graph: Graph, group_id: str, source_uuid: str | None,
     replies = [Reply(**x) for x in store.read_replies(graph, group_id, source_uuid)]
     plan = consolidate(members, marriages, replies)
     for m in plan.merges:
-        evidence = MergeEvidence(rule=m.rule, reason=m.reason, forms=m.forms, score=m.score,
-                                 mention_form=m.mention_form, candidate_form=m.candidate_form,
-                                 source_uuid=source_uuid)
+        evidence = MergeEvidence(**m.model_dump(exclude={"from_uuid", "into_uuid"}), source_uuid=source_uuid)
         try:
             done_merge = merge_entities(graph, group_id, m.from_uuid, m.into_uuid, recompute_timeline, utcnow(),
                                         evidence=evidence)

@@ -100,7 +100,8 @@ def run_episode(pipeline: Pipeline, locks: GroupLocks, episode_uuid: str, job_uu
     count_llm(outcome.adjudication)
     usage += outcome.adjudication
     metrics.EPISODES_PROCESSED.labels("done").inc()
-    if job_uuid:
+    if job_uuid and source is not None and source.kind == "book":
+        # the pass reasons about a book's cast (titles, families, marriages), not a chat's speakers
         consolidate_if_complete(graph, locks, job_uuid)
     log_event(log, "episode.done", **ids, facts=outcome.commit.facts, entities=outcome.commit.entities,
               extract_ms=round(extract_s * 1000, 1), commit_ms=round(commit_s * 1000, 1),
@@ -121,9 +122,6 @@ def consolidate_if_complete(graph: Graph, locks: GroupLocks, job_uuid: str) -> N
         return
     if counts.by_status.get("queued", 0) + counts.by_status.get("processing", 0):
         return
-    source = store.load_source(graph, counts.source_uuid)
-    if source is None or source.kind != "book":
-        return  # the pass reasons about a book's cast (titles, families, marriages), not a chat's speakers
     from strata.ingest.consolidate import consolidate_source
 
     try:

@@ -33,8 +33,9 @@ from strata.ingest.extractors.notes import memory_worthy, rewrite
 from strata.ingest.extractors.person_shape import person_names
 from strata.ingest.extractors.quotes import find_quotes
 from strata.ingest.extractors.relation_words import FRAME_PREDICATES, NOUN_GENDER, RELATION_NOUNS
+from strata.ingest.extractors.speech_tags import SPEECH_VERBS
 from strata.ingest.protocols import EMPTY_CONTEXT, ExtractionContext
-from strata.resolve.lexicon import HONORIFICS
+from strata.resolve.lexicon import HONORIFICS, SURNAME_PARTICLES
 from strata.resolve.ontology import load_ontology
 from strata.schema.models import (
     Episode,
@@ -65,12 +66,9 @@ _NOT_ARGUMENTS = frozenset({"DATE", "TIME", "CARDINAL", "ORDINAL", "MONEY", "QUA
 _HEADING = re.compile(r"^(chapter|book|part|volume|section|act|scene|epilogue)\b[\s.:]*([ivxlcdm]+|\d+|[a-z]+)?\.?$",
                       re.IGNORECASE)
 _AUX_DEPS = ("aux", "auxpass", "neg")
-# Verbs that make their subject a speaker ("said Alice", "the Rabbit replied"): whoever speaks is a person or a
-# character like one, whatever type the small model guessed (it tags talking animals Organization or Place).
-SPEECH_VERBS = frozenset({"say", "reply", "cry", "ask", "answer", "exclaim", "add", "continue", "shout", "whisper",
-                          "remark", "observe", "return", "repeat", "call", "begin", "interrupt", "declare", "murmur"})
-# Lowercase words a name may hold between capitalized ones ("Duchess of York", "Anne de Bourgh").
-NAME_PARTICLES = frozenset({"of", "de", "the", "and", "van", "von", "der", "du", "da", "la", "le", "del", "di", "on"})
+# Lowercase words a name may hold between capitalized ones ("Duchess of York", "Anne de Bourgh"); any other
+# ("Longbourn if Lydia") means the name run swallowed the sentence around it.
+NAME_PARTICLES = SURNAME_PARTICLES | {"of", "the", "and", "on", "y", "st.", "d'", "o'"}
 MAX_NAME_TOKENS = 6
 # Inside a name no clause punctuation or quote marks: an entity holding them is a fragment of dialogue.
 _NOT_IN_NAMES = re.compile(r"[,;:!?\"“”()\[\]_*]|--|—")
@@ -491,7 +489,7 @@ def _name_shaped(name: str) -> bool:
     words = name.split()
     if len(words) > MAX_NAME_TOKENS or _NOT_IN_NAMES.search(name):
         return False
-    return all(w[:1].isupper() or not w[:1].isalpha() or w in NAME_PARTICLES for w in words)
+    return all(w[:1].isupper() or not w[:1].isalpha() or w.lower() in NAME_PARTICLES for w in words)
 
 
 def _shouted(name: str) -> bool:
@@ -520,19 +518,13 @@ def _speaker_token(doc: Doc, start: int, end: int) -> bool:
                for i in range(start, end))
 
 
-# Lowercase words a fact argument's name may hold ("Catherine de Bourgh", "Duke of York"); any other ("Longbourn
-# if Lydia") means the name run swallowed the sentence around it.
-_ARGUMENT_PARTICLES = frozenset({"de", "du", "da", "di", "del", "della", "der", "den", "van", "von", "le", "la", "of",
-                             "the", "and", "y", "bin", "ibn", "al", "st.", "d'", "o'"})
-
-
 def _argument_shaped(name: str) -> bool:
-    """A fact argument that reads as a name: no chapter heading, no stray lowercase words, no line break."""
+    """A fact argument that reads as a name: name-shaped, on one line, not a heading nor a title alone ("Mr." of
+    "Mr. and Mrs. Gardiner")."""
     words = name.split()
-    if all(w.lower().rstrip(".") in HONORIFICS for w in words):
-        return False  # "Mr." of "Mr. and Mrs. Gardiner" alone
-    return bool(words) and "\n" not in name and not _HEADING.match(name) and all(
-        w[:1].isupper() or w.lower() in _ARGUMENT_PARTICLES or not w[:1].isalpha() for w in words)
+    if not words or all(w.lower().rstrip(".") in HONORIFICS for w in words):
+        return False
+    return "\n" not in name and not _HEADING.match(name) and _name_shaped(name)
 
 
 def _is_subject(t: Token) -> bool:
