@@ -31,17 +31,22 @@ _IRREALIS_NOUN_HEADS = frozenset({
     "intention", "wish", "plan", "scheme", "probability", "likelihood", "notion", "question", "necessity",
     "pleasure", "honour", "honor", "happiness", "object", "design", "view", "point", "expectation", "dream",
 })
-_CLIMB = ("conj", "xcomp", "ccomp", "advcl", "acomp")
+_CLIMB = ("conj", "xcomp", "advcl", "acomp")
+# Liking a doing is liking what one does: "I love living with you" lives with you ("like to dance" does not).
+_HABIT_HEADS = frozenset({"like", "love", "hate", "prefer", "dislike", "enjoy"})
 
 
 def is_irrealis(verb: Token) -> bool:
     """True when the verb (or a verb it is coordinated with) is modal, conditional, an infinitive, or the
-    complement of a wish, a plan, a cause or a supposition."""
+    complement of a wish, a plan, a cause or a supposition. A clausal complement ("admit you liked me") is
+    judged by its own head verb only: what holds around the verb that admits it does not reach it."""
     v: Token = verb
     for _ in range(4):
         if _own_irrealis(v):
             return True
-        if v.dep_ in ("xcomp", "ccomp", "acomp") and v.head.lemma_.lower() in _IRREALIS_HEADS:
+        head = v.head.lemma_.lower()
+        gerund_of_habit = v.tag_ == "VBG" and head in _HABIT_HEADS
+        if v.dep_ in ("xcomp", "ccomp", "acomp") and head in _IRREALIS_HEADS and not gerund_of_habit:
             return True
         if v.dep_ not in _CLIMB or v.head is v:
             return False

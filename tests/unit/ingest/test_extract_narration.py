@@ -166,3 +166,19 @@ def test_an_untagged_place_name_takes_the_frames_kind(extractor: SpacyExtractor)
     assert ("Ann Archer", "lives_in", "Bath", False) in got and ("Ann Archer", "lives_in", "Whitby", False) in got
     # a person stays a person: nobody "lives in" someone
     assert not any(f[2] == "Ann Archer" for f in relations(extractor, "Mr. Hale went to Ann Archer."))
+
+
+@pytest.mark.parametrize(("text", "verb", "irrealis"), [
+    ("Anna finally admitted that she married Tom.", "married", False),  # an admitted fact holds
+    ("It took Anna years to admit that she married Tom.", "married", False),
+    ("Anna loves living with Tom.", "living", False),  # liking a doing: she does it
+    ("Anna would love to live with Tom.", "live", True),
+    ("Anna thinks that Tom married Ruth.", "married", True),  # a supposition
+    ("Anna wants to marry Tom.", "marry", True),
+])
+def test_what_a_clause_states_is_judged_by_its_own_head(text: str, verb: str, irrealis: bool) -> None:
+    from strata.ingest.extractors.modality import is_irrealis
+    from strata.ingest.extractors.spacy_extractor import load_nlp
+
+    token = next(t for t in load_nlp()(text) if t.text == verb)
+    assert is_irrealis(token) is irrealis
