@@ -91,7 +91,7 @@ def passage_vectors_wanted(episode: Episode, prose_vectors: bool) -> bool:
 
 
 def texts_to_embed(episode: Episode, extraction: Extraction, ontology: Ontology | None = None,
-                   prose_vectors: bool = True) -> list[str]:
+                   prose_vectors: bool = False) -> list[str]:
     """Exactly the texts ``build_plan`` will embed, so a caller can embed them ahead (outside any lock)."""
     onto = ontology or load_ontology()
     groups = [g for g in collapse_mentions(_all_mentions(extraction, onto), onto, fuzzy=episode.kind != "facts")
@@ -104,7 +104,7 @@ def texts_to_embed(episode: Episode, extraction: Extraction, ontology: Ontology 
 def build_plan(episode: Episode, extraction: Extraction, *, lookup: CandidateLookup,
                predicates: Sequence[PredicateInfo], embed: Embed | None = None,
                adjudicator: Adjudicator | None = None, source: Source | None = None,
-               ontology: Ontology | None = None, prose_vectors: bool = True) -> tuple[CommitPlan, PlanReport]:
+               ontology: Ontology | None = None, prose_vectors: bool = False) -> tuple[CommitPlan, PlanReport]:
     onto = ontology or load_ontology()
     report = PlanReport()
     mentions = _all_mentions(extraction, onto)

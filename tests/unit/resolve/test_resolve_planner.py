@@ -124,6 +124,7 @@ def test_prose_passages_go_unembedded_when_prose_vectors_are_off() -> None:
     assert plan.passages and all(p.embedding is None and p.context_embedding is None for p in plan.passages)
     assert asked == ["Ann"] == texts_to_embed(episode, extraction, prose_vectors=False)
     asked.clear()
-    plan, _ = build_plan(episode, extraction, lookup=lambda group_id, queries: {}, predicates=[], embed=embed)
+    plan, _ = build_plan(episode, extraction, lookup=lambda group_id, queries: {}, predicates=[], embed=embed,
+                         prose_vectors=True)
     assert all(p.embedding is not None for p in plan.passages)
-    assert set(asked) == set(texts_to_embed(episode, extraction)) and len(asked) > 1
+    assert set(asked) == set(texts_to_embed(episode, extraction, prose_vectors=True)) and len(asked) > 1
