@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from contextlib import asynccontextmanager
+from datetime import datetime
 from typing import Any, TypeVar
 
 import anyio
@@ -30,7 +31,7 @@ from strata.graph.read import get_entity as read_entity
 from strata.graph.read import list_facts as read_facts
 from strata.graph.retract import retract_episode as do_retract
 from strata.graph.search import SearchQuery
-from strata.graph.story import StoryAsk, story_cut
+from strata.graph.story import StoryAsk, StoryCut, story_cut
 from strata.resolve.timeline import recompute_timeline
 from strata.schema.errors import NotFoundError, StrataError
 from strata.schema.models import utcnow
@@ -51,6 +52,12 @@ def build_mcp(app: FastAPI) -> MCPServer:
         auth = headers.get("authorization", "")
         token = auth[7:] if auth.lower().startswith("bearer ") else headers.get("x-api-key")
         return authenticate(rt(), token)
+
+    def cut_of(group: str, position: int | None, chapter: int | None, source: str | None,
+               as_of: datetime | None = None) -> StoryCut | None:
+        """The story cut the tool's arguments name (docs/story-time.md), or a 4xx-style error."""
+        return story_cut(rt().graph, group, StoryAsk(as_of_position=position, as_of_chapter=chapter, source=source),
+                         as_of)
 
     async def call(fn: Callable[[], T]) -> T:
         try:
@@ -83,12 +90,9 @@ def build_mcp(app: FastAPI) -> MCPServer:
         ``as_of_position`` read a book's story up to that point instead of ``as_of`` (``source``: which book)."""
 
         def run() -> dict[str, Any]:
-            from datetime import datetime
-
             check_group(key_of(ctx), group, "r")
             when = datetime.fromisoformat(as_of) if as_of else None
-            cut = story_cut(rt().graph, group, StoryAsk(as_of_position=as_of_position, as_of_chapter=as_of_chapter,
-                                                        source=source), when)
+            cut = cut_of(group, as_of_position, as_of_chapter, source, when)
             q = SearchQuery(q=query, limit=max(1, min(limit, 100)), as_of=when, include_history=include_history,
                             story=cut)
             return recall_search(rt().graph, group, q, rt().embed if rt().embedder else None).model_dump(mode="json")
@@ -102,8 +106,6 @@ def build_mcp(app: FastAPI) -> MCPServer:
         quotes with speaker and date), and the hits behind it."""
 
         def run() -> dict[str, Any]:
-            from datetime import datetime
-
             check_group(key_of(ctx), group, "r")
             when = datetime.fromisoformat(as_of) if as_of else None
             budget = max(MIN_BUDGET, min(budget_tokens, MAX_BUDGET))
@@ -133,8 +135,7 @@ def build_mcp(app: FastAPI) -> MCPServer:
 
         def run() -> dict[str, Any]:
             group = owned_group(rt(), key_of(ctx), "entity", uuid, "r")
-            cut = story_cut(rt().graph, group, StoryAsk(as_of_position=as_of_position, as_of_chapter=as_of_chapter,
-                                                        source=source))
+            cut = cut_of(group, as_of_position, as_of_chapter, source)
             return {"facts": [f.model_dump(mode="json") for f in read_timeline(rt().graph, group, uuid, story=cut)]}
 
         return await call(run)
@@ -149,14 +150,11 @@ def build_mcp(app: FastAPI) -> MCPServer:
         ``as_of_position`` read a book's story up to that point instead of ``as_of`` (``source``: which book)."""
 
         def run() -> dict[str, Any]:
-            from datetime import datetime
-
             check_group(key_of(ctx), group, "r")
             when = datetime.fromisoformat(as_of) if as_of else None
             stored = stored_predicate_filter(rt().graph, group, predicate,  # as the write path names it
                                              rt().embed if rt().embedder else None)
-            cut = story_cut(rt().graph, group, StoryAsk(as_of_position=as_of_position, as_of_chapter=as_of_chapter,
-                                                        source=source), when)
+            cut = cut_of(group, as_of_position, as_of_chapter, source, when)
             return read_facts(rt().graph, group, predicate=stored, subject=subject, as_of=when, story=cut,
                               cursor=cursor, limit=max(1, min(limit, 1000))).model_dump(mode="json")
 
@@ -170,8 +168,7 @@ def build_mcp(app: FastAPI) -> MCPServer:
 
         def run() -> dict[str, Any]:
             check_group(key_of(ctx), group, "r")
-            cut = story_cut(rt().graph, group, StoryAsk(as_of_position=as_of_position, as_of_chapter=as_of_chapter,
-                                                        source=source))
+            cut = cut_of(group, as_of_position, as_of_chapter, source)
             return interaction_network(rt().graph, group, story=cut, entity_uuid=entity,
                                        limit=max(1, min(limit, 500))).model_dump(mode="json")
 
