@@ -15,12 +15,15 @@ $(BIN)/.installed: pyproject.toml
 
 setup: system-deps $(BIN)/.installed
 
-# Debian packages the local services need: redis-server, and Java 17 + Maven for Neo4j's jars.
+# Debian packages the local services need: redis-server, and Java 17 + Maven for Neo4j's jars; chromium and
+# its driver for the browser tests (tests/ui).
 system-deps:
 	@missing=""; \
 	command -v redis-server >/dev/null || missing="$$missing redis-server"; \
 	command -v java >/dev/null || missing="$$missing openjdk-17-jre-headless"; \
 	command -v mvn >/dev/null || missing="$$missing maven"; \
+	command -v chromium >/dev/null || missing="$$missing chromium"; \
+	command -v chromedriver >/dev/null || missing="$$missing chromium-driver"; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing:$$missing"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
