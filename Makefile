@@ -5,7 +5,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: setup system-deps services demo test down lint bench clean
+.PHONY: setup system-deps ui services demo test down lint bench clean
 
 $(BIN)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -13,10 +13,20 @@ $(BIN)/.installed: pyproject.toml
 	$(BIN)/pip install -q --disable-pip-version-check -e ".[dev]"
 	touch $@
 
-setup: system-deps $(BIN)/.installed
+setup: system-deps $(BIN)/.installed ui
 
-# Debian packages the local services need: redis-server, and Java 17 + Maven for Neo4j's jars; chromium and
-# its driver for the browser tests (tests/ui).
+# The explorer's graph library (/ui), vendored from npm at the version api/ui/package-lock.json pins.
+UI_VENDOR := api/ui/static/vendor/cytoscape.min.js
+ui: $(UI_VENDOR)
+
+$(UI_VENDOR): api/ui/package.json api/ui/package-lock.json
+	npm ci --prefix api/ui --ignore-scripts --no-audit --no-fund --loglevel=error
+	mkdir -p api/ui/static/vendor
+	cp api/ui/node_modules/cytoscape/dist/cytoscape.min.js $@
+	cp api/ui/node_modules/cytoscape/LICENSE api/ui/static/vendor/cytoscape.LICENSE
+
+# Debian packages the local services need: redis-server, and Java 17 + Maven for Neo4j's jars; npm for the
+# explorer's vendored assets; chromium and its driver for the browser tests (tests/ui).
 system-deps:
 	@missing=""; \
 	command -v redis-server >/dev/null || missing="$$missing redis-server"; \
@@ -24,6 +34,7 @@ system-deps:
 	command -v mvn >/dev/null || missing="$$missing maven"; \
 	command -v chromium >/dev/null || missing="$$missing chromium"; \
 	command -v chromedriver >/dev/null || missing="$$missing chromium-driver"; \
+	command -v npm >/dev/null || missing="$$missing npm"; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing:$$missing"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \

@@ -137,9 +137,11 @@ def app_from_environment() -> FastAPI:
 
 
 def _install_routes(app: FastAPI, settings: Settings) -> None:
+    from strata.api.explorer import mount_explorer
     from strata.api.routers import entities, health, query, writes
 
     app.include_router(health.router)
+    mount_explorer(app)
     for module in (query, entities, writes):
         app.include_router(module.router, prefix="/v1")
     try:

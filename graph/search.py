@@ -465,6 +465,13 @@ def _hit(item: _Item, episodes: dict[str, dict[str, Any]]) -> SearchHit:
     return hit
 
 
+def fact_with_provenance(graph: Graph, group_id: str, uuid: str) -> SearchHit | None:
+    """One fact with where it came from (the spans, messages, speakers and sources that state it), read the
+    way search reads its winners; None when the group holds no such fact."""
+    kept, episodes = _hydrate(graph, {"group_id": group_id, "with_embedding": False}, [_Item("fact", uuid, {})], [])
+    return _hit(kept[0], episodes) if kept else None
+
+
 def brute_force_fact_scan(graph: Graph, group_id: str, embedding: list[float], limit: int = 10) -> list[dict]:
     """The same ranking as the fact vector channel, by scanning every fact (for benchmarks only)."""
     return graph.query(q.BRUTE_FORCE_FACTS, group_id=group_id, embedding=embedding, limit=limit)

@@ -9,7 +9,7 @@ as ``resolve.temporal.holds_in_story``. Front-ends (REST, MCP, CLI) pass what th
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import date, datetime
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -42,6 +42,30 @@ class StoryCut(BaseModel):
     source_name: str | None = None
     position: int = Field(ge=0)
     chapter: int | None = None
+
+
+class BookClock(BaseModel):
+    source_uuid: str
+    name: str
+    first_chapter: int | None = None
+    last_chapter: int | None = None
+    length: int = 0  # characters: story positions run from 0 to here
+
+
+class GroupClock(BaseModel):
+    """Where a group's clocks stand: the days a fact starts or ends on (valid time), and its books."""
+
+    days: list[date]
+    truncated: bool = False
+    books: list[BookClock]
+
+
+def group_clock(graph: Graph, group_id: str, limit: int = 2000) -> GroupClock:
+    days = [row["day"].to_native() for row in graph.query(q.CLOCK_DAYS, group_id=group_id, limit=limit + 1)]
+    books = [BookClock(source_uuid=b["uuid"], name=b["name"], first_chapter=b["first_chapter"],
+                       last_chapter=b["last_chapter"], length=b["length"] or 0)
+             for b in graph.query(q.CLOCK_BOOKS, group_id=group_id)]
+    return GroupClock(days=days[:limit], truncated=len(days) > limit, books=books)
 
 
 def story_cut(graph: Graph, group_id: str, ask: StoryAsk | None, as_of: datetime | None = None) -> StoryCut | None:

@@ -1,4 +1,4 @@
-"""Entity reads by uuid: the entity, its neighbourhood, its timeline; and merging duplicates."""
+"""Reads by uuid: an entity, its neighbourhood and timeline, a fact with its provenance; and merging duplicates."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from strata.api.story import story_ask
 from strata.graph.edit import MergeResult, merge_entities
 from strata.graph.keys import ApiKey
 from strata.graph.read import MergeRecord, entity_notes, entity_timeline, get_entity, merge_records
+from strata.graph.search import SearchHit, fact_with_provenance
 from strata.graph.story import StoryAsk, story_cut
 from strata.graph.traverse import Neighborhood, neighborhood
 from strata.graph.undo import UndoResult, undo_record
@@ -67,6 +68,18 @@ def get_timeline(uuid: str = EntityId, include_expired: bool = Query(False, desc
     group, entity = _entity(rt, key, uuid)
     return Timeline(entity=entity, facts=entity_timeline(rt.graph, group, uuid, include_expired,
                                                          story=story_cut(rt.graph, group, story)))
+
+
+@router.get("/facts/{uuid}", response_model=SearchHit)
+def get_fact(uuid: str = Path(..., max_length=64, description="Fact uuid"), key: ApiKey = Depends(principal),
+             rt: Runtime = Depends(runtime)) -> SearchHit:
+    """One fact (current, ended or retracted) with its provenance: each supporting span with its text, the
+    messages it covers, who said it and when, and its source; ``said_at`` is the earliest of them."""
+    group = owned_group(rt, key, "fact", uuid, "r")
+    hit = fact_with_provenance(rt.graph, group, uuid)
+    if hit is None:
+        raise NotFoundError(f"fact {uuid} not found")
+    return hit
 
 
 class Notes(BaseModel):

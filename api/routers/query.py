@@ -19,7 +19,7 @@ from strata.graph import lucene
 from strata.graph.network import interaction_network
 from strata.graph.read import Candidate, FactPage, PredicateInfo, entity_candidates, list_facts, predicates
 from strata.graph.search import SearchQuery, SearchResult, embed_query
-from strata.graph.story import StoryAsk, story_cut
+from strata.graph.story import GroupClock, StoryAsk, group_clock, story_cut
 from strata.graph.traverse import Path, TypeCount, entity_types, shortest_paths
 from strata.resolve.lookup import rank_by_name
 from strata.resolve.normalize import entity_key
@@ -217,6 +217,14 @@ class GroupSchema(BaseModel):
 def schema(group: str = Depends(read_group), rt: Runtime = Depends(runtime)) -> GroupSchema:
     """Entity types and predicates of the group with their counts and functional flags."""
     return GroupSchema(entity_types=entity_types(rt.graph, group), predicates=predicates(rt.graph, group))
+
+
+@router.get("/groups/{group}/clock", response_model=GroupClock)
+def clock(group: str = Depends(read_group), rt: Runtime = Depends(runtime),
+          limit: int = Query(2000, ge=1, le=10000)) -> GroupClock:
+    """The group's clocks, for a time slider: the days on which a current fact starts or ends (valid time,
+    earliest first, up to ``limit``) and each book's chapters and length (story time)."""
+    return group_clock(rt.graph, group, limit)
 
 
 @router.get("/groups/{group}/network", response_model=Network)
