@@ -5,7 +5,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: setup system-deps ui services demo test down lint bench clean
+.PHONY: setup system-deps ui services demo serve test down lint bench clean
 
 $(BIN)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -46,6 +46,10 @@ services: setup
 demo: services
 	$(BIN)/strata schema apply
 	$(BIN)/strata demo
+
+# The API (and the explorer at /ui) on 127.0.0.1:8000, in the foreground.
+serve: services
+	$(BIN)/strata serve
 
 test: services
 	$(BIN)/pytest

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import sys
 import time
+from pathlib import Path
 
 import typer
 from rich.console import Console
@@ -132,8 +133,11 @@ def schema_apply() -> None:
 
 
 @app.command("demo")
-def demo() -> None:
-    """Apply the schema, check the Browser, ingest the samples and answer questions about them."""
+def demo(book: Path | None = typer.Option(None, exists=True, dir_okay=False,
+                                          help="A book (plain text, Project Gutenberg or not) instead of the default."),
+         chapters: int = typer.Option(6, min=1, help="How many of the book's chapters to read.")) -> None:
+    """Apply the schema, check the Browser, ingest the samples and answer questions about them, then print
+    the three ways to browse the demo graph."""
     import httpx
 
     from strata.graph import Graph, apply_migrations
@@ -148,12 +152,18 @@ def demo() -> None:
         raise StrataError(f"Neo4j Browser not reachable at {browser}: {exc}") from exc
     if code != 200:
         raise StrataError(f"Neo4j Browser at {browser} answered HTTP {code}")
-    from strata.api.demo import run_demo
+    from strata.api.demo import GROUP, explorer_key, run_demo
 
     with Graph.from_settings(cfg) as graph:
-        run_demo(cfg, graph, console)
+        run_demo(cfg, graph, console, book, chapters)
+        token = explorer_key(graph)
     console.print(report.summary())
-    console.print(f"Neo4j Browser: {browser} (connect URL bolt://127.0.0.1:{cfg.neo4j_bolt_port}, no auth)")
+    api = f"http://{cfg.api_host}:{cfg.api_port}"
+    console.print("\n[bold]Browse the demo graph[/] (docs/browse.md):", highlight=False)
+    console.print(f"  Strata's explorer: run `make serve` (or `strata serve`), then open\n"
+                  f"    {api}/ui/#key={token}&group={GROUP}", highlight=False, soft_wrap=True)
+    console.print(f"  Neo4j Browser:     {browser} (bolt://127.0.0.1:{cfg.neo4j_bolt_port}, no auth), then\n"
+                  f"    :play http://localhost:{cfg.api_port}/browser/guide", highlight=False, soft_wrap=True)
 
 
 def _register_command_modules() -> None:

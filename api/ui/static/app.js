@@ -245,8 +245,8 @@ function provItem(p) {
 
 function provLine(p) {
   const speaker = p.speaker || (p.messages[0] && p.messages[0].speaker);
-  const parts = [speaker ? `${speaker}` : null, day(p.reference_time), p.source_name,
-                 p.metadata && p.metadata.chapter ? `chapter ${p.metadata.chapter}` : null];
+  const chapter = p.metadata && p.metadata.chapter;  // a book: its chapter places it; its date is the upload's
+  const parts = [speaker, chapter ? null : day(p.reference_time), p.source_name, chapter];
   return parts.filter(Boolean).join(" · ");
 }
 
