@@ -123,8 +123,7 @@ def entity_candidates(graph: Graph, group_id: str, *, keys: Sequence[str] = (),
     """Candidates from three channels, each one batched query: exact key, full-text, name vectors."""
     found: list[Candidate] = []
     if keys:
-        found += [Candidate(**r, channel="key") for r in graph.query(q.ENTITY_BY_KEY, group_id=group_id,
-                                                                      keys=list(keys))]
+        found += _key_candidates(graph, group_id, keys)
     if lucene:
         fields = lucene_syntax.TEXT_FIELDS["entity"]
         queries = [{"name": name, "lucene": lucene_syntax.in_group(group_id, text, fields)}
@@ -136,6 +135,43 @@ def entity_candidates(graph: Graph, group_id: str, *, keys: Sequence[str] = (),
         found += _vector_candidates(graph, group_id, [{"name": name, "embedding": vec} for name, vec in vectors],
                                     limit)
     return found
+
+
+def _key_candidates(graph: Graph, group_id: str, keys: Sequence[str]) -> list[Candidate]:
+    """Exact-key candidates; a key whose entity was merged away answers with the entity it lives on in."""
+    rows = graph.query(q.ENTITY_BY_KEY, group_id=group_id, keys=list(keys))
+    survivors = follow_merges(graph, group_id, [r["uuid"] for r in rows if r["merged_into"]])
+    live = {r["uuid"]: r for r in graph.query(q.LIVE_ENTITIES, group_id=group_id,
+                                              uuids=sorted(set(survivors.values())))} if survivors else {}
+    found = []
+    for r in rows:
+        merged_into = r.pop("merged_into")
+        if merged_into is None:
+            found.append(Candidate(**r, channel="key"))
+        elif (survivor := live.get(survivors.get(r["uuid"], ""))) is not None:
+            found.append(Candidate(**survivor, query=r["query"], score=1.0, channel="key"))
+    return found
+
+
+def follow_merges(graph: Graph, group_id: str, uuids: Sequence[str], max_hops: int = 20) -> dict[str, str]:
+    """For each entity, the live entity at the end of its merge chain (itself when live; absent when the chain
+    ends in nothing live)."""
+    at = {u: u for u in uuids}  # where each start stands on its chain
+    survivors: dict[str, str] = {}
+    for _ in range(max_hops):
+        if not at:
+            break
+        step = {r["uuid"]: r["merged_into"]
+                for r in graph.query(q.MERGE_STEP, group_id=group_id, uuids=sorted(set(at.values())))}
+        for start, here in list(at.items()):
+            if here not in step:  # gone: no survivor
+                del at[start]
+            elif step[here] is None:
+                survivors[start] = here
+                del at[start]
+            else:
+                at[start] = step[here]
+    return survivors
 
 
 # Indexes are shared by every group and filtered afterwards: a lookup the group filter left short while its

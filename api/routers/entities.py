@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from fastapi import APIRouter, Depends, Path, Query
+from fastapi import APIRouter, Depends, Path, Query, Request
+from fastapi.responses import RedirectResponse
 from pydantic import BaseModel, Field
 
 from strata.api.auth import owned_group, principal
@@ -12,7 +13,14 @@ from strata.api.deps import Runtime, runtime
 from strata.api.story import story_ask
 from strata.graph.edit import MergeResult, merge_entities
 from strata.graph.keys import ApiKey
-from strata.graph.read import MergeRecord, entity_notes, entity_timeline, get_entity, merge_records
+from strata.graph.read import (
+    MergeRecord,
+    entity_notes,
+    entity_timeline,
+    follow_merges,
+    get_entity,
+    merge_records,
+)
 from strata.graph.search import SearchHit, fact_with_provenance
 from strata.graph.story import StoryAsk, story_cut
 from strata.graph.traverse import Neighborhood, neighborhood
@@ -25,9 +33,24 @@ router = APIRouter(tags=["entities"])
 EntityId = Path(..., max_length=64, description="Entity uuid", examples=["6b0c5e4e-0000-5000-8000-000000000000"])
 
 
-@router.get("/entities/{uuid}", response_model=Entity)
-def get_one(uuid: str = EntityId, key: ApiKey = Depends(principal), rt: Runtime = Depends(runtime)) -> Entity:
-    return _entity(rt, key, uuid)[1]
+MOVED = {308: {"description": "The entity was merged into another: `Location` names the survivor's same read."}}
+
+
+@router.get("/entities/{uuid}", response_model=Entity, responses=MOVED)
+def get_one(request: Request, uuid: str = EntityId, key: ApiKey = Depends(principal),
+            rt: Runtime = Depends(runtime)) -> Entity | RedirectResponse:
+    """One entity; a merged-away uuid redirects (308) to the entity it was merged into."""
+    group = owned_group(rt, key, "entity", uuid, "r")
+    return _moved(rt, group, uuid, request) or _entity(rt, key, uuid)[1]
+
+
+def _moved(rt: Runtime, group: str, uuid: str, request: Request) -> RedirectResponse | None:
+    """Merges are sticky: a read of a merged-away entity is sent on to the same read of its survivor."""
+    survivor = follow_merges(rt.graph, group, [uuid]).get(uuid)
+    if survivor is None or survivor == uuid:
+        return None
+    query = f"?{request.url.query}" if request.url.query else ""
+    return RedirectResponse(request.url.path.replace(uuid, survivor, 1) + query, status_code=308)
 
 
 def _entity(rt: Runtime, key: ApiKey, uuid: str) -> tuple[str, Entity]:
@@ -39,16 +62,19 @@ def _entity(rt: Runtime, key: ApiKey, uuid: str) -> tuple[str, Entity]:
     return group, entity
 
 
-@router.get("/entities/{uuid}/neighborhood", response_model=Neighborhood)
-def get_neighborhood(uuid: str = EntityId, depth: int = Query(1, ge=1, le=3),
+@router.get("/entities/{uuid}/neighborhood", response_model=Neighborhood, responses=MOVED)
+def get_neighborhood(request: Request, uuid: str = EntityId, depth: int = Query(1, ge=1, le=3),
                      as_of: datetime | None = Query(None, description="Valid time (ISO 8601)."),
                      known_at: datetime | None = Query(None, description="Transaction time (ISO 8601)."),
                      include_history: bool = False, limit: int = Query(200, ge=1, le=1000),
                      story: StoryAsk = Depends(story_ask),
-                     key: ApiKey = Depends(principal), rt: Runtime = Depends(runtime)) -> Neighborhood:
+                     key: ApiKey = Depends(principal), rt: Runtime = Depends(runtime)
+                     ) -> Neighborhood | RedirectResponse:
     """Entities and facts within ``depth`` hops, over the facts true at ``as_of`` (default: now) or at a point
     of a book's story (``as_of_chapter``/``as_of_position``, docs/story-time.md)."""
     group = owned_group(rt, key, "entity", uuid, "r")
+    if moved := _moved(rt, group, uuid, request):
+        return moved
     return neighborhood(rt.graph, group, uuid, depth, as_of=as_of, known_at=known_at,
                         include_history=include_history, story=story_cut(rt.graph, group, story, as_of),
                         limit=limit)
@@ -59,13 +85,16 @@ class Timeline(BaseModel):
     facts: list[Fact]
 
 
-@router.get("/entities/{uuid}/timeline", response_model=Timeline)
-def get_timeline(uuid: str = EntityId, include_expired: bool = Query(False, description="Also retracted facts."),
+@router.get("/entities/{uuid}/timeline", response_model=Timeline, responses=MOVED)
+def get_timeline(request: Request, uuid: str = EntityId,
+                 include_expired: bool = Query(False, description="Also retracted facts."),
                  story: StoryAsk = Depends(story_ask),
-                 key: ApiKey = Depends(principal), rt: Runtime = Depends(runtime)) -> Timeline:
+                 key: ApiKey = Depends(principal), rt: Runtime = Depends(runtime)) -> Timeline | RedirectResponse:
     """Every fact about the entity in valid-time order (then story order: a book's facts as the story states
     them), with when and by what each was invalidated; with a story cut, what the story stated before it."""
     group, entity = _entity(rt, key, uuid)
+    if moved := _moved(rt, group, uuid, request):
+        return moved
     return Timeline(entity=entity, facts=entity_timeline(rt.graph, group, uuid, include_expired,
                                                          story=story_cut(rt.graph, group, story)))
 
@@ -87,11 +116,13 @@ class Notes(BaseModel):
     notes: list[Note]
 
 
-@router.get("/entities/{uuid}/notes", response_model=Notes)
-def get_notes(uuid: str = EntityId, limit: int = Query(100, ge=1, le=1000),
-              key: ApiKey = Depends(principal), rt: Runtime = Depends(runtime)) -> Notes:
+@router.get("/entities/{uuid}/notes", response_model=Notes, responses=MOVED)
+def get_notes(request: Request, uuid: str = EntityId, limit: int = Query(100, ge=1, le=1000),
+              key: ApiKey = Depends(principal), rt: Runtime = Depends(runtime)) -> Notes | RedirectResponse:
     """The memory notes about the entity (its statements rewritten to stand alone), latest said first."""
     group, entity = _entity(rt, key, uuid)
+    if moved := _moved(rt, group, uuid, request):
+        return moved
     return Notes(entity=entity, notes=entity_notes(rt.graph, group, uuid, limit))
 
 

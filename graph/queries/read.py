@@ -61,11 +61,27 @@ ORDER BY r.uuid
 
 COUNT_FACTS = FACT_FILTER.replace("AND ($after IS NULL OR r.uuid > $after)", "") + " RETURN count(r) AS n"
 
+# A merged-away entity keeps its key; it answers with `merged_into` so the lookup follows it to the survivor
+# (merges are sticky: a later mention of the old name lands on the entity it was merged into).
 ENTITY_BY_KEY = """
 UNWIND $keys AS key
-MATCH (e:Entity {group_id: $group_id, key: key}) WHERE e.expired_at IS NULL
+MATCH (e:Entity {group_id: $group_id, key: key}) WHERE e.expired_at IS NULL OR e.merged_into IS NOT NULL
 RETURN key AS query, e.uuid AS uuid, e.name AS name, e.type AS type, e.aliases AS aliases, 1.0 AS score,
-       e.name_embedding AS embedding, COUNT { (e)<-[:MENTIONS]-() } AS mentions
+       e.name_embedding AS embedding, COUNT { (e)<-[:MENTIONS]-() } AS mentions, e.merged_into AS merged_into
+"""
+
+# One step along merge chains: where each entity went (null for a live one; absent when gone).
+MERGE_STEP = """
+UNWIND $uuids AS id
+MATCH (e:Entity {uuid: id}) WHERE e.group_id = $group_id AND (e.expired_at IS NULL OR e.merged_into IS NOT NULL)
+RETURN e.uuid AS uuid, e.merged_into AS merged_into
+"""
+
+LIVE_ENTITIES = """
+UNWIND $uuids AS id
+MATCH (e:Entity {uuid: id}) WHERE e.group_id = $group_id AND e.expired_at IS NULL
+RETURN e.uuid AS uuid, e.name AS name, e.type AS type, e.aliases AS aliases, e.name_embedding AS embedding,
+       COUNT { (e)<-[:MENTIONS]-() } AS mentions
 """
 
 # The best $limit live entities of the group for each query, from an index call yielding (query, node, score).
