@@ -138,11 +138,11 @@ def app_from_environment() -> FastAPI:
 
 def _install_routes(app: FastAPI, settings: Settings) -> None:
     from strata.api.explorer import mount_explorer
-    from strata.api.routers import entities, health, query, writes
+    from strata.api.routers import entities, health, query, review, writes
 
     app.include_router(health.router)
     mount_explorer(app)
-    for module in (query, entities, writes):
+    for module in (query, entities, review, writes):
         app.include_router(module.router, prefix="/v1")
     try:
         from strata.api.mcp_server import mount_mcp

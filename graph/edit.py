@@ -59,8 +59,10 @@ def merge_entities(graph: Graph, group_id: str, from_uuid: str, into_uuid: str, 
         mentions = tx.run(q.MOVE_MENTIONS, **p).single()["moved"]
         tx.run(cq.MOVE_SAID, **p).consume()
         tx.run(cq.MOVE_TO, **p).consume()
+        loops = tx.run(q.EXPIRE_SELF_LOOPS, moved=[r["uuid"] for r in moved], now=now, **p).single()["uuids"]
         dedup = tx.run(q.DEDUPLICATE_FACTS, now=now, **p).single()
-        kept = {"snapshot": json.dumps(snapshot), "duplicates": dedup["uuids"]}
+        # undo reopens both: the duplicates and the facts that related the two merged entities
+        kept = {"snapshot": json.dumps(snapshot), "duplicates": dedup["uuids"] + loops}
         if evidence is None:
             # the time is part of the id: the same two entities merged again after an undo get a new record
             record_uuid = ids.stable_uuid("merge", "manual", from_uuid, into_uuid, now.isoformat())

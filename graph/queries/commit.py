@@ -168,6 +168,7 @@ MERGE (m)-[:MERGED_INTO]->(e)
 RECORD_SUGGESTIONS = """
 UNWIND $rows AS row
 MATCH (a:Entity {uuid: row.entity_uuid}), (b:Entity {uuid: row.candidate_uuid})
+WHERE NOT EXISTS { (a)<-[x:POSSIBLY_SAME_AS]-(b) WHERE x.rejected_at IS NOT NULL }  // rejected: never again
 MERGE (a)-[s:POSSIBLY_SAME_AS]->(b)
 ON CREATE SET s.score = row.score, s.created_at = $now, s.group_id = $group_id
 """

@@ -76,6 +76,7 @@ UNWIND $rows AS row
 MATCH (a:Entity {uuid: row.entity_uuid, group_id: $group_id})
 MATCH (b:Entity {uuid: row.candidate_uuid, group_id: $group_id})
 WHERE a.expired_at IS NULL AND b.expired_at IS NULL
+  AND NOT EXISTS { (a)<-[x:POSSIBLY_SAME_AS]-(b) WHERE x.rejected_at IS NOT NULL }  // rejected: never again
 MERGE (a)-[s:POSSIBLY_SAME_AS]->(b)
 ON CREATE SET s.score = row.score, s.created_at = $now, s.group_id = $group_id, s.rule = row.rule
 """
@@ -107,7 +108,7 @@ RETURN ns.uuid AS subject_uuid, props.predicate AS predicate, no.uuid AS object_
 
 UNDO_DUPLICATES = """
 MATCH ()-[r:RELATES_TO]->() WHERE r.uuid IN $uuids AND r.group_id = $group_id
-SET r.expired_at = null, r.duplicate_of = null
+SET r.expired_at = null, r.duplicate_of = null, r.expired_reason = null
 RETURN startNode(r).uuid AS subject_uuid, r.predicate AS predicate, endNode(r).uuid AS object_uuid
 """
 

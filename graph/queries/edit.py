@@ -10,7 +10,7 @@ WITH o, props
 MATCH (b:Entity {uuid: $into_uuid, group_id: $group_id})
 CREATE (b)-[n:RELATES_TO]->(o)
 SET n = props
-RETURN b.uuid AS subject_uuid, props.predicate AS predicate, o.uuid AS object_uuid
+RETURN props.uuid AS uuid, b.uuid AS subject_uuid, props.predicate AS predicate, o.uuid AS object_uuid
 """
 
 MOVE_INCOMING = """
@@ -21,7 +21,16 @@ WITH s, props
 MATCH (b:Entity {uuid: $into_uuid, group_id: $group_id})
 CREATE (s)-[n:RELATES_TO]->(b)
 SET n = props
-RETURN s.uuid AS subject_uuid, props.predicate AS predicate, b.uuid AS object_uuid
+RETURN props.uuid AS uuid, s.uuid AS subject_uuid, props.predicate AS predicate, b.uuid AS object_uuid
+"""
+
+# A fact between the two merged entities would relate the survivor to itself: it is expired with the merge
+# (kept as history, and current again if the merge is undone).
+EXPIRE_SELF_LOOPS = """
+MATCH (b:Entity {uuid: $into_uuid, group_id: $group_id})-[r:RELATES_TO]->(b)
+WHERE r.uuid IN $moved AND r.expired_at IS NULL
+SET r.expired_at = $now, r.expired_reason = 'merged_into_itself'
+RETURN collect(r.uuid) AS uuids
 """
 
 MOVE_MENTIONS = """

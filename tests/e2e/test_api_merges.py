@@ -58,3 +58,23 @@ def test_merge_chain_is_followed(client, group_id, make_key) -> None:
     assert likes["subject_uuid"] == eliz
     assert client.get(f"/v1/entities/{lizzy}", headers=h, follow_redirects=False).headers["location"] \
         .startswith(f"/v1/entities/{eliz}")
+
+
+def test_fact_between_merged_entities_is_not_a_self_loop(client, group_id, make_key) -> None:
+    h = make_key([group_id])
+    _state(client, group_id, h, [("Lizzy Bennet", "sibling_of", "Elizabeth Bennet", "Person"),
+                                 ("Lizzy Bennet", "lives_in", "Bath", "Place")], "2024-01-01T00:00:00Z")
+    lizzy, eliz = _uuid_of(client, group_id, h, "Lizzy Bennet"), next(
+        f["object_uuid"] for f in client.get(f"/v1/groups/{group_id}/facts", headers=h).json()["items"]
+        if f["predicate"] == "sibling_of")
+    merged = client.post(f"/v1/entities/{lizzy}:merge", headers=h, json={"into": eliz}).json()
+    facts = client.get(f"/v1/groups/{group_id}/facts", headers=h).json()["items"]
+    assert [(f["predicate"], f["object_name"]) for f in facts] == [("lives_in", "Bath")]
+    assert all(f["subject_uuid"] != f["object_uuid"] for f in facts)
+
+    undone = client.post(f"/v1/entities/{eliz}/merges/{merged['record_uuid']}/undo", headers=h)
+    assert undone.status_code == 200, undone.text
+    facts = client.get(f"/v1/groups/{group_id}/facts", headers=h).json()["items"]
+    assert {(f["subject_uuid"], f["predicate"], f["object_uuid"]) for f in facts} == {
+        (lizzy, "sibling_of", eliz), (lizzy, "lives_in", next(f["object_uuid"] for f in facts
+                                                             if f["predicate"] == "lives_in"))}
