@@ -137,9 +137,10 @@ def app_from_environment() -> FastAPI:
 
 
 def _install_routes(app: FastAPI, settings: Settings) -> None:
-    from strata.api.routers import entities, health, query, writes
+    from strata.api.routers import browser, entities, health, query, writes
 
     app.include_router(health.router)
+    app.include_router(browser.router)
     for module in (query, entities, writes):
         app.include_router(module.router, prefix="/v1")
     try:

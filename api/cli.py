@@ -137,6 +137,7 @@ def demo() -> None:
     import httpx
 
     from strata.graph import Graph, apply_migrations
+    from strata.services.neo4j import api_url
 
     cfg = settings()
     with Graph.from_settings(cfg) as graph:
@@ -154,6 +155,7 @@ def demo() -> None:
         run_demo(cfg, graph, console)
     console.print(report.summary())
     console.print(f"Neo4j Browser: {browser} (connect URL bolt://127.0.0.1:{cfg.neo4j_bolt_port}, no auth)")
+    console.print(f"Its guide, with `strata serve` running: :play {api_url(cfg)}/browser/guide")
 
 
 def _register_command_modules() -> None:
