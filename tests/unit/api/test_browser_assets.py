@@ -37,8 +37,9 @@ def test_style_colours_and_sizes_every_entity_type_and_mutes_internal_labels() -
     colours = {t: rules[f"node.{t}"]["color"] for t in ONTOLOGY_TYPES}
     assert len(set(colours.values())) == len(colours), colours  # every type its own colour
     assert _px(rules["node.Person"]["diameter"]) > _px(rules["node.Entity"]["diameter"])
+    smallest_type = min(_px(rules[f"node.{t}"]["diameter"]) for t in ONTOLOGY_TYPES)
     for label in INTERNAL:
-        assert _px(rules[f"node.{label}"]["diameter"]) < min(_px(rules[f"node.{t}"]["diameter"]) for t in ONTOLOGY_TYPES)
+        assert _px(rules[f"node.{label}"]["diameter"]) < smallest_type
         assert rules[f"node.{label}"]["color"] == rules["node.Predicate"]["color"]  # one muted grey
     # Browser applies rules in order, later ones winning: a type's rule must follow the Entity rule it refines.
     order = list(rules)
