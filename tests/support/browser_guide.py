@@ -1,4 +1,5 @@
-"""The runnable blocks of the Neo4j Browser guide, read as Browser reads them (the text of `pre.runnable`)."""
+"""The Neo4j Browser guide as tests read it (the text of its `pre.runnable` blocks, as Browser reads them), and a
+small group to run it against."""
 
 from __future__ import annotations
 
