@@ -138,9 +138,10 @@ def app_from_environment() -> FastAPI:
 
 def _install_routes(app: FastAPI, settings: Settings) -> None:
     from strata.api.explorer import mount_explorer
-    from strata.api.routers import entities, health, query, review, writes
+    from strata.api.routers import browser, entities, health, query, review, writes
 
     app.include_router(health.router)
+    app.include_router(browser.router)
     mount_explorer(app)
     for module in (query, entities, review, writes):
         app.include_router(module.router, prefix="/v1")

@@ -141,6 +141,7 @@ def demo(book: Path | None = typer.Option(None, exists=True, dir_okay=False,
     import httpx
 
     from strata.graph import Graph, apply_migrations
+    from strata.services.neo4j import api_url
 
     cfg = settings()
     with Graph.from_settings(cfg) as graph:
@@ -158,12 +159,16 @@ def demo(book: Path | None = typer.Option(None, exists=True, dir_okay=False,
         run_demo(cfg, graph, console, book, chapters)
         token = explorer_key(graph)
     console.print(report.summary())
-    api = f"http://{cfg.api_host}:{cfg.api_port}"
-    console.print("\n[bold]Browse the demo graph[/] (docs/browse.md):", highlight=False)
-    console.print(f"  Strata's explorer: run `make serve` (or `strata serve`), then open\n"
+    api = api_url(cfg)
+    console.print("
+[bold]Browse the demo graph[/] (docs/browse.md):", highlight=False)
+    console.print(f"  Strata's explorer: run `make serve` (or `strata serve`), then open
+"
                   f"    {api}/ui/#key={token}&group={GROUP}", highlight=False, soft_wrap=True)
-    console.print(f"  Neo4j Browser:     {browser} (bolt://127.0.0.1:{cfg.neo4j_bolt_port}, no auth), then\n"
-                  f"    :play http://localhost:{cfg.api_port}/browser/guide", highlight=False, soft_wrap=True)
+    console.print(f"  Neo4j Browser:     {browser} (bolt://127.0.0.1:{cfg.neo4j_bolt_port}, no auth; Strata's style
+"
+                  f"    is applied on connect), then, with the API running: :play {api}/browser/guide",
+                  highlight=False, soft_wrap=True)
 
 
 def _register_command_modules() -> None:

@@ -7,6 +7,7 @@ flags are passed here; without ``java.nio`` opened, vector index population stal
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import subprocess
@@ -15,6 +16,7 @@ from importlib import resources
 from pathlib import Path
 
 from strata.schema.errors import ServiceError
+from strata.schema.neo4j_browser import style_rules
 from strata.schema.settings import Settings
 from strata.services.process import pid_alive, port_open, read_pid, stop_by_pid_file, stop_pid, wait_until
 
@@ -129,6 +131,7 @@ class Neo4jService:
             # A new graph grows by thousands of rows a second; plans cached while it was empty (label scans)
             # would otherwise be kept for the default 10 s, several times slower per commit.
             "dbms.cypher.min_replan_interval=1s",
+            *browser_settings(s),
         ]
         conf.write_text("\n".join(lines) + "\n")
         return conf
@@ -190,6 +193,35 @@ class Neo4jService:
             return " | ".join(self.log_file.read_text(errors="replace").strip().splitlines()[-lines:])
         except FileNotFoundError:
             return "(no log)"
+
+
+def api_url(settings: Settings) -> str:
+    """The API as a browser on this machine names it: a loopback or wildcard bind as `localhost`, which every
+    Neo4j's default allowlist for remote content holds."""
+    host = settings.api_host
+    if host in ("127.0.0.1", "0.0.0.0", "::", ""):
+        host = "localhost"
+    elif ":" in host:
+        host = f"[{host}]"
+    return f"http://{host}:{settings.api_port}"
+
+
+def browser_settings(settings: Settings) -> list[str]:
+    """Neo4j Browser: Strata's style applied on every connect, and the API allowed as a source of guides.
+
+    The style travels inline (GraSS as JSON) rather than as `style <api>/browser/style.grass`, so it applies
+    whether or not the API runs (`make demo` runs none); the guide is one `:play` away and not played on every
+    connect. Browser fetches `:play`/`:style` URLs only from the allow-listed hosts; Neo4j 5.26 still names
+    that setting `..._whitelist` (an `..._allowlist` line stops the server: unknown settings are refused).
+    """
+    hosts = ["guides.neo4j.com", "localhost", "127.0.0.1"]
+    if settings.api_host not in (*hosts, "0.0.0.0", "::", ""):
+        # Browser compares a URL's hostname, which keeps an IPv6 address in brackets.
+        hosts.append(f"[{settings.api_host}]" if ":" in settings.api_host else settings.api_host)
+    return [
+        "browser.post_connect_cmd=style " + json.dumps(style_rules(), separators=(",", ":")),
+        "browser.remote_content_hostname_whitelist=" + ",".join(hosts),
+    ]
 
 
 def java_major_version(java: str) -> int:
