@@ -160,13 +160,10 @@ def demo(book: Path | None = typer.Option(None, exists=True, dir_okay=False,
         token = explorer_key(graph)
     console.print(report.summary())
     api = api_url(cfg)
-    console.print("
-[bold]Browse the demo graph[/] (docs/browse.md):", highlight=False)
-    console.print(f"  Strata's explorer: run `make serve` (or `strata serve`), then open
-"
+    console.print("\n[bold]Browse the demo graph[/] (docs/browse.md):", highlight=False)
+    console.print(f"  Strata's explorer: run `make serve` (or `strata serve`), then open\n"
                   f"    {api}/ui/#key={token}&group={GROUP}", highlight=False, soft_wrap=True)
-    console.print(f"  Neo4j Browser:     {browser} (bolt://127.0.0.1:{cfg.neo4j_bolt_port}, no auth; Strata's style
-"
+    console.print(f"  Neo4j Browser:     {browser} (bolt://127.0.0.1:{cfg.neo4j_bolt_port}, no auth; Strata's style\n"
                   f"    is applied on connect), then, with the API running: :play {api}/browser/guide",
                   highlight=False, soft_wrap=True)
 

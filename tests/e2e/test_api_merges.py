@@ -49,7 +49,8 @@ def test_merge_chain_is_followed(client, group_id, make_key) -> None:
     _state(client, group_id, h, [("Lizzy Bennet", "lives_in", "Bath", "Place"),
                                  ("Eliza Bennet", "lives_in", "Bath", "Place"),
                                  ("Elizabeth Bennet", "lives_in", "Bath", "Place")], "2024-01-01T00:00:00Z")
-    lizzy, eliza, eliz = (_uuid_of(client, group_id, h, n) for n in ("Lizzy Bennet", "Eliza Bennet", "Elizabeth Bennet"))
+    lizzy, eliza, eliz = (_uuid_of(client, group_id, h, n)
+                          for n in ("Lizzy Bennet", "Eliza Bennet", "Elizabeth Bennet"))
     assert client.post(f"/v1/entities/{lizzy}:merge", headers=h, json={"into": eliza}).status_code == 200
     assert client.post(f"/v1/entities/{eliza}:merge", headers=h, json={"into": eliz}).status_code == 200
     _state(client, group_id, h, [("Lizzy Bennet", "likes", "Darcy", "Person")], "2024-01-03T00:00:00Z")
