@@ -1,6 +1,7 @@
 """The MCP endpoint (official ``mcp`` SDK, streamable HTTP at ``/mcp``), authenticated with the same API keys.
 
-Tools: add_episode, search, get_context, get_entity, entity_timeline, list_facts, retract_episode. Each tool
+Tools: add_episode, search, get_context, get_entity, entity_timeline, list_facts, network, list_quotes,
+retract_episode, merge_entities, undo_merge, list_suggestions, review_suggestion. Each tool
 checks the key against the group exactly as the REST routers do, and runs the synchronous driver in a worker
 thread.
 """
@@ -24,16 +25,20 @@ from strata.api.predicates import stored_predicate_filter
 from strata.api.quotes import quotes_said
 from strata.api.recall import MAX_BUDGET, MIN_BUDGET, context_block, recall_search
 from strata.api.routers.bodies import EpisodeIn, to_episode
+from strata.graph.edit import merge_entities as do_merge
 from strata.graph.keys import ApiKey
 from strata.graph.network import interaction_network
 from strata.graph.read import entity_timeline as read_timeline
+from strata.graph.read import follow_merges
 from strata.graph.read import get_entity as read_entity
 from strata.graph.read import list_facts as read_facts
 from strata.graph.retract import retract_episode as do_retract
 from strata.graph.search import SearchQuery
 from strata.graph.story import StoryAsk, StoryCut, story_cut
+from strata.graph.suggestions import accept_suggestion, pending_suggestions, reject_suggestion
+from strata.graph.undo import undo_record
 from strata.resolve.timeline import recompute_timeline
-from strata.schema.errors import NotFoundError, StrataError
+from strata.schema.errors import InputError, NotFoundError, StrataError
 from strata.schema.models import utcnow
 from strata.schema.settings import Settings
 
@@ -116,11 +121,12 @@ def build_mcp(app: FastAPI) -> MCPServer:
 
     @mcp.tool()
     async def get_entity(uuid: str, ctx: Context) -> dict[str, Any]:
-        """One entity by uuid."""
+        """One entity by uuid; a merged-away uuid answers with the entity it was merged into."""
 
         def run() -> dict[str, Any]:
             group = owned_group(rt(), key_of(ctx), "entity", uuid, "r")
-            entity = read_entity(rt().graph, uuid, group)
+            survivor = follow_merges(rt().graph, group, [uuid]).get(uuid, uuid)
+            entity = read_entity(rt().graph, survivor, group)
             if entity is None:
                 raise NotFoundError(f"entity {uuid} not found")
             return entity.model_dump(mode="json")
@@ -194,6 +200,68 @@ def build_mcp(app: FastAPI) -> MCPServer:
         def run() -> dict[str, Any]:
             group = owned_group(rt(), key_of(ctx), "episode", uuid, "w")
             return do_retract(rt().graph, group, uuid, recompute_timeline, utcnow()).model_dump()
+
+        return await call(run)
+
+    def pair(key: ApiKey, uuid: str, other: str) -> str:
+        group = owned_group(rt(), key, "entity", uuid, "w")
+        if owned_group(rt(), key, "entity", other, "w") != group:
+            raise NotFoundError(f"entity {other} not found")
+        return group
+
+    @mcp.tool()
+    async def merge_entities(uuid: str, into: str, ctx: Context, reason: str | None = None) -> dict[str, Any]:
+        """Merge entity ``uuid`` into ``into`` (the same person or thing under two names): facts, mentions and
+        aliases move, ``uuid`` redirects to ``into`` from then on; undo it with undo_merge."""
+
+        def run() -> dict[str, Any]:
+            key = key_of(ctx)
+            group = pair(key, uuid, into)
+            return do_merge(rt().graph, group, uuid, into, recompute_timeline, utcnow(), reason=reason,
+                            actor=key.name or key.id).model_dump(mode="json")
+
+        return await call(run)
+
+    @mcp.tool()
+    async def undo_merge(uuid: str, record: str, ctx: Context) -> dict[str, Any]:
+        """Take back a merge into entity ``uuid``, named by its merge record (merge_entities returns it)."""
+
+        def run() -> dict[str, Any]:
+            group = owned_group(rt(), key_of(ctx), "entity", uuid, "w")
+            return undo_record(rt().graph, group, uuid, record, recompute_timeline, utcnow()).model_dump(mode="json")
+
+        return await call(run)
+
+    @mcp.tool()
+    async def list_suggestions(group: str, ctx: Context, entity: str | None = None, offset: int = 0,
+                               limit: int = 100) -> list[dict[str, Any]]:
+        """Pairs of entities that may be the same (not merged automatically), strongest first; review each with
+        review_suggestion."""
+
+        def run() -> list[dict[str, Any]]:
+            check_group(key_of(ctx), group, "r")
+            return [s.model_dump(mode="json") for s in pending_suggestions(rt().graph, group, entity, max(0, offset),
+                                                                          max(1, min(limit, 1000)))]
+
+        return await call(run)
+
+    @mcp.tool()
+    async def review_suggestion(entity: str, candidate: str, decision: str, ctx: Context, into: str | None = None,
+                                reason: str | None = None) -> dict[str, Any]:
+        """``decision`` "accept" merges the pair (into ``into``, default the candidate; undoable) or "reject"
+        marks them different for good (never suggested again)."""
+
+        def run() -> dict[str, Any]:
+            key = key_of(ctx)
+            group = pair(key, entity, candidate)
+            actor = key.name or key.id
+            if decision == "accept":
+                return accept_suggestion(rt().graph, group, entity, candidate, into, recompute_timeline, utcnow(),
+                                         actor=actor).model_dump(mode="json")
+            if decision == "reject":
+                return reject_suggestion(rt().graph, group, entity, candidate, utcnow(), actor=actor,
+                                         reason=reason).model_dump(mode="json")
+            raise InputError("decision must be accept or reject", {"decision": decision})
 
         return await call(run)
 

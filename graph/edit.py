@@ -43,7 +43,8 @@ class MergeEvidence(BaseModel):
 
 
 def merge_entities(graph: Graph, group_id: str, from_uuid: str, into_uuid: str, timeline: TimelineFn,
-                   now: datetime, reason: str | None = None, evidence: MergeEvidence | None = None) -> MergeResult:
+                   now: datetime, reason: str | None = None, evidence: MergeEvidence | None = None,
+                   actor: str | None = None) -> MergeResult:
     """Merge ``from_uuid`` into ``into_uuid`` in one transaction. The record (rule ``manual``, or ``evidence``'s
     rule) keeps a snapshot of what moved (mentions, facts, quotes, the survivor's aliases, the facts expired as
     duplicates) so ``graph.undo.undo_merge`` can take the merge back."""
@@ -66,7 +67,8 @@ def merge_entities(graph: Graph, group_id: str, from_uuid: str, into_uuid: str, 
         if evidence is None:
             # the time is part of the id: the same two entities merged again after an undo get a new record
             record_uuid = ids.stable_uuid("merge", "manual", from_uuid, into_uuid, now.isoformat())
-            tx.run(q.RECORD_MANUAL_MERGE, record_uuid=record_uuid, reason=reason, now=now, **kept, **p).consume()
+            tx.run(q.RECORD_MANUAL_MERGE, record_uuid=record_uuid, reason=reason, actor=actor, now=now, **kept,
+                   **p).consume()
         else:
             record_uuid = ids.stable_uuid("merge", evidence.rule, from_uuid, into_uuid, now.isoformat())
             tx.run(cq.RECORD_PASS_MERGE, record_uuid=record_uuid, now=now, **evidence.model_dump(), **kept,

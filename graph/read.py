@@ -274,6 +274,7 @@ class MergeRecord(BaseModel):
     split_from: str | None = None  # a split: the entity these names left
     source_uuid: str | None = None  # the book whose consolidation pass made it
     undone_at: datetime | None = None
+    actor: str | None = None  # who merged by hand: the API key's name (or id), or the CLI's user
 
 
 def merge_records(graph: Graph, group_id: str, entity_uuid: str, limit: int = 200) -> list[MergeRecord]:

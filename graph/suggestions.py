@@ -59,8 +59,8 @@ def accept_suggestion(graph: Graph, group_id: str, entity_uuid: str, candidate_u
     if survivor not in (entity_uuid, candidate_uuid):
         raise InputError("into must be one of the two entities", {"into": survivor})
     merged = entity_uuid if survivor == candidate_uuid else candidate_uuid
-    reason = f"accepted suggestion{f' by {actor}' if actor else ''}"
-    result = merge_entities(graph, group_id, merged, survivor, timeline, now, reason=reason)
+    result = merge_entities(graph, group_id, merged, survivor, timeline, now, reason="accepted suggestion",
+                            actor=actor)
     graph.query(q.ACCEPTED, group_id=group_id, a=entity_uuid, b=candidate_uuid)
     return result
 

@@ -141,7 +141,8 @@ def merge(body: MergeRequest, uuid: str = EntityId, key: ApiKey = Depends(princi
     group = owned_group(rt, key, "entity", uuid, "w")
     if owned_group(rt, key, "entity", body.into, "w") != group:
         raise NotFoundError(f"entity {body.into} not found")
-    return merge_entities(rt.graph, group, uuid, body.into, recompute_timeline, utcnow(), reason=body.reason)
+    return merge_entities(rt.graph, group, uuid, body.into, recompute_timeline, utcnow(), reason=body.reason,
+                          actor=key.name or key.id)
 
 
 @router.get("/entities/{uuid}/merges", response_model=list[MergeRecord])

@@ -122,6 +122,6 @@ MATCH (f:Entity {uuid: $from_uuid}), (e:Entity {uuid: $into_uuid})
 MERGE (m:MergeRecord {uuid: $record_uuid})
 ON CREATE SET m.group_id = $group_id, m.entity_uuid = $into_uuid, m.forms = [f.name] + coalesce(f.aliases, []),
               m.rule = 'manual', m.reason = coalesce($reason, ''), m.merged_uuid = $from_uuid, m.created_at = $now,
-              m.snapshot = $snapshot, m.duplicates = $duplicates
+              m.snapshot = $snapshot, m.duplicates = $duplicates, m.actor = $actor
 MERGE (m)-[:MERGED_INTO]->(e)
 """

@@ -228,6 +228,6 @@ MATCH (m:MergeRecord {group_id: $group_id, entity_uuid: $uuid})
 RETURN m.uuid AS uuid, m.entity_uuid AS entity_uuid, m.forms AS forms, m.rule AS rule, m.reason AS reason,
        m.score AS score, m.mention_form AS mention_form, m.candidate_form AS candidate_form,
        m.episode_uuid AS episode_uuid, m.created_at AS created_at, m.merged_uuid AS merged_uuid,
-       m.split_from AS split_from, m.source_uuid AS source_uuid, m.undone_at AS undone_at
+       m.split_from AS split_from, m.source_uuid AS source_uuid, m.undone_at AS undone_at, m.actor AS actor
 ORDER BY m.created_at DESC, m.uuid LIMIT $limit
 """

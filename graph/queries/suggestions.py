@@ -5,6 +5,8 @@ PENDING = """
 MATCH (a:Entity)-[s:POSSIBLY_SAME_AS]->(b:Entity)
 WHERE s.group_id = $group_id AND s.rejected_at IS NULL AND a.expired_at IS NULL AND b.expired_at IS NULL
   AND ($entity_uuid IS NULL OR $entity_uuid IN [a.uuid, b.uuid])
+  // a pair suggested both ways round is listed once
+  AND (a.uuid < b.uuid OR NOT EXISTS { (b)-[:POSSIBLY_SAME_AS]->(a) })
 WITH a, b, s ORDER BY s.score DESC, a.name, b.name SKIP $offset LIMIT $limit
 RETURN a.uuid AS entity_uuid, a.name AS entity_name, a.type AS entity_type,
        COUNT { (a)<-[:MENTIONS]-() } AS entity_mentions,

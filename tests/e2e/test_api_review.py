@@ -54,8 +54,37 @@ def test_review_suggestions(client, graph, group_id, make_key, other_group) -> N
     assert client.get(url, headers=h).json() == []
     assert client.get(f"/v1/entities/{pym}", headers=h, follow_redirects=False).status_code == 308
     records = client.get(f"/v1/entities/{gordon}/merges", headers=h).json()
-    assert any("accepted suggestion" in (r.get("reason") or "") for r in records)
+    assert any(r["reason"] == "accepted suggestion" and r["actor"] == "test" for r in records)
     undo = client.post(f"/v1/entities/{gordon}/merges/{accepted.json()['record_uuid']}/undo", headers=h)
     assert undo.status_code == 200, undo.text
     assert client.get(f"/v1/entities/{pym}", headers=h, follow_redirects=False).status_code == 200
     assert client.post(f"/v1/entities/{pym}/suggestions/{dent}:reject", headers=h).status_code == 400
+
+
+def test_review_from_the_command_line(client, graph, settings, group_id, make_key) -> None:
+    from typer.testing import CliRunner
+
+    from strata.api.cli import app
+
+    h = make_key([group_id])
+    ids = _people(client, group_id, h, ["Arthur Pym", "Arthur Gordon Pym", "Arthur Dent"])
+    pym, gordon, dent = ids["Arthur Pym"], ids["Arthur Gordon Pym"], ids["Arthur Dent"]
+    _suggest(graph, group_id, [(pym, gordon), (gordon, pym), (pym, dent)])
+    runner, env = CliRunner(), {"STRATA_NEO4J_URI": settings.neo4j_uri}
+
+    listed = runner.invoke(app, ["suggestions", "list", "--group", group_id], env=env)
+    assert listed.exit_code == 0, listed.output
+    assert listed.output.count("Arthur Gordon Pym") == 1  # suggested both ways round, listed once
+    assert runner.invoke(app, ["suggestions", "reject", dent, pym, "--group", group_id], env=env).exit_code == 0
+    accepted = runner.invoke(app, ["suggestions", "accept", pym, gordon, "--group", group_id], env=env)
+    assert accepted.exit_code == 0 and f"merged {pym} into {gordon}" in accepted.output
+    assert "no pending suggestions" in runner.invoke(app, ["suggestions", "list", "--group", group_id],
+                                                     env=env).output
+    merges = runner.invoke(app, ["merges", gordon, "--group", group_id], env=env).output
+    record = next(line.split()[0] for line in merges.splitlines() if "accepted suggestion" in line)
+    assert "by cli:" in merges
+    undone = runner.invoke(app, ["unmerge", gordon, "--record", record, "--group", group_id], env=env)
+    assert undone.exit_code == 0 and f"restored {pym}" in undone.output
+    merged = runner.invoke(app, ["merge", dent, "--into", gordon, "--group", group_id, "--reason", "test"], env=env)
+    assert merged.exit_code == 0 and "strata unmerge" in merged.output
+    assert client.get(f"/v1/entities/{dent}", headers=h, follow_redirects=False).status_code == 308
