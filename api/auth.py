@@ -78,11 +78,14 @@ def group_access(right: str) -> Callable[..., str]:
 
 
 def owned_group(rt: Runtime, key: ApiKey, kind: str, uuid: str, right: str) -> str:
-    """The group of an object the key may use; 404 when it does not exist or belongs to another group."""
+    """The group of an object the key may use with ``right`` (``r``, ``w``, or ``any`` of them); 404 when it
+    does not exist or belongs to a group the key does not hold, 403 when the key holds the group without the
+    right."""
     group_id = group_of(rt.graph, kind, uuid)
-    if group_id is None or not key.can(group_id, "r"):
+    if group_id is None or group_id not in key.groups:
         raise NotFoundError(f"{kind} {uuid} not found")
-    check_group(key, group_id, right)
+    if right != "any":
+        check_group(key, group_id, right)
     return group_id
 
 

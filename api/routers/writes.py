@@ -84,8 +84,8 @@ def upload_source(file: UploadFile = File(..., description="The file to ingest."
 
 @router.get("/jobs/{uuid}", response_model=JobInfo)
 def get_job(uuid: str = Uuid, key: ApiKey = Depends(principal), rt: Runtime = Depends(runtime)) -> JobInfo:
-    """Progress of a job: episode counts by status and facts committed."""
-    owned_group(rt, key, "job", uuid, "r")
+    """Progress of a job: episode counts by status and facts committed (a writer may poll what it wrote)."""
+    owned_group(rt, key, "job", uuid, "any")
     return job_info(rt.graph, uuid)
 
 
