@@ -1,7 +1,9 @@
-// The facts the source named $source states (its episodes are their provenance), retracted ones left out.
-MATCH (s:Source {group_id: group_id})
-WHERE s.name = $source
-MATCH (s)-[:HAS_EPISODE]->(ep:Episode)-[:MENTIONS]->(a:Entity)-[r:RELATES_TO]->(b:Entity)
+// The facts stated by the source named $source (a book, a chat export, an API caller's source name): the
+// facts whose provenance is one of its episodes, retracted ones left out.
+MATCH (ep:Episode {group_id: group_id})
+WHERE ep.source_name = $source AND ep.status <> 'retracted'
+MATCH (ep)-[:MENTIONS]->(a:Entity)-[r:RELATES_TO]->(b:Entity)
 WHERE ep.uuid IN r.episodes AND r.expired_at IS NULL
-RETURN DISTINCT s, a, r, b
+OPTIONAL MATCH (s:Source)-[:HAS_EPISODE]->(ep)
+RETURN DISTINCT a, r, b, s
 LIMIT 1000

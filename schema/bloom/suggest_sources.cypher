@@ -1,4 +1,5 @@
-MATCH (s:Source {group_id: group_id})
-RETURN DISTINCT s.name AS name
+MATCH (ep:Episode {group_id: group_id})
+WHERE ep.source_name IS NOT NULL
+RETURN DISTINCT ep.source_name AS name
 ORDER BY name
 LIMIT 500
