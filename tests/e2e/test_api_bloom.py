@@ -121,7 +121,10 @@ def test_categories_are_the_groups_entity_types(client, group_id, seeded) -> Non
     names = [c["name"] for c in perspective(client, group_id, h)["categories"]]
     assert names == [*[t for t in types if t != "Entity"], "Entity", "Source", "Episode", "Passage", "Note",
                      "Quote"]
-    assert "Camelot" not in json.dumps(perspective(client, group_id, h))
+    body = perspective(client, group_id, h)
+    assert "Camelot" not in json.dumps(body)
+    segments = {(s["source"], s["relationshipType"], s["target"]) for s in body["metadata"]["pathSegments"]}
+    assert {("Person", "RELATES_TO", "Office"), ("Person", "RELATES_TO", "Place")} <= segments
 
 
 def test_every_saved_query_is_planned_by_neo4j(graph, client, group_id, seeded) -> None:
