@@ -37,7 +37,7 @@ from strata.schema.bloom.models import (
 
 # The Bloom version whose export format this follows (the newest real export the shape was checked against).
 BLOOM_VERSION = "2.21.0"
-# Bloom's default palette, as its exports list it; the last two are greys, kept for ended facts.
+# Bloom's default palette, as its exports list it; no category gets its two greys (grey means ended).
 PALETTE = ["#FFE081", "#C990C0", "#F79767", "#57C7E3", "#F16667", "#D9C8AE", "#8DCC93", "#ECB5C9", "#4C8EDA",
            "#FFC454", "#DA7194", "#569480", "#959AA1", "#D9D9D9"]
 GREYS = {"#959AA1", "#D9D9D9"}
@@ -100,9 +100,10 @@ def _colours(taken: set[str]):
             yield colour
 
 
-def _rule(n: int, prop: str, data_type: str, condition: str, colour: str, value: str | None = None,
+def _rule(rule_id: int, prop: str, data_type: str, condition: str, colour: str, value: str | None = None,
           size: int | None = None) -> StyleRule:
-    return StyleRule(id=f"rule:{n}", based_on=f"{prop}_{data_type}", condition=condition, condition_value=value,
+    """``rule_id`` is unique in the perspective (Bloom numbers rules by their creation time)."""
+    return StyleRule(id=f"rule:{rule_id}", based_on=f"{prop}_{data_type}", condition=condition, condition_value=value,
                      color=colour, size=size or 1, apply_size=size is not None)
 
 
@@ -132,14 +133,14 @@ def _relationship(spec: dict[str, Any], rules: list[StyleRule]) -> RelationshipT
                                         for p, t in spec["properties"]], style_rules=rules)
 
 
-def _fact_rules(schema: GroupBrowseSchema, colours) -> list[StyleRule]:
+def _fact_rules(schema: GroupBrowseSchema, colours, first_id: int) -> list[StyleRule]:
     """Grey first: Bloom applies the first matching rule of an attribute, so an ended or retracted fact stays
     grey whatever its predicate's colour."""
-    rules = [_rule(1, "expired_at", "DateTime", "is-not-null", RETRACTED, size=1),
-             _rule(2, "invalid_at", "DateTime", "is-not-null", ENDED),
-             _rule(3, "negated", "boolean", "is-true", NEGATED)]
+    rules = [_rule(first_id, "expired_at", "DateTime", "is-not-null", RETRACTED, size=1),
+             _rule(first_id + 1, "invalid_at", "DateTime", "is-not-null", ENDED),
+             _rule(first_id + 2, "negated", "boolean", "is-true", NEGATED)]
     top = sorted((p for p in schema.predicates if p.count > 0), key=lambda p: (-p.count, p.name))
-    for n, (pred, colour) in enumerate(zip(top[:PREDICATE_COLOURS], colours, strict=False), start=4):
+    for n, (pred, colour) in enumerate(zip(top[:PREDICATE_COLOURS], colours, strict=False), start=first_id + 3):
         rules.append(_rule(n, "predicate", "string", "equals", colour, value=pred.name))
     return rules
 
@@ -172,13 +173,12 @@ def build_perspective(schema: GroupBrowseSchema, now: datetime) -> Perspective:
     taken = {n["color"] for n in kinds["nodes"]} | {ENDED, RETRACTED, NEGATED, fact_colour}
     colours = _colours(taken)
     entity = kinds["entity"]
-    expired = [_rule(1, "expired_at", "DateTime", "is-not-null", EXPIRED_ENTITY)]
-    types = _entity_types(schema)
-    categories = [_category(i, t, [t], entity, next(colours), entity["icons"].get(t, "no-icon"), now_ms, expired)
+    types = [*_entity_types(schema), "Entity"]
+    # Last of the entities, "Entity": untyped ones, types spelled like another kind, types that appear after
+    # the export. An entity merged away or unsupported after a retraction (expired_at set) is drawn grey.
+    categories = [_category(i, t, [t], entity, next(colours), entity["icons"].get(t, "no-icon"), now_ms,
+                            [_rule(now_ms + i, "expired_at", "DateTime", "is-not-null", EXPIRED_ENTITY)])
                   for i, t in enumerate(types, start=1)]
-    # Last of the entities: untyped ones, types spelled like another kind, types that appear after the export.
-    categories.append(_category(len(categories) + 1, "Entity", ["Entity"], entity, next(colours), "no-icon",
-                                now_ms, expired))
     for spec in kinds["nodes"]:
         categories.append(_category(len(categories) + 1, spec["label"], [spec["label"]], spec, spec["color"],
                                     spec["icon"], now_ms, []))
@@ -187,7 +187,8 @@ def build_perspective(schema: GroupBrowseSchema, now: datetime) -> Perspective:
               if not p.exclude]
         for c in categories for lab in c.labels
     }
-    relationships = [_relationship(spec, _fact_rules(schema, colours) if spec["type"] == "RELATES_TO" else [])
+    relationships = [_relationship(spec, _fact_rules(schema, colours, now_ms + len(categories) + 1)
+                                   if spec["type"] == "RELATES_TO" else [])
                      for spec in kinds["relationships"]]
     templates = [
         Template(name=t["name"], id=f"tmpl:{now_ms + i}", created_at=now_ms, text=t["text"],
@@ -201,7 +202,7 @@ def build_perspective(schema: GroupBrowseSchema, now: datetime) -> Perspective:
     actions = [SceneAction(name=a["name"], id=str(uuid.uuid5(_NAMESPACE, f"{group}/{a['file']}")),
                            created_at=now_ms, cypher=scoped(query_body(a["file"]), group))
                for a in saved["scene_actions"]]
-    metadata = Metadata(path_segments=_segments(schema, kinds, types),
+    metadata = Metadata(path_segments=_segments(schema, kinds, types[:-1]),
                         indexes=[IndexInfo(label=lab, property_keys=[IndexKey(key=k)]) for lab, k in kinds["indexes"]])
     return Perspective(
         name=f"Strata {group}", id=str(uuid.uuid5(_NAMESPACE, f"perspective/{group}")), categories=categories,

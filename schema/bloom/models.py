@@ -1,7 +1,7 @@
 """A Neo4j Bloom 2.x perspective as pydantic models, and the group schema it is generated from.
 
 Field names follow Bloom's export format (camelCase through the alias generator); the shape was taken from
-real exports (tests/unit/schema/bloom_export_shape.py names them). Dump with ``to_bloom_json``.
+real exports (tests/unit/schema/bloom_export_shape.py names them). ``Perspective.to_bloom`` gives the JSON object.
 """
 
 from __future__ import annotations

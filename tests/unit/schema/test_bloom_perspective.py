@@ -166,7 +166,8 @@ def test_facts_are_captioned_by_predicate_and_ended_or_retracted_ones_are_grey()
     coloured = [r["conditionValue"] for r in rules if r["basedOn"] == "predicate_string"]
     assert coloured == ["lives_in", "works_for"]  # by count; unused predicates get none
     assert not {r["color"] for r in rules if r["basedOn"] == "predicate_string"} & {ENDED, RETRACTED}
-    assert len({r["id"] for r in rules}) == len(rules)
+    every = [r["id"] for c in [*exported()["categories"], *exported()["relationshipTypes"]] for r in c["styleRules"]]
+    assert len(set(every)) == len(every) and all(re.fullmatch(r"rule:\d+", i) for i in every)
 
 
 def test_every_query_is_bound_to_the_group_and_takes_user_input_as_parameters() -> None:
