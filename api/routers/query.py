@@ -16,6 +16,7 @@ from strata.api.quotes import quotes_said
 from strata.api.recall import MAX_BUDGET, MIN_BUDGET, ContextBlock, context_block, recall_search
 from strata.api.story import story_ask
 from strata.graph import lucene
+from strata.graph.bloom import browse_schema
 from strata.graph.network import interaction_network
 from strata.graph.read import Candidate, FactPage, PredicateInfo, entity_candidates, list_facts, predicates
 from strata.graph.search import SearchQuery, SearchResult, embed_query
@@ -24,8 +25,9 @@ from strata.graph.traverse import Path, TypeCount, entity_types, shortest_paths
 from strata.resolve.lookup import rank_by_name
 from strata.resolve.normalize import entity_key
 from strata.resolve.types import CandidateEntity
+from strata.schema.bloom import Perspective, build_perspective
 from strata.schema.errors import InputError
-from strata.schema.models import QuotePage
+from strata.schema.models import QuotePage, utcnow
 from strata.schema.network import Network
 
 router = APIRouter(tags=["query"])
@@ -237,3 +239,11 @@ def get_network(group: str = Depends(read_group), rt: Runtime = Depends(runtime)
     ``as_of_chapter``/``as_of_position``, one book's network as read up to there."""
     return interaction_network(rt.graph, group, story=story_cut(rt.graph, group, story), entity_uuid=entity,
                                limit=limit)
+
+
+@router.get("/groups/{group}/bloom-perspective", response_model=Perspective, response_model_by_alias=True)
+def bloom_perspective(group: str = Depends(read_group), rt: Runtime = Depends(runtime)) -> Perspective:
+    """A Neo4j Bloom 2.x perspective for the group, to import in Bloom or Aura Explore (docs/browse.md): a
+    category per entity type, facts captioned by predicate with ended and retracted ones greyed out, and
+    search phrases and scene actions that read this group only."""
+    return build_perspective(browse_schema(rt.graph, group), utcnow())

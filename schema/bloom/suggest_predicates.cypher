@@ -1,0 +1,3 @@
+MATCH (p:Predicate {group_id: group_id})
+RETURN p.name AS name
+ORDER BY name
