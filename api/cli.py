@@ -153,11 +153,12 @@ def demo(book: Path | None = typer.Option(None, exists=True, dir_okay=False,
         raise StrataError(f"Neo4j Browser not reachable at {browser}: {exc}") from exc
     if code != 200:
         raise StrataError(f"Neo4j Browser at {browser} answered HTTP {code}")
-    from strata.api.demo import GROUP, explorer_key, run_demo
+    from strata.api.demo import GROUP, explorer_key, run_demo, write_perspective
 
     with Graph.from_settings(cfg) as graph:
         run_demo(cfg, graph, console, book, chapters)
         token = explorer_key(graph)
+        perspective = write_perspective(graph, cfg.services_dir.resolve() / "demo-perspective.json")
     console.print(report.summary())
     api = api_url(cfg)
     console.print("\n[bold]Browse the demo graph[/] (docs/browse.md):", highlight=False)
@@ -165,6 +166,9 @@ def demo(book: Path | None = typer.Option(None, exists=True, dir_okay=False,
                   f"    {api}/ui/#key={token}&group={GROUP}", highlight=False, soft_wrap=True)
     console.print(f"  Neo4j Browser:     {browser} (bolt://127.0.0.1:{cfg.neo4j_bolt_port}, no auth; Strata's style\n"
                   f"    is applied on connect), then, with the API running: :play {api}/browser/guide",
+                  highlight=False, soft_wrap=True)
+    console.print(f"  Neo4j Bloom:       import {perspective} in Bloom's perspective gallery (Neo4j Desktop\n"
+                  f"    or Aura Explore; `strata bloom export --group {GROUP}` writes it again)",
                   highlight=False, soft_wrap=True)
 
 
