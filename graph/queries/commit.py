@@ -213,13 +213,32 @@ UNWIND rs AS r
 
 SLOT_FACTS_BY_KIND = {"subject": SUBJECT_SLOT_FACTS, "object": OBJECT_SLOT_FACTS, "pair": PAIR_SLOT_FACTS}
 
+# Before a fact's end changes, its state joins the end history (read by graph/queries/read.py BELIEVED_END), so
+# "what did we believe at known_at" survives every later change: `end_changed_at` gains $now and `end_before`
+# the end until now (ISO, '' for open). A fact whose end changed before histories were kept starts its history
+# from the one earlier state it has. SET items apply in order: each reads the values before this change.
+KEEP_END_HISTORY = """
+SET r.end_changed_at = coalesce(r.end_changed_at,
+        CASE WHEN r.invalidated_at IS NULL THEN []
+             WHEN r.prev_invalidated_at IS NULL THEN [r.invalidated_at]
+             ELSE [r.prev_invalidated_at, r.invalidated_at] END) + [$now],
+    r.end_before = coalesce(r.end_before,
+        CASE WHEN r.invalidated_at IS NULL THEN []
+             WHEN r.prev_invalidated_at IS NULL THEN [coalesce(toString(r.stated_invalid_at), '')]
+             ELSE [coalesce(toString(r.stated_invalid_at), ''), coalesce(toString(r.prev_invalid_at), '')] END)
+        + [coalesce(toString(r.invalid_at), '')],
+    r.invalidated_at = $now
+REMOVE r.prev_invalid_at, r.prev_invalidated_at
+"""
+
 APPLY_SLOT_UPDATES = """
 UNWIND $rows AS u
 MATCH ()-[r:RELATES_TO {uuid: u.uuid}]->()
-// One step of history, so "what did we believe at known_at" survives a later change of the end.
-SET r.prev_invalid_at = r.invalid_at, r.prev_invalidated_at = r.invalidated_at,
-    r.invalid_at = datetime(u.invalid_at), r.invalidated_by = u.invalidated_by, r.invalidated_at = $now,
-    r.story_until = u.story_until
+CALL (r, u) {
+  WITH r, u WHERE u.end_changed
+""" + KEEP_END_HISTORY + """
+}
+SET r.invalid_at = datetime(u.invalid_at), r.invalidated_by = u.invalidated_by, r.story_until = u.story_until
 """
 
 EPISODE_IS_COMMITTED = """

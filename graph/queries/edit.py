@@ -1,5 +1,7 @@
 """Manual edits: merging two entities and correcting a fact. Values are parameters; no labels are formatted."""
 
+from strata.graph.queries.commit import KEEP_END_HISTORY
+
 # Relationships cannot be re-pointed: each fact is re-created on the surviving entity with the same properties
 # (uuid included) and the old one deleted, in one statement.
 MOVE_OUTGOING = """
@@ -76,11 +78,17 @@ MATCH (s:Entity)-[r:RELATES_TO {uuid: $uuid}]->(o:Entity) WHERE r.group_id = $gr
 RETURN s.uuid AS subject_uuid, o.uuid AS object_uuid, properties(r) AS props
 """
 
+# A new end joins the end history first (graph/queries/commit.py KEEP_END_HISTORY), so a read with an earlier
+# known_at still sees the end believed then.
 UPDATE_FACT_TEXT = """
 MATCH ()-[r:RELATES_TO {uuid: $uuid}]->() WHERE r.group_id = $group_id
-SET r.fact = $fact, r.corrected_at = $now, r.correction_reason = $reason,
-    r.stated_invalid_at = $invalid_at, r.invalid_at = CASE WHEN $invalid_at IS NULL THEN r.invalid_at
-                                                       ELSE $invalid_at END
+SET r.fact = $fact, r.corrected_at = $now, r.correction_reason = $reason, r.stated_invalid_at = $invalid_at
+WITH r
+CALL (r) {
+  WITH r WHERE $invalid_at IS NOT NULL AND (r.invalid_at IS NULL OR r.invalid_at <> $invalid_at)
+""" + KEEP_END_HISTORY + """
+  SET r.invalid_at = $invalid_at
+}
 WITH r WHERE $embedding IS NOT NULL
 CALL db.create.setRelationshipVectorProperty(r, 'fact_embedding', $embedding)
 """
@@ -94,7 +102,8 @@ SET old.expired_at = $now, old.corrected_by = $new_uuid
 MERGE (s)-[n:RELATES_TO {uuid: $new_uuid}]->(o)
 SET n += $props, n.predicate = $predicate, n.predicate_text = $predicate_text, n.fact = $fact, n.valid_at = $valid_at,
     n.stated_invalid_at = $invalid_at, n.invalid_at = $invalid_at, n.invalidated_by = null,
-    n.invalidated_at = null, n.prev_invalid_at = null, n.prev_invalidated_at = null,
+    n.invalidated_at = null, n.prev_invalid_at = null, n.prev_invalidated_at = null, n.end_changed_at = null,
+    n.end_before = null,
     n.expired_at = null, n.corrected_by = null, n.created_at = $now, n.corrects = $uuid,
     n.correction_reason = $reason, n.fact_embedding = null
 WITH n WHERE $embedding IS NOT NULL
