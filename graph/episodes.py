@@ -44,19 +44,28 @@ class JobCounts(BaseModel):
 
 def store_job(graph: Graph, job: dict[str, Any], source: Source | None, episodes: Sequence[Episode],
               now: datetime) -> StoredJob:
-    """One transaction: the Job (MERGE on its uuid), the Source, its Episodes as ``queued``."""
+    """One transaction: the Job (MERGE on its uuid), the Source, its Episodes as ``queued``.
+
+    A job that exists already (the same source again) queues again only its retracted episodes: a retracted
+    source uploaded again is ingested again, one that stands is a duplicate (``created`` False, nothing to do)."""
     rows = [episode_properties(e) for e in episodes]
 
     def work(tx: ManagedTransaction) -> StoredJob:
         head = tx.run(q.CREATE_JOB, job=job, now=now).single()
         assert head is not None
         if not head["created"]:
-            return StoredJob(job_uuid=head["uuid"], created=False, to_enqueue=[])
+            again = tx.run(q.STORE_EPISODES, job_uuid=head["uuid"], episodes=rows, now=now,
+                           requeue=["retracted"]).data()
+            to_enqueue = [r["uuid"] for r in again if r["status"] == "queued" and r["requeued"]]
+            if to_enqueue and source is not None:
+                tx.run(q.RESTORE_SOURCE, source_uuid=source.uuid).consume()
+            return StoredJob(job_uuid=head["uuid"], created=bool(to_enqueue), to_enqueue=to_enqueue)
         if source is not None:
             src = source.model_dump(exclude={"metadata"})
             src["metadata_json"] = json.dumps(source.metadata, sort_keys=True, default=str)
             tx.run(q.STORE_SOURCE, source=src).consume()
-        stored = tx.run(q.STORE_EPISODES, job_uuid=job["uuid"], episodes=rows, now=now).data()
+        stored = tx.run(q.STORE_EPISODES, job_uuid=job["uuid"], episodes=rows, now=now,
+                        requeue=["failed", "retracted"]).data()
         return StoredJob(job_uuid=job["uuid"], created=True,
                          to_enqueue=[r["uuid"] for r in stored if r["status"] == "queued"])
 
