@@ -48,8 +48,13 @@ WITH e, row WHERE row.embedding IS NOT NULL AND e.name_embedding IS NULL
 CALL db.create.setNodeVectorProperty(e, 'name_embedding', row.embedding)
 """
 
+# An episode committed again after its retraction takes its mentions back (graph/queries/retract.py).
 UPSERT_MENTIONS = """
 MATCH (ep:Episode {uuid: $episode_uuid})
+CALL (ep) {
+  MATCH (ep)-[old:RETRACTED_MENTION]->(:Entity)
+  DELETE old
+}
 UNWIND $rows AS row
 MATCH (e:Entity {uuid: row.entity_uuid})
 MERGE (ep)-[m:MENTIONS]->(e)
@@ -67,9 +72,21 @@ ON CREATE SET r.group_id = $group_id, r.group_tag = $group_tag, r.predicate = f.
               r.confidence = f.confidence, r.created_at = $now, r.extractor = $extractor,
               r.episodes = [$episode_uuid], r.evidence = f.evidence, r.asserted_by = f.asserted_by,
               r.agents = f.agents, r.story_at = f.story_at, r.story_chapter = f.story_chapter,
-              r.story_source = f.story_source
-// Another episode stating the same fact appends its provenance (and revives a retracted fact).
-ON MATCH SET r.episodes = CASE WHEN $episode_uuid IN r.episodes THEN r.episodes ELSE r.episodes + $episode_uuid END,
+              r.story_source = f.story_source, r.statement_episodes = [$episode_uuid],
+              r.statements = [coalesce(f.fact, '')], r.statement_speakers = [coalesce(head(f.asserted_by), '')]
+// Another episode stating the same fact appends its provenance (and revives a retracted fact) and its statement:
+// its words and speaker, which a purge of the other episodes leaves the fact (graph/queries/purge.py). A fact
+// written before statements were kept starts with its episodes as statements of unknown words ('').
+ON MATCH SET r.statements = coalesce(r.statements, [x IN r.episodes | '']),
+             r.statement_speakers = coalesce(r.statement_speakers, [x IN r.episodes | '']),
+             r.statement_episodes = coalesce(r.statement_episodes, r.episodes),
+             r.statements = CASE WHEN $episode_uuid IN r.statement_episodes THEN r.statements
+                                 ELSE r.statements + coalesce(f.fact, '') END,
+             r.statement_speakers = CASE WHEN $episode_uuid IN r.statement_episodes THEN r.statement_speakers
+                                         ELSE r.statement_speakers + coalesce(head(f.asserted_by), '') END,
+             r.statement_episodes = CASE WHEN $episode_uuid IN r.statement_episodes THEN r.statement_episodes
+                                         ELSE r.statement_episodes + $episode_uuid END,
+             r.episodes = CASE WHEN $episode_uuid IN r.episodes THEN r.episodes ELSE r.episodes + $episode_uuid END,
              r.evidence = r.evidence + [x IN f.evidence WHERE NOT x IN r.evidence],
              r.asserted_by = r.asserted_by + [x IN f.asserted_by WHERE NOT x IN r.asserted_by],
              r.agents = r.agents + [x IN f.agents WHERE NOT x IN r.agents],

@@ -47,7 +47,12 @@ WITH startNode(r) AS s, endNode(r) AS o, r.predicate AS predicate, r.valid_at AS
 WHERE size(same) > 1
 WITH same[0] AS keep, same[1..] AS duplicates
 UNWIND duplicates AS d
-SET keep.episodes = coalesce(keep.episodes, [])
+WITH keep, d, [i IN range(0, size(coalesce(d.statement_episodes, [])) - 1)
+               WHERE NOT d.statement_episodes[i] IN coalesce(keep.statement_episodes, [])] AS extra
+SET keep.statements = coalesce(keep.statements, []) + [i IN extra | d.statements[i]],
+    keep.statement_speakers = coalesce(keep.statement_speakers, []) + [i IN extra | d.statement_speakers[i]],
+    keep.statement_episodes = coalesce(keep.statement_episodes, []) + [i IN extra | d.statement_episodes[i]],
+    keep.episodes = coalesce(keep.episodes, [])
       + [x IN coalesce(d.episodes, []) WHERE NOT x IN coalesce(keep.episodes, [])],
     keep.evidence = coalesce(keep.evidence, [])
       + [x IN coalesce(d.evidence, []) WHERE NOT x IN coalesce(keep.evidence, [])],

@@ -22,7 +22,7 @@ def facts(client, group: str, headers: dict) -> list[str]:
     return sorted(f["uuid"] for f in r.json()["items"])
 
 
-def test_a_retracted_episode_posted_again_is_processed_again(client, group_id, make_key) -> None:
+def test_a_retracted_episode_posted_again_is_processed_again(client, graph, group_id, make_key) -> None:
     h = make_key([group_id], "rw")
     first = client.post(f"/v1/groups/{group_id}/episodes", headers=h, json=FACTS).json()
     ep = first["episode_uuid"]
@@ -48,6 +48,9 @@ def test_a_retracted_episode_posted_again_is_processed_again(client, group_id, m
     assert (info["status"], info["attempts"]) == ("done", 2)
     assert facts(client, group_id, h) == stated
     assert {e["name"] for e in info["entities"]} >= {"Ann Archer", "Avalon"}
+    # the mentions the retraction kept aside are mentions again
+    aside = graph.query("MATCH (:Episode {uuid: $ep})-[m:RETRACTED_MENTION]->() RETURN count(m) AS n", ep=ep)
+    assert aside == [{"n": 0}]
 
 
 def test_a_retracted_source_uploaded_again_is_ingested_again(client, group_id, make_key) -> None:
