@@ -133,6 +133,7 @@ def _add(a: RetractResult, b: RetractResult) -> RetractResult:
 def _purge_batch(tx: ManagedTransaction, group_id: str, episodes: list[str], to_retract: list[str],
                  agents: list[str], rules: PurgeRules, now: datetime) -> tuple[RetractResult, PurgeCounts]:
     retraction = RetractResult(episodes=0, facts_released=0, facts_expired=0, entities_dropped=0, slot_updates=0)
+    legacy = [r["uuid"] for r in tx.run(q.LEGACY_RETRACTED, episodes=episodes).data()]
     for episode_uuid in to_retract:
         retraction = _add(retraction, _retract_one(tx, group_id, episode_uuid, rules.timeline, now))
     p = {"group_id": group_id, "episodes": episodes}
@@ -143,11 +144,18 @@ def _purge_batch(tx: ManagedTransaction, group_id: str, episodes: list[str], to_
         if row["merged_into"]:
             cast.add(row["merged_into"])
         forms.update(row["forms"])
+    if legacy:
+        for row in tx.run(q.LEGACY_FORMS, episodes=legacy, group_id=group_id).data():
+            cast.add(row["uuid"])
+            forms.update(row["forms"])
     counts = PurgeCounts(episodes=len(episodes))
 
     # facts
     stated = [r["uuid"] for r in tx.run(q.FACTS_OF, **p).data()]
     deleted = tx.run(q.DELETE_FACTS, uuids=stated, **p).data()
+    if legacy:
+        deleted += tx.run(q.LEGACY_ORPHAN_FACTS, group_id=group_id).data()
+        cast.update(r["uuid"] for r in tx.run(q.LEGACY_ORPHAN_ENTITIES, group_id=group_id).data())
     counts.facts_deleted = len(deleted)
     kept = tx.run(q.UPDATE_FACTS, uuids=stated, agents=agents, **p).data()
     counts.facts_updated = len(kept)

@@ -44,6 +44,38 @@ MATCH ()-[r:RELATES_TO]->() WHERE r.group_id = $group_id
 RETURN r.uuid AS uuid
 """
 
+# An episode retracted before retractions kept their links (no mention of any kind left) tells nothing of what
+# it supported: what no episode supports at all any more in the group goes with it (facts written before
+# statements were kept that have no episode left, and the expired entities nothing supports), and the names of
+# the group's entities that its text holds count as its mentions' forms.
+LEGACY_RETRACTED = """
+MATCH (ep:Episode) WHERE ep.uuid IN $episodes AND ep.status = 'retracted'
+  AND NOT EXISTS { (ep)-[:RETRACTED_MENTION|MENTIONS]->(:Entity) }
+RETURN ep.uuid AS uuid
+"""
+
+LEGACY_FORMS = """
+MATCH (ep:Episode) WHERE ep.uuid IN $episodes
+WITH collect(ep.content) AS texts
+MATCH (e:Entity) WHERE e.group_id = $group_id
+WITH e, [a IN [e.name] + coalesce(e.aliases, []) WHERE any(t IN texts WHERE t CONTAINS a)] AS forms
+WHERE size(forms) > 0
+RETURN e.uuid AS uuid, forms
+"""
+
+LEGACY_ORPHAN_FACTS = """
+MATCH (s:Entity)-[r:RELATES_TO]->(o:Entity)
+WHERE r.group_id = $group_id AND r.statement_episodes IS NULL AND size(coalesce(r.episodes, [])) = 0
+WITH s, o, r, r.predicate AS predicate, r.expired_at IS NULL AS current
+DELETE r
+RETURN s.uuid AS subject_uuid, predicate, o.uuid AS object_uuid, current
+"""
+
+LEGACY_ORPHAN_ENTITIES = """
+MATCH (e:Entity) WHERE e.group_id = $group_id AND e.expired_at IS NOT NULL AND e.merged_into IS NULL
+RETURN e.uuid AS uuid
+"""
+
 # Facts no episode outside the purge states (live or retracted) go.
 DELETE_FACTS = """
 UNWIND $uuids AS id

@@ -286,3 +286,42 @@ def test_an_entity_named_only_by_the_purge_takes_its_remaining_name(client, grap
                         u=maya["uuid"], v=embed(client, ["Maya"])[0])
     assert row["key"] == "person:maya" and row["c"] > 0.999
     assert_gone(client, graph, WORDS, derived, ["I had lunch with Maya Quenbrook at the Vrellnox harbour."])
+
+
+# What a retraction left before retractions kept their links: no mention of any kind, no statements.
+LEGACY_RETRACTION = """
+MATCH (ep:Episode {uuid: $ep}) SET ep.status = 'retracted', ep.retracted_at = datetime()
+WITH ep
+MATCH ()-[r:RELATES_TO]->() WHERE r.group_id = ep.group_id
+SET r.episodes = [x IN r.episodes WHERE x <> ep.uuid],
+    r.evidence = [x IN r.evidence WHERE NOT x STARTS WITH ep.uuid + ':'],
+    r.expired_at = CASE WHEN size(r.episodes) = 1 AND r.episodes[0] = ep.uuid THEN datetime() ELSE r.expired_at END
+REMOVE r.statement_episodes, r.statements, r.statement_speakers
+WITH DISTINCT ep
+MATCH (ep)-[m:MENTIONS]->(e:Entity)
+DELETE m
+WITH DISTINCT e WHERE NOT EXISTS { (:Episode)-[:MENTIONS]->(e) }
+SET e.expired_at = datetime()
+"""
+
+
+def test_an_episode_retracted_before_retractions_kept_links(client, graph, group_id, make_key) -> None:
+    h = make_key([group_id], "rw")
+    kept = post(client, group_id, h, KEPT)
+    canary = post(client, group_id, h, CANARY)
+    kept_facts = {f["uuid"] for f in facts(client, group_id, h) if kept in f["episodes"]}
+    derived = derived_from(graph, canary)
+    graph.query(LEGACY_RETRACTION, ep=canary)
+    r = client.delete(f"/v1/episodes/{canary}", headers=h, params={"purge": "true"})
+    assert r.status_code == 200, r.text
+    assert_gone(client, graph, WORDS, derived, [m["text"] for m in CANARY["messages"]])
+    assert {f["uuid"] for f in facts(client, group_id, h)} == kept_facts
+
+
+def test_an_episode_being_processed_is_not_purged(client, graph, group_id, make_key) -> None:
+    h = make_key([group_id], "rw")
+    canary = post(client, group_id, h, CANARY)
+    graph.query("MATCH (ep:Episode {uuid: $ep}) SET ep.status = 'processing'", ep=canary)
+    r = client.delete(f"/v1/episodes/{canary}", headers=h, params={"purge": "true"})
+    assert r.status_code == 400 and r.json()["error"]["details"]["episodes"] == [canary]
+    assert scan(graph, WORDS)
