@@ -158,9 +158,9 @@ def demo() -> None:
 
 def _register_command_modules() -> None:
     """Command groups live in their own modules; each exposes a Typer ``app`` whose commands join the root."""
-    from strata.api import cli_extract, cli_ingest, cli_query
+    from strata.api import cli_extract, cli_ingest, cli_purge, cli_query
 
-    for module in (cli_extract, cli_ingest, cli_query):
+    for module in (cli_extract, cli_ingest, cli_purge, cli_query):
         for command in module.app.registered_commands:
             app.registered_commands.append(command)
         for group in module.app.registered_groups:

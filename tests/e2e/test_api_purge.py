@@ -325,3 +325,35 @@ def test_an_episode_being_processed_is_not_purged(client, graph, group_id, make_
     r = client.delete(f"/v1/episodes/{canary}", headers=h, params={"purge": "true"})
     assert r.status_code == 400 and r.json()["error"]["details"]["episodes"] == [canary]
     assert scan(graph, WORDS)
+
+
+def test_the_cli_purges_an_episode_and_a_group(client, graph, settings, make_key, monkeypatch) -> None:
+    import json
+
+    from typer.testing import CliRunner
+
+    from strata.api.cli import app
+
+    monkeypatch.setenv("STRATA_NEO4J_URI", settings.neo4j_uri)
+    group = f"test-{uuid.uuid4().hex[:10]}"
+    try:
+        h = make_key([group], "rw")
+        kept = post(client, group, h, KEPT)
+        canary = post(client, group, h, CANARY)
+        derived = derived_from(graph, canary)
+        assert CliRunner().invoke(app, ["purge", "episode", canary, "--group", "elsewhere"]).exit_code != 0
+        done = CliRunner().invoke(app, ["purge", "episode", canary, "--group", group])
+        assert done.exit_code == 0, done.output
+        record = json.loads(done.output)["record"]
+        assert (record["scope"], record["target"], record["key_id"]) == ("episode", canary, "cli")
+        assert_gone(client, graph, WORDS, derived, [m["text"] for m in CANARY["messages"]])
+        assert client.get(f"/v1/episodes/{kept}", headers=h).json()["status"] == "done"
+
+        assert CliRunner().invoke(app, ["purge", "group", group]).exit_code != 0  # no --yes
+        done = CliRunner().invoke(app, ["purge", "group", group, "--yes"])
+        assert done.exit_code == 0, done.output
+        assert json.loads(done.output)["episodes"] == 1
+        assert graph.query("MATCH (n {group_id: $g}) WHERE NOT n:PurgeRecord RETURN count(n) AS n", g=group) == [
+            {"n": 0}]
+    finally:
+        graph.query("MATCH (n {group_id: $g}) DETACH DELETE n", g=group)
