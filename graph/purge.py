@@ -27,7 +27,7 @@ from pydantic import BaseModel
 
 from strata.graph.commit import TimelineFn, recompute_slots
 from strata.graph.driver import Graph
-from strata.graph.network import refresh_partners
+from strata.graph.network import refresh_interactions
 from strata.graph.queries import purge as q
 from strata.graph.retract import RetractResult, _retract_one
 from strata.schema.errors import InputError, NotFoundError
@@ -192,7 +192,8 @@ def _purge_batch(tx: ManagedTransaction, group_id: str, episodes: list[str], to_
         if names is not None:
             counts.entities_updated += 1
             removed_names.update(names)
-    refresh_partners(tx, group_id, sorted(cast), now)
+    # every pair whose evidence changed (scenes together, quotes) is a pair of the purged episodes' cast
+    refresh_interactions(tx, group_id, cast, now)
 
     counts.merge_records = tx.run(q.DELETE_MERGE_RECORDS, names=sorted(removed_names), **p).single()["n"]
     predicates = sorted({r["predicate"] for r in deleted})
