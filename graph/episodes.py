@@ -54,9 +54,8 @@ def store_job(graph: Graph, job: dict[str, Any], source: Source | None, episodes
         head = tx.run(q.CREATE_JOB, job=job, now=now).single()
         assert head is not None
         if not head["created"]:
-            again = tx.run(q.STORE_EPISODES, job_uuid=head["uuid"], episodes=rows, now=now,
-                           requeue=["retracted"]).data()
-            to_enqueue = [r["uuid"] for r in again if r["status"] == "queued" and r["requeued"]]
+            again = tx.run(q.REQUEUE_RETRACTED, job_uuid=head["uuid"], uuids=[r["uuid"] for r in rows], now=now)
+            to_enqueue = [r["uuid"] for r in again.data()]
             if to_enqueue and source is not None:
                 tx.run(q.RESTORE_SOURCE, source_uuid=source.uuid).consume()
             return StoredJob(job_uuid=head["uuid"], created=bool(to_enqueue), to_enqueue=to_enqueue)
@@ -64,8 +63,7 @@ def store_job(graph: Graph, job: dict[str, Any], source: Source | None, episodes
             src = source.model_dump(exclude={"metadata"})
             src["metadata_json"] = json.dumps(source.metadata, sort_keys=True, default=str)
             tx.run(q.STORE_SOURCE, source=src).consume()
-        stored = tx.run(q.STORE_EPISODES, job_uuid=job["uuid"], episodes=rows, now=now,
-                        requeue=["failed", "retracted"]).data()
+        stored = tx.run(q.STORE_EPISODES, job_uuid=job["uuid"], episodes=rows, now=now).data()
         return StoredJob(job_uuid=job["uuid"], created=True,
                          to_enqueue=[r["uuid"] for r in stored if r["status"] == "queued"])
 

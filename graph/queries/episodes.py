@@ -21,24 +21,30 @@ ON CREATE SET s.group_id = $source.group_id, s.name = $source.name, s.kind = $so
               s.metadata_json = $source.metadata_json
 """
 
-# New episodes start queued; one whose status is in $requeue (failed or retracted) submitted again is queued
-# again (a retracted one is processed again: its commit restores what the retraction took); others stay as
-# they are (a done episode posted again is a no-op).
+# New episodes start queued; a failed or retracted one submitted again is queued again (a retracted one is
+# processed again: its commit restores what the retraction took); others stay as they are (a done episode
+# posted again is a no-op).
 STORE_EPISODES = """
 MATCH (j:Job {uuid: $job_uuid})
 UNWIND $episodes AS row
 MERGE (e:Episode {uuid: row.uuid})
-ON CREATE SET e += row, e.status = 'queued', e.created_at = $now, e.job_uuid = $job_uuid, e.fresh = true
-WITH j, e, e.status IN $requeue AS again, coalesce(e.fresh, false) AS fresh
-REMOVE e.fresh
-FOREACH (_ IN CASE WHEN again THEN [1] ELSE [] END |
+ON CREATE SET e += row, e.status = 'queued', e.created_at = $now, e.job_uuid = $job_uuid
+FOREACH (_ IN CASE WHEN e.status IN ['failed', 'retracted'] THEN [1] ELSE [] END |
   SET e.status = 'queued', e.requeued_at = $now, e.enqueued_at = null)
 MERGE (j)-[:INCLUDES]->(e)
-WITH e, again OR fresh AS requeued
+WITH e
 OPTIONAL MATCH (s:Source {uuid: e.source_uuid})
 FOREACH (_ IN CASE WHEN s IS NULL THEN [] ELSE [1] END | MERGE (s)-[:HAS_EPISODE]->(e))
-RETURN e.uuid AS uuid, e.status AS status, e.seq AS seq, requeued
+RETURN e.uuid AS uuid, e.status AS status, e.seq AS seq
 ORDER BY seq
+"""
+
+# The same source submitted again: only its retracted episodes are queued again (what still stands, and episodes
+# another segmentation of the file would make, are left alone: the submission is a duplicate).
+REQUEUE_RETRACTED = """
+MATCH (:Job {uuid: $job_uuid})-[:INCLUDES]->(e:Episode) WHERE e.uuid IN $uuids AND e.status = 'retracted'
+SET e.status = 'queued', e.requeued_at = $now, e.enqueued_at = null
+RETURN e.uuid AS uuid ORDER BY e.seq
 """
 
 MARK_ENQUEUED = """
