@@ -29,7 +29,7 @@ from strata.graph.commit import TimelineFn, recompute_slots
 from strata.graph.driver import Graph
 from strata.graph.network import refresh_interactions
 from strata.graph.queries import purge as q
-from strata.graph.retract import RetractResult, _retract_one
+from strata.graph.retract import RetractResult, retract_in
 from strata.schema.errors import InputError, NotFoundError
 
 EmbedFn = Callable[[list[str]], list[list[float]]]
@@ -135,7 +135,7 @@ def _purge_batch(tx: ManagedTransaction, group_id: str, episodes: list[str], to_
     retraction = RetractResult(episodes=0, facts_released=0, facts_expired=0, entities_dropped=0, slot_updates=0)
     legacy = [r["uuid"] for r in tx.run(q.LEGACY_RETRACTED, episodes=episodes).data()]
     for episode_uuid in to_retract:
-        retraction = _add(retraction, _retract_one(tx, group_id, episode_uuid, rules.timeline, now))
+        retraction = _add(retraction, retract_in(tx, group_id, episode_uuid, rules.timeline, now))
     p = {"group_id": group_id, "episodes": episodes}
     cast: set[str] = set()
     forms: set[str] = set()

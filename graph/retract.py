@@ -27,8 +27,9 @@ class RetractResult(BaseModel):
     slot_updates: int
 
 
-def _retract_one(tx: ManagedTransaction, group_id: str, episode_uuid: str, timeline: TimelineFn,
-                 now: datetime) -> RetractResult:
+def retract_in(tx: ManagedTransaction, group_id: str, episode_uuid: str, timeline: TimelineFn,
+               now: datetime) -> RetractResult:
+    """One episode's retraction inside the caller's transaction (a purge retracts and deletes in one)."""
     if not tx.run(q.MARK_EPISODE_RETRACTED, episode_uuid=episode_uuid, group_id=group_id, now=now).data():
         raise NotFoundError(f"episode {episode_uuid} not found in group {group_id}")
     released = tx.run(q.RELEASE_FACTS, episode_uuid=episode_uuid, now=now).data()
@@ -44,7 +45,7 @@ def _retract_one(tx: ManagedTransaction, group_id: str, episode_uuid: str, timel
 
 def retract_episode(graph: Graph, group_id: str, episode_uuid: str, timeline: TimelineFn,
                     now: datetime) -> RetractResult:
-    return graph.write(lambda tx: _retract_one(tx, group_id, episode_uuid, timeline, now))
+    return graph.write(lambda tx: retract_in(tx, group_id, episode_uuid, timeline, now))
 
 
 def retract_source(graph: Graph, group_id: str, source_uuid: str, timeline: TimelineFn,
