@@ -92,9 +92,8 @@ def purge_source(graph: Graph, group_id: str, source_uuid: str, rules: PurgeRule
     rows = graph.query(q.SOURCE_EPISODES, source_uuid=source_uuid, group_id=group_id)
     if not rows:
         raise NotFoundError(f"source {source_uuid} not found in group {group_id}")
-    outcome = _purge(graph, group_id, rows[0]["episodes"], rules, now, key_id, "source", source_uuid,
-                     sources=[source_uuid])
-    return outcome
+    return _purge(graph, group_id, rows[0]["episodes"], rules, now, key_id, "source", source_uuid,
+                  sources=[source_uuid])
 
 
 def _purge(graph: Graph, group_id: str, episodes: list[str], rules: PurgeRules, now: datetime,
