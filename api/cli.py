@@ -111,13 +111,23 @@ def services_down() -> None:
 def services_status() -> None:
     """Report whether each local service runs and answers. Exit 1 when one does not."""
     from strata.services import ServicesManager
+    from strata.services.memory import format_size, warnings
 
+    manager = ServicesManager(settings())
     all_ready = True
-    for st in ServicesManager(settings()).status():
-        state = "[green]ready[/]" if st.ready else ("[yellow]running, not answering[/]" if st.running
-                                                   else "[red]stopped[/]")
+    for st in manager.status():
+        state = ("[green]ready[/] (not started by strata)" if st.external else "[green]ready[/]" if st.ready
+                 else "[yellow]running, not answering[/]" if st.running else "[red]stopped[/]")
         console.print(f"{st.name}: {state} pid={st.pid or '-'} {st.address}")
         all_ready = all_ready and st.ready
+    memory, sizes = manager.neo4j.started_with(), manager.neo4j.sizes()
+    if manager.neo4j.pid() and memory is not None:
+        console.print(f"neo4j memory: heap {memory.heap} ({memory.heap_from}), page cache {memory.pagecache} "
+                      f"({memory.pagecache_from}) on {format_size(memory.machine_bytes)}; store "
+                      f"{format_size(sizes.store_bytes)}, vector indexes {format_size(sizes.vector_bytes)}, "
+                      f"full-text {format_size(sizes.fulltext_bytes)}", highlight=False)
+        for warning in warnings(memory, sizes):
+            console.print(f"[yellow]warning:[/] {warning}", highlight=False)
     raise typer.Exit(0 if all_ready else 1)
 
 
