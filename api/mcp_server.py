@@ -72,16 +72,19 @@ def build_mcp(app: FastAPI) -> MCPServer:
 
     @mcp.tool()
     async def add_episode(group: str, content: str, ctx: Context, reference_time: str | None = None,
-                          source: str | None = None, speaker: str | None = None) -> dict[str, Any]:
-        """Add one text episode to a group; returns its uuid and job."""
+                          source: str | None = None, speaker: str | None = None,
+                          agent: str | None = None) -> dict[str, Any]:
+        """Add one text episode to a group; returns its uuid and job. ``agent``: who asserts it (default: the
+        key's name); two agents saying the same thing are both recorded."""
         from strata.ingest.submit import submit_episodes
 
         def run() -> dict[str, Any]:
             key = key_of(ctx)
             check_group(key, group, "w")
-            body = EpisodeIn(content=content, reference_time=reference_time, source=source, speaker=speaker)
-            episode = to_episode(group, body, rt().settings.max_episode_chars, agent=f"key:{key.id}")
-            job = submit_episodes(rt().graph, rt().celery, group, [episode], agent=f"key:{key.id}",
+            body = EpisodeIn(content=content, reference_time=reference_time, source=source, speaker=speaker,
+                             agent=agent)
+            episode = to_episode(group, body, rt().settings.max_episode_chars, agent=key.agent)
+            job = submit_episodes(rt().graph, rt().celery, group, [episode], agent=key.agent,
                                   inline_pipeline=rt().inline_pipeline)
             return {"episode_uuid": episode.uuid, "job_id": job.uuid, "status": job.status}
 
@@ -150,8 +153,9 @@ def build_mcp(app: FastAPI) -> MCPServer:
     async def list_facts(group: str, ctx: Context, predicate: str | None = None, subject: str | None = None,
                          as_of: str | None = None, cursor: str | None = None, limit: int = 100,
                          as_of_position: int | None = None, as_of_chapter: int | None = None,
-                         source: str | None = None) -> dict[str, Any]:
-        """A complete, paginated listing of facts (``count``, ``items``, ``next_cursor``); ``predicate`` as a
+                         source: str | None = None, agent: str | None = None) -> dict[str, Any]:
+        """A complete, paginated listing of facts (``count``, ``items``, ``next_cursor``); ``agent``: only what that
+        agent asserted; ``predicate`` as a
         statement writes it ("plays_for", "works at"), normalized as on ingest. ``as_of_chapter`` or
         ``as_of_position`` read a book's story up to that point instead of ``as_of`` (``source``: which book)."""
 
@@ -162,7 +166,7 @@ def build_mcp(app: FastAPI) -> MCPServer:
                                              rt().embed if rt().embedder else None)
             cut = cut_of(group, as_of_position, as_of_chapter, source, when)
             return read_facts(rt().graph, group, predicate=stored, subject=subject, as_of=when, story=cut,
-                              cursor=cursor, limit=max(1, min(limit, 1000))).model_dump(mode="json")
+                              agent=agent, cursor=cursor, limit=max(1, min(limit, 1000))).model_dump(mode="json")
 
         return await call(run)
 

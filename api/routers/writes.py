@@ -46,8 +46,8 @@ class BatchAccepted(BaseModel):
 
 
 def _submit(rt: Runtime, key: ApiKey, group: str, bodies: list[EpisodeIn]) -> tuple[list[str], JobInfo]:
-    episodes = [to_episode(group, b, rt.settings.max_episode_chars, agent=f"key:{key.id}") for b in bodies]
-    job = submit_episodes(rt.graph, rt.celery, group, episodes, agent=f"key:{key.id}",
+    episodes = [to_episode(group, b, rt.settings.max_episode_chars, agent=key.agent) for b in bodies]
+    job = submit_episodes(rt.graph, rt.celery, group, episodes, agent=key.agent,
                           inline_pipeline=rt.inline_pipeline)
     return [e.uuid for e in episodes], job
 
@@ -72,6 +72,8 @@ def add_episodes(body: BatchIn, group: str = Depends(write_group), key: ApiKey =
 def upload_source(file: UploadFile = File(..., description="The file to ingest."),
                   format: str = Form(..., description=f"One of: {', '.join(FORMATS)}", examples=["chat-jsonl"]),
                   name: str | None = Form(None, max_length=300),
+                  agent: str | None = Form(None, min_length=1, max_length=200,
+                                           description="Who asserts the file's content; default: the key's name."),
                   group: str = Depends(write_group), key: ApiKey = Depends(principal),
                   rt: Runtime = Depends(runtime)) -> JobInfo:
     """Upload a book, chat log, transcript or facts file; it is segmented into episodes and queued as one job.
@@ -82,12 +84,12 @@ def upload_source(file: UploadFile = File(..., description="The file to ingest."
     if not data:
         raise InputError("the uploaded file is empty")
     doc = parse_source_bytes(data, format, name=name or file.filename or "upload", group_id=group,
-                             agent=f"key:{key.id}", book_window_tokens=rt.settings.book_window_tokens,
+                             agent=agent or key.agent, book_window_tokens=rt.settings.book_window_tokens,
                              chat_window_messages=rt.settings.chat_window_messages,
                              max_episode_chars=rt.settings.max_episode_chars)
     if not doc.episodes:
         raise InputError("the file holds no episodes", {"warnings": doc.warnings[:20]})
-    return submit_document(rt.graph, rt.celery, doc, agent=f"key:{key.id}", inline_pipeline=rt.inline_pipeline)
+    return submit_document(rt.graph, rt.celery, doc, agent=agent or key.agent, inline_pipeline=rt.inline_pipeline)
 
 
 @router.get("/jobs/{uuid}", response_model=JobInfo)

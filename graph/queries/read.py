@@ -37,6 +37,7 @@ WHERE r.group_id = $group_id
   AND (($object IS NULL AND $object_key IS NULL) OR o.uuid = $object OR o.key = $object_key)
   AND ($subject_type IS NULL OR s.type = $subject_type)
   AND ($object_type IS NULL OR o.type = $object_type)
+  AND ($agent IS NULL OR $agent IN coalesce(r.agents, []))
   AND ($after IS NULL OR r.uuid > $after)
   AND """ + TEMPORAL_FILTER
 
@@ -59,6 +60,7 @@ MATCH (s:Entity)-[r:RELATES_TO]->(o:Entity) USING INDEX r:RELATES_TO(group_id, p
 WHERE r.group_id = $group_id AND r.predicate = $predicate AND r.uuid > coalesce($after, '')
   AND ($subject_type IS NULL OR s.type = $subject_type)
   AND ($object_type IS NULL OR o.type = $object_type)
+  AND ($agent IS NULL OR $agent IN coalesce(r.agents, []))
   AND """ + TEMPORAL_FILTER + """
 WITH r, s, o ORDER BY r.group_id, r.predicate, r.uuid LIMIT $limit
 RETURN """ + FACT_FIELDS + """
@@ -236,4 +238,17 @@ RETURN m.uuid AS uuid, m.entity_uuid AS entity_uuid, m.forms AS forms, m.rule AS
        m.episode_uuid AS episode_uuid, m.created_at AS created_at, m.merged_uuid AS merged_uuid,
        m.split_from AS split_from, m.source_uuid AS source_uuid, m.undone_at AS undone_at, m.actor AS actor
 ORDER BY m.created_at DESC, m.uuid LIMIT $limit
+"""
+
+# Who asserted what in a group: each agent's episodes and the current facts it stated.
+AGENTS = """
+MATCH (ep:Episode) WHERE ep.group_id = $group_id AND ep.agent IS NOT NULL AND ep.status <> 'retracted'
+WITH ep.agent AS agent, count(ep) AS episodes, min(ep.created_at) AS first_at, max(ep.created_at) AS last_at
+CALL (agent) {
+  MATCH ()-[r:RELATES_TO]->() WHERE r.group_id = $group_id AND agent IN coalesce(r.agents, [])
+    AND r.expired_at IS NULL
+  RETURN count(r) AS facts
+}
+RETURN agent, episodes, facts, first_at, last_at
+ORDER BY episodes DESC, agent
 """
