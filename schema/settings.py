@@ -14,8 +14,11 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
 class Settings(BaseSettings):
+    # An empty variable means "not set" (compose writes `${STRATA_LLM_BASE_URL:-}`): the default applies, never
+    # an empty string the openai client would take for a base URL.
     model_config = SettingsConfigDict(
-        env_prefix="STRATA_", env_file=".env", env_file_encoding="utf-8", frozen=True, extra="ignore"
+        env_prefix="STRATA_", env_file=".env", env_file_encoding="utf-8", frozen=True, extra="ignore",
+        env_ignore_empty=True,
     )
 
     # Neo4j
