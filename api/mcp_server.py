@@ -93,7 +93,8 @@ def build_mcp(app: FastAPI) -> MCPServer:
     @mcp.tool()
     async def search(group: str, query: str, ctx: Context, limit: int = 10, as_of: str | None = None,
                      include_history: bool = False, as_of_position: int | None = None,
-                     as_of_chapter: int | None = None, source: str | None = None) -> dict[str, Any]:
+                     as_of_chapter: int | None = None, source: str | None = None,
+                     agent: str | None = None) -> dict[str, Any]:
         """Hybrid search over facts, entities and episode passages, with provenance. ``as_of_chapter`` or
         ``as_of_position`` read a book's story up to that point instead of ``as_of`` (``source``: which book)."""
 
@@ -102,14 +103,14 @@ def build_mcp(app: FastAPI) -> MCPServer:
             when = datetime.fromisoformat(as_of) if as_of else None
             cut = cut_of(group, as_of_position, as_of_chapter, source, when)
             q = SearchQuery(q=query, limit=max(1, min(limit, 100)), as_of=when, include_history=include_history,
-                            story=cut)
+                            story=cut, agent=agent)
             return recall_search(rt().graph, group, q, rt().embed if rt().embedder else None).model_dump(mode="json")
 
         return await call(run)
 
     @mcp.tool()
     async def get_context(group: str, query: str, ctx: Context, budget_tokens: int = 1000,
-                          as_of: str | None = None) -> dict[str, Any]:
+                          as_of: str | None = None, agent: str | None = None) -> dict[str, Any]:
         """One ready-to-paste memory block about the query within budget_tokens (facts with when they were true,
         quotes with speaker and date), and the hits behind it."""
 
@@ -118,7 +119,7 @@ def build_mcp(app: FastAPI) -> MCPServer:
             when = datetime.fromisoformat(as_of) if as_of else None
             budget = max(MIN_BUDGET, min(budget_tokens, MAX_BUDGET))
             return context_block(rt().graph, group, query, budget, rt().embed if rt().embedder else None,
-                                 as_of=when).model_dump(mode="json")
+                                 as_of=when, agent=agent).model_dump(mode="json")
 
         return await call(run)
 

@@ -74,6 +74,8 @@ def search_group(
     time_words: bool = Query(True, description="Rank higher what falls in the time the question names "
                                                "('in May 2023', 'last year'; relative to as_of or now)."),
     story: StoryAsk = Depends(story_ask),
+    agent: str | None = Query(None, max_length=200, description="Only what this agent asserted (its facts and its "
+                                                               "episodes' passages; no entity hits)."),
 ) -> SearchResult:
     """Hybrid search over facts, entities and episode passages, ranked by relevance to the query; every hit
     carries its provenance (the messages or span that support it for this query) and when it was said."""
@@ -86,7 +88,7 @@ def search_group(
     stored = stored_predicates(rt.graph, group, split(predicates), _embed(rt))  # as the write path names them
     query = SearchQuery(q=q, limit=limit, as_of=as_of, known_at=known_at, include_history=include_history,
                         types=split(types), predicates=stored, kinds=wanted, center=split(center) or [], mmr=mmr,
-                        said_after=said_after, said_before=said_before,
+                        said_after=said_after, said_before=said_before, agent=agent,
                         story=story_cut(rt.graph, group, story, as_of))
     return recall_search(rt.graph, group, query, rt.embed if rt.embedder else None, time_words)
 
@@ -97,11 +99,13 @@ def context(group: str = Depends(read_group), rt: Runtime = Depends(runtime),
             budget_tokens: int = Query(1000, ge=MIN_BUDGET, le=MAX_BUDGET,
                                        description="The block's size limit in tokens (WordPiece count)."),
             as_of: datetime | None = AS_OF,
-            time_words: bool = Query(True, description="As in search.")) -> ContextBlock:
+            time_words: bool = Query(True, description="As in search."),
+            agent: str | None = Query(None, max_length=200, description="Only what this agent asserted.")
+            ) -> ContextBlock:
     """One ready-to-paste memory block for an agent's prompt, never over ``budget_tokens``: facts with when they
     were true, quotes with speaker and date, entity summaries; the hits behind it and the quoted messages."""
     return context_block(rt.graph, group, q, budget_tokens, rt.embed if rt.embedder else None, as_of=as_of,
-                         time_words=time_words)
+                         time_words=time_words, agent=agent)
 
 
 class Resolution(BaseModel):

@@ -41,3 +41,23 @@ def test_agents_are_recorded_and_filter_reads(client, graph, group_id, make_key)
     bad = client.post(f"/v1/groups/{group_id}/episodes", headers=h,
                       json={"content": "x", "agent": "line\nbreak"})
     assert bad.status_code == 422
+
+
+def test_search_and_context_by_agent(client, group_id, make_key) -> None:
+    h = make_key([group_id])
+    for agent, text in (("scout", "Ann Archer moved to Bath in spring."),
+                        ("planner", "Ann Archer works for Acme in Bristol.")):
+        r = client.post(f"/v1/groups/{group_id}/episodes", headers=h,
+                        json={"content": text, "reference_time": "2024-03-01T00:00:00Z", "agent": agent})
+        assert r.status_code == 202, r.text
+    everyone = client.get(f"/v1/groups/{group_id}/search", headers=h, params={"q": "Ann Archer", "limit": 20}).json()
+    assert any(hit["kind"] == "entity" for hit in everyone["hits"])
+    scout = client.get(f"/v1/groups/{group_id}/search", headers=h,
+                       params={"q": "Ann Archer", "limit": 20, "agent": "scout"}).json()["hits"]
+    assert scout and all(hit["kind"] != "entity" for hit in scout)
+    assert all("scout" in hit["fact"]["agents"] for hit in scout if hit["kind"] == "fact")
+    texts = " ".join((hit.get("episode") or {}).get("text") or "" for hit in scout)
+    assert "Bath" in texts and "Acme" not in texts
+    block = client.get(f"/v1/groups/{group_id}/context", headers=h,
+                       params={"q": "Where does Ann Archer work?", "agent": "scout"}).json()
+    assert "from scout" in block["text"] and "Acme" not in block["text"]
