@@ -39,8 +39,12 @@ class ApiKey(BaseModel):
                 raise ValueError(f"invalid group id {g!r}")
         return sorted(set(value))
 
+    def holds(self, group_id: str) -> bool:
+        """The key names the group (with any right)."""
+        return group_id in self.groups
+
     def can(self, group_id: str, right: str) -> bool:
-        return group_id in self.groups and right in self.rights
+        return self.holds(group_id) and right in self.rights
 
     @property
     def agent(self) -> str:
