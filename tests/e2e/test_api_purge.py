@@ -165,10 +165,11 @@ FACT = {"subject": "Maya", "subject_type": "Person", "predicate": "lives_in", "o
 
 def test_a_fact_a_kept_episode_also_states_stays_with_its_words(client, graph, group_id, make_key) -> None:
     canary_key, kept_key = make_key([group_id], "rw"), make_key([group_id], "rw")
-    canary = post(client, group_id, canary_key, {"facts": [
+    canary = post(client, group_id, canary_key, {"agent": "canary-agent", "facts": [
         {**FACT, "fact": "Maya lives in Berlin near the Vrellnox Quaddibar"},
         {**FACT, "predicate": "likes", "object": "Zorplewick", "object_type": "Concept"}]})
-    kept = post(client, group_id, kept_key, {"facts": [{**FACT, "fact": "Maya lives in Berlin"}]})
+    kept = post(client, group_id, kept_key,
+                {"agent": "kept-agent", "facts": [{**FACT, "fact": "Maya lives in Berlin"}]})
     [shared] = facts(client, group_id, kept_key, predicate="lives_in")
     assert shared["fact"] == "Maya lives in Berlin near the Vrellnox Quaddibar"
     assert sorted(shared["episodes"]) == sorted([canary, kept]) and len(shared["asserted_by"]) == 2
@@ -181,7 +182,7 @@ def test_a_fact_a_kept_episode_also_states_stays_with_its_words(client, graph, g
     [after] = facts(client, group_id, kept_key, predicate="lives_in")
     assert after["uuid"] == shared["uuid"] and after["fact"] == "Maya lives in Berlin"
     assert after["episodes"] == [kept] and all(e.startswith(kept) for e in after["evidence"])
-    assert after["asserted_by"] == [f"key:{kept_key['Authorization'].split('_')[1]}"]
+    assert after["asserted_by"] == ["kept-agent"]
     assert facts(client, group_id, kept_key, predicate="likes") == []
     # the sentence's vector is the kept sentence's
     [row] = graph.query("""MATCH ()-[r:RELATES_TO {uuid: $u}]->()
