@@ -75,22 +75,22 @@ def ranked_sentences(digest: EntityDigest) -> list[str]:
         items.append((70.0, 0.0, _sentence(digest.description)))
     if interactions:
         items.append((58.0, 0.0, _interaction_sentence(digest.name, interactions)))
-    grouped: dict[str, list[DigestFact]] = defaultdict(list)
+    grouped: dict[tuple[str, bool], list[DigestFact]] = defaultdict(list)
     for f in rest:
-        canonical = f.predicate in ontology.predicates
-        if canonical and f.outgoing:
-            grouped[f.predicate].append(f)
+        if f.predicate in ontology.predicates:
+            grouped[(f.predicate, f.outgoing)].append(f)
         else:
-            base = 50.0 if canonical else 20.0
-            items.append((base + 5.0 * min(f.evidence, 8), _recency(f), _fact_sentence(f)))
-    for predicate, facts in grouped.items():
+            items.append((20.0 + 5.0 * min(f.evidence, 8), _recency(f), _fact_sentence(f)))
+    for (predicate, outgoing), facts in grouped.items():
         evidence = sum(f.evidence for f in facts)
         if len(facts) == 1:
             items.append((50.0 + 5.0 * min(evidence, 8), _recency(facts[0]), _fact_sentence(facts[0])))
-        else:
-            facts = sorted(facts, key=lambda f: (-f.evidence, -_recency(f), f.object_name))
-            items.append((52.0 + 5.0 * min(evidence, 8), max(_recency(f) for f in facts),
-                          _grouped_sentence(digest.name, predicate, [f.object_name for f in facts])))
+            continue
+        facts = sorted(facts, key=lambda f: (-f.evidence, -_recency(f), f.other_uuid))
+        others = [f.object_name if outgoing else f.subject_name for f in facts]
+        sentence = (_grouped_sentence(digest.name, predicate, others) if outgoing
+                    else _grouped_incoming(digest.name, predicate, others))
+        items.append((52.0 + 5.0 * min(evidence, 8), max(_recency(f) for f in facts), sentence))
     notes = sorted(digest.notes, key=lambda n: (n.said_at or _EPOCH), reverse=True)
     for k, note in enumerate(notes):
         items.append((45.0 - 2.0 * k, (note.said_at or _EPOCH).timestamp(), _sentence(note.text)))
@@ -158,6 +158,32 @@ def _grouped_sentence(name: str, predicate: str, objects: Sequence[str]) -> str:
     more = len(objects) - MAX_GROUP
     shown = _listing(objects[:MAX_GROUP] + ([f"{more} more"] if more > 0 else []))
     return _sentence(f"{name} {_phrase(predicate)} {shown}")
+
+
+def _grouped_incoming(name: str, predicate: str, subjects: Sequence[str]) -> str:
+    """ "Jane, Lydia and Kitty are siblings of Elizabeth"; "Mr. Bennet and Mrs. Bennet live in Longbourn"."""
+    subjects = list(dict.fromkeys(subjects))
+    more = len(subjects) - MAX_GROUP
+    shown = _listing(subjects[:MAX_GROUP] + ([f"{more} more"] if more > 0 else []))
+    return _sentence(f"{shown} {_plural(_phrase(predicate))} {name}")
+
+
+def _plural(phrase: str) -> str:
+    """The phrase with a plural subject: "works for" -> "work for", "is a member of" -> "are members of"."""
+    words = phrase.split()
+    if words[0] == "is":
+        rest = words[2:] if len(words) > 2 and words[1] in ("a", "the") else words[1:]
+        if len(rest) >= 2 and rest[-1] in ("of", "to"):
+            rest = [*rest[:-2], rest[-2] + ("es" if rest[-2].endswith(("s", "sh")) else "s"), rest[-1]]
+        return " ".join(["are", *rest])
+    verb = words[0]
+    if verb == "has":
+        verb = "have"
+    elif verb.endswith("ies"):
+        verb = verb[:-3] + "y"
+    elif verb.endswith("s") and not verb.endswith("ss"):
+        verb = verb[:-1]
+    return " ".join([verb, *words[1:]])
 
 
 def _phrase(predicate: str) -> str:
