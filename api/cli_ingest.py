@@ -109,7 +109,8 @@ def _print_estimate(cfg: Settings, episodes: list[Episode]) -> None:
 
 
 def _usage_line(u: LLMUsage) -> str:
-    return (f"LLM: {u.calls} calls ({u.extraction_calls} extraction, {u.adjudication_calls} adjudication), "
+    return (f"LLM: {u.calls} calls ({u.extraction_calls} extraction, {u.adjudication_calls} adjudication, "
+            f"{u.summary_calls} summary), "
             f"{u.prompt_tokens:,} prompt + {u.completion_tokens:,} completion tokens, "
             f"{u.cache_hits} answers from the cache")
 

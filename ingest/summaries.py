@@ -172,18 +172,21 @@ def summarize_entities(graph: Graph, group_id: str, uuids: Sequence[str], summar
     """Write the summaries of these entities (one read, one write)."""
     now = now or utcnow()
     writes: list[SummaryWrite] = []
-    calls = hits = fallbacks = 0
+    calls = hits = fallbacks = prompt = completion = 0
     found = store.digests(graph, group_id, uuids, now)
     for digest in found:
         write, usage, fell_back = summarizer.summarize(digest, force)
         calls += usage.calls
+        prompt += usage.prompt_tokens
+        completion += usage.completion_tokens
         hits += int(usage.cached)
         fallbacks += int(fell_back)
         if write is not None:
             writes.append(write)
     changed = store.write_summaries(graph, group_id, writes, now)
     return SummaryRefresh(group_id=group_id, examined=len(found), changed=changed, llm_calls=calls,
-                          llm_cache_hits=hits, fallbacks=fallbacks)
+                          prompt_tokens=prompt, completion_tokens=completion, llm_cache_hits=hits,
+                          fallbacks=fallbacks)
 
 
 def refresh_touched(graph: Graph, group_id: str, uuids: Sequence[str], summarizer: Summarizer) -> SummaryRefresh:
@@ -246,11 +249,11 @@ def _claimed(graph: Graph, group_id: str, uuids: Sequence[str], summarizer: Summ
         raise
 
 
+_SUMMED = ("examined", "changed", "llm_calls", "prompt_tokens", "completion_tokens", "llm_cache_hits", "fallbacks")
+
+
 def _add(a: SummaryRefresh, b: SummaryRefresh) -> SummaryRefresh:
-    return a.model_copy(update={"examined": a.examined + b.examined, "changed": a.changed + b.changed,
-                                "llm_calls": a.llm_calls + b.llm_calls,
-                                "llm_cache_hits": a.llm_cache_hits + b.llm_cache_hits,
-                                "fallbacks": a.fallbacks + b.fallbacks})
+    return a.model_copy(update={k: getattr(a, k) + getattr(b, k) for k in _SUMMED})
 
 
 def sweep(graph: Graph, summarizer: Summarizer, budget_s: float) -> list[SummaryRefresh]:

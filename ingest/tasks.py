@@ -102,10 +102,10 @@ def run_episode(pipeline: Pipeline, locks: GroupLocks, episode_uuid: str, job_uu
     count_llm(outcome.adjudication)
     usage += outcome.adjudication
     metrics.EPISODES_PROCESSED.labels("done").inc()
-    refresh_summaries(pipeline, episode.group_id, outcome.commit.touched, ids)
+    usage += refresh_summaries(pipeline, episode.group_id, outcome.commit.touched, ids)
     if job_uuid:
-        finish_job_if_complete(graph, locks, job_uuid, pipeline.summarizer,
-                               book=source is not None and source.kind == "book")
+        usage += finish_job_if_complete(graph, locks, job_uuid, episode_uuid, pipeline.summarizer,
+                                        book=source is not None and source.kind == "book")
     log_event(log, "episode.done", **ids, facts=outcome.commit.facts, entities=outcome.commit.entities,
               extract_ms=round(extract_s * 1000, 1), commit_ms=round(commit_s * 1000, 1),
               lock_wait_ms=round(waited * 1000, 1), llm_calls=usage.calls, prompt_tokens=usage.prompt_tokens,
@@ -116,34 +116,46 @@ def run_episode(pipeline: Pipeline, locks: GroupLocks, episode_uuid: str, job_uu
                          completion_tokens=usage.completion_tokens, llm_cache_hits=usage.cache_hits)
 
 
-def refresh_summaries(pipeline: Pipeline, group_id: str, touched: list[str], ids: dict[str, Any]) -> None:
+def refresh_summaries(pipeline: Pipeline, group_id: str, touched: list[str], ids: dict[str, Any]) -> LLMUsage:
     """The summaries of the entities the commit touched that are due (ingest/summaries.py); a failure leaves
-    them stale for the job's end or the sweep, and the episode done."""
+    them stale for the job's end or the sweep, and the episode done. Their LLM cost is the episode's."""
     if pipeline.summarizer is None or not touched:
-        return
+        return LLMUsage()
     from strata.ingest.summaries import refresh_touched
 
     try:
         result = refresh_touched(pipeline.graph, group_id, touched, pipeline.summarizer)
     except Exception as exc:  # noqa: BLE001 - the episode is committed whatever its summaries do
         log_event(log, "summaries.failed", logging.WARNING, **ids, error=describe(exc))
-        return
+        return LLMUsage()
     if result.examined:
         log_event(log, "summaries.refreshed", **ids, examined=result.examined, changed=result.changed,
                   llm_calls=result.llm_calls, seconds=result.seconds)
+    return _record_summary_usage(pipeline.graph, ids["episode_uuid"], result)
 
 
-def finish_job_if_complete(graph: Graph, locks: GroupLocks, job_uuid: str, summarizer: Any | None,
-                           book: bool) -> None:
+def _record_summary_usage(graph: Graph, episode_uuid: str, result: Any) -> LLMUsage:
+    usage = LLMUsage(calls=result.llm_calls, prompt_tokens=result.prompt_tokens,
+                     completion_tokens=result.completion_tokens, summary_calls=result.llm_calls,
+                     cache_hits=result.llm_cache_hits)
+    if usage.calls or usage.cache_hits:
+        store.add_llm_usage(graph, episode_uuid, usage)
+        count_llm(usage)
+    return usage
+
+
+def finish_job_if_complete(graph: Graph, locks: GroupLocks, job_uuid: str, episode_uuid: str,
+                           summarizer: Any | None, book: bool) -> LLMUsage:
     """When a job has no episode left to run: a book's cast consolidation pass runs once (under the group lock;
     two workers finishing together both run it, and the second finds nothing left to merge), then the group's
     stale summaries are written (the ones the once-a-minute bound left behind, and the merges' survivors). A
-    failure leaves the episodes done: `strata consolidate` and `strata summaries refresh` run them again."""
+    failure leaves the episodes done: `strata consolidate` and `strata summaries refresh` run them again. The
+    summaries' LLM cost is the last episode's."""
     counts = store.job_counts(graph, job_uuid)
     if counts is None:
-        return
+        return LLMUsage()
     if counts.by_status.get("queued", 0) + counts.by_status.get("processing", 0):
-        return
+        return LLMUsage()
     if book and counts.source_uuid is not None:
         # the pass reasons about a book's cast (titles, families, marriages), not a chat's speakers
         from strata.ingest.consolidate import consolidate_source
@@ -153,13 +165,16 @@ def finish_job_if_complete(graph: Graph, locks: GroupLocks, job_uuid: str, summa
                 consolidate_source(graph, counts.group_id, counts.source_uuid)
         except Exception as exc:  # noqa: BLE001 - the job's episodes are done whatever the pass does
             log_event(log, "consolidate.failed", logging.ERROR, job_uuid=job_uuid, error=describe(exc))
-    if summarizer is not None:
-        from strata.ingest.summaries import flush_stale
+    if summarizer is None:
+        return LLMUsage()
+    from strata.ingest.summaries import flush_stale
 
-        try:
-            flush_stale(graph, counts.group_id, summarizer, force=True, budget_s=summarizer.flush_budget_s)
-        except Exception as exc:  # noqa: BLE001 - what is left stale is written by the sweep
-            log_event(log, "summaries.failed", logging.WARNING, job_uuid=job_uuid, error=describe(exc))
+    try:
+        result = flush_stale(graph, counts.group_id, summarizer, force=True, budget_s=summarizer.flush_budget_s)
+    except Exception as exc:  # noqa: BLE001 - what is left stale is written by the sweep
+        log_event(log, "summaries.failed", logging.WARNING, job_uuid=job_uuid, error=describe(exc))
+        return LLMUsage()
+    return _record_summary_usage(graph, episode_uuid, result)
 
 
 def count_llm(usage: LLMUsage) -> None:

@@ -65,6 +65,8 @@ class SummaryRefresh(Frozen):
     examined: int = 0
     changed: int = 0
     llm_calls: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
     llm_cache_hits: int = 0
     fallbacks: int = 0  # LLM answers that failed and were replaced by the extractive summary
     seconds: float = 0.0

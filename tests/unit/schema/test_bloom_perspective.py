@@ -17,7 +17,7 @@ from tests.unit.schema.bloom_export_shape import SHAPE
 
 NOW = datetime(2025, 1, 2, 3, 4, 5, tzinfo=UTC)
 INTERNAL_LABELS = {"ApiKey", "Job", "SchemaMigration", "MergeRecord", "Predicate"}
-KIND_LABELS = ["Source", "Episode", "Passage", "Note", "Quote"]
+KIND_LABELS = ["Source", "Episode", "Passage", "Note", "Quote", "Community"]
 
 
 def schema(group: str = "demo", types: dict[str, int] | None = None) -> GroupBrowseSchema:
