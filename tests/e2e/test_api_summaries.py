@@ -59,3 +59,14 @@ def test_communities_refresh_list_and_search(client, group_id, town, make_key) -
     assert client.post(f"/v1/groups/{group_id}/communities:refresh", headers=reader).status_code == 403
     outsider = make_key([f"{group_id}-x"], "rw")
     assert client.get(f"/v1/groups/{group_id}/communities", headers=outsider).status_code == 403
+
+
+def test_communities_through_mcp(client, group_id, town) -> None:
+    from tests.e2e.test_api_mcp import init, rpc
+
+    assert client.post(f"/v1/groups/{group_id}/communities:refresh", headers=town).status_code == 200
+    assert init(client, town).status_code == 200
+    found = rpc(client, town, "tools/call", {"name": "communities", "arguments": {"group": group_id,
+                                                                                  "query": "Tidewright"}})
+    assert found.json()["result"].get("isError") is not True, found.text
+    assert "Wren Tallow" in found.text
