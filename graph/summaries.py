@@ -11,11 +11,14 @@ from pydantic import BaseModel
 
 from strata.graph.driver import Graph
 from strata.graph.queries import summaries as q
-from strata.schema.summaries import EntityDigest, SummaryWrite
+from strata.schema.summaries import INTERACTION_PREDICATES, EntityDigest, SummaryWrite
 
-# Per entity, what a summary is made from at most (the most salient facts, the latest notes).
+# Per entity, what a summary is made from at most (the most salient facts, its interlocutors, the latest notes,
+# the characters it appears with most).
 MAX_DIGEST_FACTS = 40
+MAX_DIGEST_EXCHANGES = 12
 MAX_DIGEST_NOTES = 8
+MAX_DIGEST_PARTNERS = 4
 
 
 def mark_stale(tx: ManagedTransaction, group_id: str, uuids: Iterable[str]) -> None:
@@ -63,7 +66,8 @@ def digests(graph: Graph, group_id: str, uuids: Sequence[str], now: datetime) ->
     if not uuids:
         return []
     rows = graph.query(q.DIGESTS, group_id=group_id, uuids=list(uuids), now=now, max_facts=MAX_DIGEST_FACTS,
-                       max_notes=MAX_DIGEST_NOTES)
+                       max_interactions=MAX_DIGEST_EXCHANGES, max_notes=MAX_DIGEST_NOTES,
+                       max_partners=MAX_DIGEST_PARTNERS, interaction=sorted(INTERACTION_PREDICATES))
     return [EntityDigest.model_validate(r) for r in rows]
 
 

@@ -37,7 +37,7 @@ from strata.ingest.prompts.summaries import (
     response_schema,
 )
 from strata.ingest.protocols import LLM, Cache, ChatMessage, JsonSchema, MalformedOutputError
-from strata.resolve.summaries import digest_lines, extractive_summary, fingerprint, fit
+from strata.resolve.summaries import digest_lines, extractive_summary, fingerprint, fit, sentences
 from strata.schema.errors import StrataError
 from strata.schema.ids import content_hash
 from strata.schema.models import TokenUsage, utcnow
@@ -70,7 +70,7 @@ class Summarizer:
         mark = fingerprint(digest, self.method, self.max_chars)
         if mark == digest.summary_hash and not force:
             return None, TokenUsage(), False
-        if not (digest.facts or digest.notes or digest.description.strip()):
+        if not (digest.facts or digest.notes or digest.partners or digest.description.strip()):
             # the graph says nothing about it now (or only what has ended)
             return SummaryWrite(uuid=digest.uuid, summary="", summary_hash=mark, method="empty"), TokenUsage(), False
         if self.llm is None:
@@ -132,21 +132,12 @@ def community_extractive(members: Sequence[tuple[str, str]], max_chars: int) -> 
     out: list[str] = []
     used = 0
     for _, summary in members:
-        first = _first_sentence(summary)
+        first = next(iter(sentences(summary)), "")
         cost = len(first) + (1 if out else 0)
         if first and first not in out and used + cost <= max_chars:
             out.append(first)
             used += cost
     return " ".join(out)
-
-
-def _first_sentence(text: str) -> str:
-    text = " ".join(text.split())
-    for end in (". ", "! ", "? "):
-        k = text.find(end)
-        if k > 0:
-            text = text[:k + 1]
-    return text
 
 
 def make_summarizer(settings: Settings, llm: LLM | None = None, cache: Cache | None = None) -> Summarizer | None:

@@ -2,10 +2,10 @@
 
 Salience, highest first: the current value of a functional slot (where someone lives, whom they are married
 to), the extractor's description, a relation of the ontology stated often, the character's most frequent
-interlocutors, the latest memory notes, then generic verbs the extractor read (only those stated often rank
-high). Facts of one relation to several others are said once ("Jane Bennet is a sibling of Elizabeth, Lydia and
-Kitty"). Sentences are packed in that order within the length limit; one that does not fit is skipped and a
-shorter one further down may still go in.
+interlocutors, the latest memory notes, the characters it appears with most (when it is quoted with none), then
+generic verbs the extractor read (only those stated often rank high). Facts of one relation to several others
+are said once ("Jane Bennet is a sibling of Elizabeth, Lydia and Kitty"). Sentences are packed in that order
+within the length limit; one that does not fit is skipped and a shorter one further down may still go in.
 
 The same ranked lines are what an LLM summary is asked to condense (``digest_lines``), and their fingerprint
 (``fingerprint``) tells whether an entity needs a new summary at all: when the lines did not change, neither
@@ -22,9 +22,8 @@ from datetime import UTC, datetime
 
 from strata.resolve.ontology import load_ontology
 from strata.schema.ids import content_hash
-from strata.schema.summaries import DigestFact, EntityDigest
+from strata.schema.summaries import INTERACTION_PREDICATES, DigestFact, EntityDigest
 
-INTERACTION_PREDICATES = frozenset({"spoke_to"})
 MAX_SENTENCE_CHARS = 160  # a fact sentence longer than this is said as subject, predicate, object
 MAX_GROUP = 4  # names listed in one grouped sentence
 SUMMARY_VERSION = "1"
@@ -75,6 +74,8 @@ def ranked_sentences(digest: EntityDigest) -> list[str]:
         items.append((70.0, 0.0, _sentence(digest.description)))
     if interactions:
         items.append((58.0, 0.0, _interaction_sentence(digest.name, interactions)))
+    elif digest.partners:
+        items.append((40.0, 0.0, _sentence(f"{digest.name} appears most with {_listing(digest.partners)}")))
     grouped: dict[tuple[str, bool], list[DigestFact]] = defaultdict(list)
     for f in rest:
         if f.predicate in ontology.predicates:
@@ -105,16 +106,39 @@ def ranked_sentences(digest: EntityDigest) -> list[str]:
     return out
 
 
+# A sentence ends at . ! or ? before a space, but not after a title or an initial ("Mr. Darcy", "J. Smith").
+_ABBREVIATION = re.compile(r"(?:\b(?:Mr|Mrs|Ms|Mme|Dr|St|Jr|Sr|Col|Capt|Lt|Gen|Rev|Prof|Hon|No|vs)|\b[A-Z])\.$")
+_BREAK = re.compile(r"(?<=[.!?])[\"'”’)]*\s+")
+
+
+def sentences(text: str) -> list[str]:
+    """The sentences of ``text`` (titles and initials do not end one)."""
+    text = " ".join(text.split())
+    out: list[str] = []
+    start = 0
+    for m in _BREAK.finditer(text):
+        if not _ABBREVIATION.search(text[start:m.start()]):
+            out.append(text[start:m.end()].strip())
+            start = m.end()
+    if text[start:].strip():
+        out.append(text[start:].strip())
+    return out
+
+
 def fit(text: str, max_chars: int) -> str:
     """``text`` cut to ``max_chars`` at the last sentence end that fits, else the last word (with an ellipsis)."""
     text = " ".join(text.split())
     if len(text) <= max_chars:
         return text
-    cut = text[:max_chars]
-    end = max(cut.rfind(". "), cut.rfind("! "), cut.rfind("? "))
-    if end >= max_chars // 2:
-        return cut[:end + 1]
-    return cut[:max_chars - 4].rsplit(" ", 1)[0].rstrip(",;:") + " ..."
+    kept = ""
+    for sentence in sentences(text):
+        longer = f"{kept} {sentence}".strip()
+        if len(longer) > max_chars:
+            break
+        kept = longer
+    if len(kept) >= max_chars // 2:
+        return kept
+    return text[:max_chars - 4].rsplit(" ", 1)[0].rstrip(",;:") + " ..."
 
 
 def _recency(f: DigestFact) -> float:

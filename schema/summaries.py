@@ -14,6 +14,10 @@ from pydantic import Field
 
 from strata.schema.models import Frozen, UtcDatetime
 
+# Predicates of exchanges between characters (a book's quotes: ingest/extractors/interactions.py), said in a
+# summary as who the entity talks with most, never fact by fact.
+INTERACTION_PREDICATES = frozenset({"spoke_to"})
+
 
 class DigestFact(Frozen):
     """One current fact about the entity, as its summary sees it."""
@@ -47,6 +51,7 @@ class EntityDigest(Frozen):
     description: str = ""  # what an LLM extractor said of it when it first met it
     facts: list[DigestFact] = Field(default_factory=list)
     notes: list[DigestNote] = Field(default_factory=list)
+    partners: list[str] = Field(default_factory=list)  # the characters it appears with most (INTERACTS_WITH)
     summary: str = ""  # the stored one
     summary_hash: str | None = None  # the fingerprint of the digest it was made from
 

@@ -54,27 +54,39 @@ RETURN e.uuid AS uuid ORDER BY e.uuid
 """
 
 # What each summary is made from: the entity's current facts, most salient first (a functional slot's value,
-# then the most often stated, then the latest; ended, expired and negated facts left out) and its latest notes.
-# Bounded per entity, so a hub with thousands of facts costs one scan of its relationships and a short list.
-DIGESTS = """
-UNWIND $uuids AS id
-MATCH (e:Entity {uuid: id}) WHERE e.group_id = $group_id AND e.expired_at IS NULL
-CALL (e) {
+# then the most often stated, then the latest; ended, expired and negated facts left out), its latest notes and
+# the characters it appears with most. Bounded per entity, so a hub with thousands of facts costs one scan of its
+# relationships and short lists; its interlocutors (spoke_to, $interaction) have a list of their own, or a
+# character's many quoted exchanges would fill the list of its relations.
+_CURRENT_FACTS = """
   MATCH (e)-[r:RELATES_TO]-(x:Entity)
   WHERE r.group_id = $group_id AND r.expired_at IS NULL AND NOT coalesce(r.negated, false)
     AND (r.invalid_at IS NULL OR r.invalid_at > $now) AND r.story_until IS NULL
-    AND (r.valid_at IS NULL OR r.valid_at <= $now) AND x.expired_at IS NULL
-  OPTIONAL MATCH (p:Predicate {group_id: $group_id, name: r.predicate})
+    AND (r.valid_at IS NULL OR r.valid_at <= $now) AND x.expired_at IS NULL AND {which}
+  OPTIONAL MATCH (p:Predicate {{group_id: $group_id, name: r.predicate}})
   WITH r, x, p, startNode(r) = e AS outgoing,
        size(coalesce(r.evidence, [])) AS spans, size(coalesce(r.episodes, [])) AS episodes
   WITH r, x, p, outgoing, CASE WHEN spans > episodes THEN spans ELSE episodes END AS evidence
   ORDER BY p.functional IS NOT NULL DESC, evidence DESC, coalesce(r.story_at, -1) DESC, r.valid_at DESC, r.uuid
-  LIMIT $max_facts
-  RETURN collect({uuid: r.uuid, predicate: r.predicate, sentence: coalesce(r.fact, ''),
+  LIMIT {limit}
+  RETURN collect({{uuid: r.uuid, predicate: r.predicate, sentence: coalesce(r.fact, ''),
                   subject_name: CASE WHEN outgoing THEN e.name ELSE x.name END,
                   object_name: CASE WHEN outgoing THEN x.name ELSE e.name END, outgoing: outgoing,
                   other_uuid: x.uuid, functional: p.functional, evidence: evidence,
-                  valid_at: toString(r.valid_at), story_at: r.story_at}) AS facts
+                  valid_at: toString(r.valid_at), story_at: r.story_at}}) AS {name}
+"""
+
+DIGESTS = """
+UNWIND $uuids AS id
+MATCH (e:Entity {uuid: id}) WHERE e.group_id = $group_id AND e.expired_at IS NULL
+CALL (e) {""" + _CURRENT_FACTS.format(which="NOT r.predicate IN $interaction", limit="$max_facts",
+                                      name="relations") + """}
+CALL (e) {""" + _CURRENT_FACTS.format(which="r.predicate IN $interaction", limit="$max_interactions",
+                                      name="exchanges") + """}
+CALL (e) {
+  MATCH (e)-[i:INTERACTS_WITH]-(x:Entity) WHERE x.expired_at IS NULL
+  WITH x ORDER BY i.weight DESC, x.name LIMIT $max_partners
+  RETURN collect(x.name) AS partners
 }
 CALL (e) {
   MATCH (n:Note)-[:ABOUT]->(e) WHERE n.group_id = $group_id
@@ -84,7 +96,7 @@ CALL (e) {
 }
 RETURN e.uuid AS uuid, e.name AS name, coalesce(e.type, 'Entity') AS type, coalesce(e.aliases, []) AS aliases,
        coalesce(e.description, '') AS description, coalesce(e.summary, '') AS summary,
-       e.summary_hash AS summary_hash, facts, notes
+       e.summary_hash AS summary_hash, relations + exchanges AS facts, notes, partners
 """
 
 # The summary text is written only when it changed (it is full-text indexed); the fingerprint and time always.

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from strata.resolve.communities import members_line, partition, title
-from strata.resolve.summaries import extractive_summary, fingerprint, fit, ranked_sentences
+from strata.resolve.summaries import extractive_summary, fingerprint, fit, ranked_sentences, sentences
 from strata.schema.summaries import DigestFact, DigestNote, EntityDigest
 
 T = datetime(2024, 1, 1, tzinfo=UTC)
@@ -70,6 +70,13 @@ def test_fit_cuts_at_a_sentence_or_a_word() -> None:
     assert fit("One two. Three four five six.", 20) == "One two. Three ..."  # a sentence end too early: words
     assert fit("Onetwothree fourfivesix seveneight", 20) == "Onetwothree ..."
     assert fit("short", 20) == "short"
+    assert fit("Mr. Darcy met J. Smith at Pemberley. Then he left for London at once.", 40) == \
+        "Mr. Darcy met J. Smith at Pemberley."
+
+
+def test_titles_and_initials_do_not_end_a_sentence() -> None:
+    assert sentences("Mrs. Bennet talks with Mr. Bennet. Jane is well! Is she? Yes.") == [
+        "Mrs. Bennet talks with Mr. Bennet.", "Jane is well!", "Is she?", "Yes."]
 
 
 def _clique(names: list[str], w: float = 1.0) -> list[tuple[str, str, float]]:
