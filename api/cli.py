@@ -111,13 +111,23 @@ def services_down() -> None:
 def services_status() -> None:
     """Report whether each local service runs and answers. Exit 1 when one does not."""
     from strata.services import ServicesManager
+    from strata.services.memory import format_size, warnings
 
+    manager = ServicesManager(settings())
     all_ready = True
-    for st in ServicesManager(settings()).status():
-        state = "[green]ready[/]" if st.ready else ("[yellow]running, not answering[/]" if st.running
-                                                   else "[red]stopped[/]")
+    for st in manager.status():
+        state = ("[green]ready[/] (not started by strata)" if st.external else "[green]ready[/]" if st.ready
+                 else "[yellow]running, not answering[/]" if st.running else "[red]stopped[/]")
         console.print(f"{st.name}: {state} pid={st.pid or '-'} {st.address}")
         all_ready = all_ready and st.ready
+    memory, sizes = manager.neo4j.started_with(), manager.neo4j.sizes()
+    if manager.neo4j.pid() and memory is not None:
+        console.print(f"neo4j memory: heap {memory.heap} ({memory.heap_from}), page cache {memory.pagecache} "
+                      f"({memory.pagecache_from}) on {format_size(memory.machine_bytes)}; store "
+                      f"{format_size(sizes.store_bytes)}, vector indexes {format_size(sizes.vector_bytes)}, "
+                      f"full-text {format_size(sizes.fulltext_bytes)}", highlight=False)
+        for warning in warnings(memory, sizes):
+            console.print(f"[yellow]warning:[/] {warning}", highlight=False)
     raise typer.Exit(0 if all_ready else 1)
 
 
@@ -153,11 +163,12 @@ def demo(book: Path | None = typer.Option(None, exists=True, dir_okay=False,
         raise StrataError(f"Neo4j Browser not reachable at {browser}: {exc}") from exc
     if code != 200:
         raise StrataError(f"Neo4j Browser at {browser} answered HTTP {code}")
-    from strata.api.demo import GROUP, explorer_key, run_demo
+    from strata.api.demo import GROUP, explorer_key, run_demo, write_perspective
 
     with Graph.from_settings(cfg) as graph:
         run_demo(cfg, graph, console, book, chapters)
         token = explorer_key(graph)
+        perspective = write_perspective(graph, cfg.services_dir.resolve() / "demo-perspective.json")
     console.print(report.summary())
     api = api_url(cfg)
     console.print("\n[bold]Browse the demo graph[/] (docs/browse.md):", highlight=False)
@@ -166,13 +177,16 @@ def demo(book: Path | None = typer.Option(None, exists=True, dir_okay=False,
     console.print(f"  Neo4j Browser:     {browser} (bolt://127.0.0.1:{cfg.neo4j_bolt_port}, no auth; Strata's style\n"
                   f"    is applied on connect), then, with the API running: :play {api}/browser/guide",
                   highlight=False, soft_wrap=True)
+    console.print(f"  Neo4j Bloom:       import {perspective} in Bloom's perspective gallery (Neo4j Desktop\n"
+                  f"    or Aura Explore; `strata bloom export --group {GROUP}` writes it again)",
+                  highlight=False, soft_wrap=True)
 
 
 def _register_command_modules() -> None:
     """Command groups live in their own modules; each exposes a Typer ``app`` whose commands join the root."""
-    from strata.api import cli_bloom, cli_extract, cli_ingest, cli_query, cli_review, cli_summaries
+    from strata.api import cli_bloom, cli_extract, cli_ingest, cli_purge, cli_query, cli_review, cli_summaries
 
-    for module in (cli_extract, cli_ingest, cli_query, cli_review, cli_bloom, cli_summaries):
+    for module in (cli_extract, cli_ingest, cli_purge, cli_query, cli_review, cli_bloom, cli_summaries):
         for command in module.app.registered_commands:
             app.registered_commands.append(command)
         for group in module.app.registered_groups:

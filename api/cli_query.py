@@ -111,9 +111,10 @@ def facts_cmd(group: str = typer.Option(..., "--group"),
                                             help="As statements write it (plays_for, 'works at'): normalized as on "
                                                  "ingest."),
               as_of: str = typer.Option(None, "--as-of"), position: int = POSITION, chapter: int = CHAPTER,
-              source: str = BOOK, as_json: bool = typer.Option(False, "--json")) -> None:
-    """Every fact of a group (optionally one predicate), as of a date or a point of a book's story; pages
-    through the complete listing."""
+              source: str = BOOK, agent: str = typer.Option(None, "--agent", help="Only what this agent asserted."),
+              as_json: bool = typer.Option(False, "--json")) -> None:
+    """Every fact of a group (optionally one predicate, or one agent's), as of a date or a point of a book's
+    story; pages through the complete listing."""
     from strata.api.predicates import stored_predicate_filter
     from strata.graph import Graph
     from strata.graph.read import list_facts
@@ -131,8 +132,8 @@ def facts_cmd(group: str = typer.Option(..., "--group"),
         embed = make_embedder(cfg, for_queries=True).embed if predicate else None
         stored = stored_predicate_filter(graph, group, predicate, embed)  # as the write path names it
         while True:
-            page = list_facts(graph, group, predicate=stored, as_of=_when(as_of), story=cut, cursor=cursor,
-                              limit=1000)
+            page = list_facts(graph, group, predicate=stored, as_of=_when(as_of), story=cut, agent=agent,
+                              cursor=cursor, limit=1000)
             for f in page.items:
                 if as_json:
                     sys.stdout.write(f.model_dump_json() + "\n")

@@ -10,6 +10,7 @@ extractor, ONNX MiniLM embeddings), so no key and no network are needed.
 
 from __future__ import annotations
 
+import json
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -18,6 +19,7 @@ from rich.markup import escape
 from rich.progress import track
 
 from strata.graph import Graph
+from strata.graph.bloom import browse_schema
 from strata.graph.keys import create_key, list_keys, revoke_key
 from strata.graph.network import interaction_network
 from strata.graph.read import group_counts, list_facts
@@ -28,6 +30,8 @@ from strata.ingest.extractors import make_extractor
 from strata.ingest.pipeline import Pipeline
 from strata.ingest.sources import load_source
 from strata.resolve.normalize import entity_key
+from strata.schema.bloom import build_perspective
+from strata.schema.models import utcnow
 from strata.schema.settings import Settings
 
 GROUP = "demo"
@@ -49,6 +53,15 @@ def ingest_book(pipeline: Pipeline, path: Path, chapters: int, console: Console)
         pipeline.process(episode, doc.source)
     consolidate_source(pipeline.graph, GROUP, doc.source.uuid)
     console.print(f"ingested {path.name}: chapters 1-{chapters}, {len(episodes)} episode(s)")
+
+
+def write_perspective(graph: Graph, path: Path) -> Path:
+    """The demo group's Bloom perspective (docs/browse.md), ready to import."""
+    schema = browse_schema(graph, GROUP)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(build_perspective(schema, utcnow()).to_bloom(), ensure_ascii=False, indent=1) + "\n",
+                    encoding="utf-8")
+    return path
 
 
 def explorer_key(graph: Graph) -> str:

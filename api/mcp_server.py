@@ -72,16 +72,19 @@ def build_mcp(app: FastAPI) -> MCPServer:
 
     @mcp.tool()
     async def add_episode(group: str, content: str, ctx: Context, reference_time: str | None = None,
-                          source: str | None = None, speaker: str | None = None) -> dict[str, Any]:
-        """Add one text episode to a group; returns its uuid and job."""
+                          source: str | None = None, speaker: str | None = None,
+                          agent: str | None = None) -> dict[str, Any]:
+        """Add one text episode to a group; returns its uuid and job. ``agent``: who asserts it (default: the
+        key's name); two agents saying the same thing are both recorded."""
         from strata.ingest.submit import submit_episodes
 
         def run() -> dict[str, Any]:
             key = key_of(ctx)
             check_group(key, group, "w")
-            body = EpisodeIn(content=content, reference_time=reference_time, source=source, speaker=speaker)
-            episode = to_episode(group, body, rt().settings.max_episode_chars, agent=f"key:{key.id}")
-            job = submit_episodes(rt().graph, rt().celery, group, [episode], agent=f"key:{key.id}",
+            body = EpisodeIn(content=content, reference_time=reference_time, source=source, speaker=speaker,
+                             agent=agent)
+            episode = to_episode(group, body, rt().settings.max_episode_chars, agent=key.agent)
+            job = submit_episodes(rt().graph, rt().celery, group, [episode], agent=key.agent,
                                   inline_pipeline=rt().inline_pipeline)
             return {"episode_uuid": episode.uuid, "job_id": job.uuid, "status": job.status}
 
@@ -90,7 +93,8 @@ def build_mcp(app: FastAPI) -> MCPServer:
     @mcp.tool()
     async def search(group: str, query: str, ctx: Context, limit: int = 10, as_of: str | None = None,
                      include_history: bool = False, as_of_position: int | None = None,
-                     as_of_chapter: int | None = None, source: str | None = None) -> dict[str, Any]:
+                     as_of_chapter: int | None = None, source: str | None = None,
+                     agent: str | None = None) -> dict[str, Any]:
         """Hybrid search over facts, entities and episode passages, with provenance. ``as_of_chapter`` or
         ``as_of_position`` read a book's story up to that point instead of ``as_of`` (``source``: which book)."""
 
@@ -99,14 +103,14 @@ def build_mcp(app: FastAPI) -> MCPServer:
             when = datetime.fromisoformat(as_of) if as_of else None
             cut = cut_of(group, as_of_position, as_of_chapter, source, when)
             q = SearchQuery(q=query, limit=max(1, min(limit, 100)), as_of=when, include_history=include_history,
-                            story=cut)
+                            story=cut, agent=agent)
             return recall_search(rt().graph, group, q, rt().embed if rt().embedder else None).model_dump(mode="json")
 
         return await call(run)
 
     @mcp.tool()
     async def get_context(group: str, query: str, ctx: Context, budget_tokens: int = 1000,
-                          as_of: str | None = None) -> dict[str, Any]:
+                          as_of: str | None = None, agent: str | None = None) -> dict[str, Any]:
         """One ready-to-paste memory block about the query within budget_tokens (facts with when they were true,
         quotes with speaker and date), and the hits behind it."""
 
@@ -115,7 +119,7 @@ def build_mcp(app: FastAPI) -> MCPServer:
             when = datetime.fromisoformat(as_of) if as_of else None
             budget = max(MIN_BUDGET, min(budget_tokens, MAX_BUDGET))
             return context_block(rt().graph, group, query, budget, rt().embed if rt().embedder else None,
-                                 as_of=when).model_dump(mode="json")
+                                 as_of=when, agent=agent).model_dump(mode="json")
 
         return await call(run)
 
@@ -150,8 +154,9 @@ def build_mcp(app: FastAPI) -> MCPServer:
     async def list_facts(group: str, ctx: Context, predicate: str | None = None, subject: str | None = None,
                          as_of: str | None = None, cursor: str | None = None, limit: int = 100,
                          as_of_position: int | None = None, as_of_chapter: int | None = None,
-                         source: str | None = None) -> dict[str, Any]:
-        """A complete, paginated listing of facts (``count``, ``items``, ``next_cursor``); ``predicate`` as a
+                         source: str | None = None, agent: str | None = None) -> dict[str, Any]:
+        """A complete, paginated listing of facts (``count``, ``items``, ``next_cursor``); ``agent``: only what that
+        agent asserted; ``predicate`` as a
         statement writes it ("plays_for", "works at"), normalized as on ingest. ``as_of_chapter`` or
         ``as_of_position`` read a book's story up to that point instead of ``as_of`` (``source``: which book)."""
 
@@ -162,7 +167,7 @@ def build_mcp(app: FastAPI) -> MCPServer:
                                              rt().embed if rt().embedder else None)
             cut = cut_of(group, as_of_position, as_of_chapter, source, when)
             return read_facts(rt().graph, group, predicate=stored, subject=subject, as_of=when, story=cut,
-                              cursor=cursor, limit=max(1, min(limit, 1000))).model_dump(mode="json")
+                              agent=agent, cursor=cursor, limit=max(1, min(limit, 1000))).model_dump(mode="json")
 
         return await call(run)
 

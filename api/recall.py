@@ -76,9 +76,11 @@ def count_tokens(text: str) -> int:
 
 def context_block(graph: Graph, group: str, q: str, budget_tokens: int, embed: EmbedFn | None,
                   as_of: datetime | None = None, time_words: bool = True,
-                  count: Callable[[str], int] = count_tokens) -> ContextBlock:
-    result = recall_search(graph, group, SearchQuery(q=q, limit=CONTEXT_HITS, as_of=as_of), embed, time_words)
-    header = f'Memory for "{_one_line(q)}"' + (f" as of {as_of:%Y-%m-%d}" if as_of else "") + ":"
+                  count: Callable[[str], int] = count_tokens, agent: str | None = None) -> ContextBlock:
+    result = recall_search(graph, group, SearchQuery(q=q, limit=CONTEXT_HITS, as_of=as_of, agent=agent), embed,
+                           time_words)
+    header = (f'Memory for "{_one_line(q)}"' + (f" as of {as_of:%Y-%m-%d}" if as_of else "")
+              + (f" from {_one_line(agent)}" if agent else "") + ":")
     sections: dict[str, list[str]] = {"Entities": [], "Facts": [], "Quotes": []}
     kept: set[int] = set()
     quoted: list[QuotedMessage] = []

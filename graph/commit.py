@@ -146,8 +146,9 @@ def recompute_slots(tx: ManagedTransaction, group_id: str, seeds: Iterable[tuple
     changed = [u for u in timeline(list(facts.values()), flags, now)
                if current.get(u.uuid) != (u.invalid_at, u.invalidated_by, u.story_until)]
     if changed:
-        tx.run(q.APPLY_SLOT_UPDATES, rows=[{**u.model_dump(), "invalid_at": _iso(u.invalid_at)} for u in changed],
-               now=now).consume()
+        tx.run(q.APPLY_SLOT_UPDATES, rows=[{**u.model_dump(), "invalid_at": _iso(u.invalid_at),
+                                            "end_changed": current.get(u.uuid, (None,))[0] != u.invalid_at}
+                                           for u in changed], now=now).consume()
     ends = {uuid for s, _, o in seeds for uuid in (s, o)}
     for u in changed:
         if u.uuid in facts:

@@ -44,14 +44,21 @@ class JobCounts(BaseModel):
 
 def store_job(graph: Graph, job: dict[str, Any], source: Source | None, episodes: Sequence[Episode],
               now: datetime) -> StoredJob:
-    """One transaction: the Job (MERGE on its uuid), the Source, its Episodes as ``queued``."""
+    """One transaction: the Job (MERGE on its uuid), the Source, its Episodes as ``queued``.
+
+    A job that exists already (the same source again) queues again only its retracted episodes: a retracted
+    source uploaded again is ingested again, one that stands is a duplicate (``created`` False, nothing to do)."""
     rows = [episode_properties(e) for e in episodes]
 
     def work(tx: ManagedTransaction) -> StoredJob:
         head = tx.run(q.CREATE_JOB, job=job, now=now).single()
         assert head is not None
         if not head["created"]:
-            return StoredJob(job_uuid=head["uuid"], created=False, to_enqueue=[])
+            again = tx.run(q.REQUEUE_RETRACTED, job_uuid=head["uuid"], uuids=[r["uuid"] for r in rows], now=now)
+            to_enqueue = [r["uuid"] for r in again.data()]
+            if to_enqueue and source is not None:
+                tx.run(q.RESTORE_SOURCE, source_uuid=source.uuid).consume()
+            return StoredJob(job_uuid=head["uuid"], created=bool(to_enqueue), to_enqueue=to_enqueue)
         if source is not None:
             src = source.model_dump(exclude={"metadata"})
             src["metadata_json"] = json.dumps(source.metadata, sort_keys=True, default=str)

@@ -42,6 +42,11 @@ class ApiKey(BaseModel):
     def can(self, group_id: str, right: str) -> bool:
         return group_id in self.groups and right in self.rights
 
+    @property
+    def agent(self) -> str:
+        """Who a write through this key asserts by default: its name, else its id."""
+        return self.name or f"key:{self.id}"
+
 
 class CreatedKey(BaseModel):
     key: ApiKey

@@ -62,10 +62,12 @@ def list_facts(graph: Graph, group_id: str, *, subject: str | None = None, subje
                predicate: str | None = None, object: str | None = None, object_key: str | None = None,
                subject_type: str | None = None, object_type: str | None = None,
                as_of: datetime | None = None, known_at: datetime | None = None, include_history: bool = False,
-               story: StoryCut | None = None, cursor: str | None = None, limit: int = 100) -> FactPage:
+               story: StoryCut | None = None, agent: str | None = None, cursor: str | None = None,
+               limit: int = 100) -> FactPage:
     """A complete, countable listing (keyset pagination on uuid), current facts unless told otherwise.
 
-    ``story`` cuts a book's story at a position instead of valid time (graph/story.py).
+    ``story`` cuts a book's story at a position instead of valid time (graph/story.py); ``agent`` keeps the
+    facts that agent asserted (with others or alone).
 
     The first page pins "now" and counts; its cursor carries both, so every later page reads the same
     snapshot and none recounts (listing every page costs one count, not one per page).
@@ -73,7 +75,7 @@ def list_facts(graph: Graph, group_id: str, *, subject: str | None = None, subje
     filters = {"group_id": group_id, "subject": subject, "subject_key": subject_key, "predicate": predicate,
                "object": object, "object_key": object_key, "subject_type": subject_type,
                "object_type": object_type, "as_of": as_utc(as_of), "known_at": as_utc(known_at),
-               "include_history": include_history, **story_params(story)}
+               "include_history": include_history, "agent": agent, **story_params(story)}
     state = _decode_cursor(cursor, filters) if cursor else None
     now = state.now if state else utcnow()
     params = {**filters, "as_of": filters["as_of"] or now, "known_at": filters["known_at"] or now,
@@ -282,3 +284,16 @@ def merge_records(graph: Graph, group_id: str, entity_uuid: str, limit: int = 20
     return [MergeRecord(**{**r, "created_at": r["created_at"].to_native(),
                            "undone_at": r["undone_at"].to_native() if r["undone_at"] is not None else None})
             for r in rows]
+
+
+class AgentActivity(BaseModel):
+    agent: str
+    episodes: int
+    facts: int  # current facts it asserted (alone or with other agents)
+    first_at: datetime | None = None
+    last_at: datetime | None = None
+
+
+def agents(graph: Graph, group_id: str) -> list[AgentActivity]:
+    """Who wrote to the group: each agent's (not retracted) episodes and the current facts it asserted."""
+    return [AgentActivity(**native(r)) for r in graph.query(q.AGENTS, group_id=group_id)]

@@ -1,4 +1,4 @@
-"""Retraction with restore, and hard purge.
+"""Retraction with restore (the hard delete, purge, is graph/purge.py).
 
 Retracting an episode removes its provenance from the facts it supported, expires those it alone
 supported (history is kept: ``expired_at`` is transaction time), expires entities nothing supports any
@@ -17,7 +17,6 @@ from strata.graph.driver import Graph
 from strata.graph.network import episode_cast, refresh_interactions
 from strata.graph.queries import retract as q
 from strata.schema.errors import NotFoundError
-from strata.schema.models import utcnow
 
 
 class RetractResult(BaseModel):
@@ -28,8 +27,9 @@ class RetractResult(BaseModel):
     slot_updates: int
 
 
-def _retract_one(tx: ManagedTransaction, group_id: str, episode_uuid: str, timeline: TimelineFn,
-                 now: datetime) -> RetractResult:
+def retract_in(tx: ManagedTransaction, group_id: str, episode_uuid: str, timeline: TimelineFn,
+               now: datetime) -> RetractResult:
+    """One episode's retraction inside the caller's transaction (a purge retracts and deletes in one)."""
     if not tx.run(q.MARK_EPISODE_RETRACTED, episode_uuid=episode_uuid, group_id=group_id, now=now).data():
         raise NotFoundError(f"episode {episode_uuid} not found in group {group_id}")
     released = tx.run(q.RELEASE_FACTS, episode_uuid=episode_uuid, now=now).data()
@@ -45,7 +45,7 @@ def _retract_one(tx: ManagedTransaction, group_id: str, episode_uuid: str, timel
 
 def retract_episode(graph: Graph, group_id: str, episode_uuid: str, timeline: TimelineFn,
                     now: datetime) -> RetractResult:
-    return graph.write(lambda tx: _retract_one(tx, group_id, episode_uuid, timeline, now))
+    return graph.write(lambda tx: retract_in(tx, group_id, episode_uuid, timeline, now))
 
 
 def retract_source(graph: Graph, group_id: str, source_uuid: str, timeline: TimelineFn,
@@ -58,13 +58,3 @@ def retract_source(graph: Graph, group_id: str, source_uuid: str, timeline: Time
         one = retract_episode(graph, group_id, row["uuid"], timeline, now)
         total = RetractResult(**{k: getattr(total, k) + getattr(one, k) for k in RetractResult.model_fields})
     return total
-
-
-def purge_episode(graph: Graph, group_id: str, episode_uuid: str) -> None:
-    """Hard delete for data-removal requests: the episode, its passages, facts only it supported."""
-    def work(tx: ManagedTransaction) -> None:
-        cast = episode_cast(tx, episode_uuid)
-        tx.run(q.PURGE_EPISODE, episode_uuid=episode_uuid, group_id=group_id).consume()
-        refresh_interactions(tx, group_id, cast, utcnow())
-
-    graph.write(work)

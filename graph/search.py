@@ -69,6 +69,8 @@ class SearchQuery(BaseModel):
     around: TimeWindow | None = None
     # A book's story read up to a position (graph/story.py): facts and passages from before it, instead of as_of.
     story: StoryCut | None = None
+    # Only what this agent asserted: its facts (alone or with others) and its episodes' passages; no entity hits.
+    agent: str | None = None
 
 
 class MessageRef(BaseModel):
@@ -171,10 +173,12 @@ def gather(graph: Graph, group_id: str, query: SearchQuery, embed: EmbedFn | Non
         "include_history": query.include_history, "said_after": as_utc(query.said_after),
         "said_before": as_utc(query.said_before), **story_params(query.story),
         "types": query.types or None, "predicates": query.predicates or None, "with_embedding": query.mmr,
-        "limit": query.limit * CHANNEL_DEPTH, "want": query.limit,
+        "agent": query.agent, "limit": query.limit * CHANNEL_DEPTH, "want": query.limit,
         **{f"{k}_{kind}": _depth(kind, query.limit) for kind in OVERFETCH for k in ("k", "kt")},
     }
     kinds = set(query.kinds or ("fact", "entity", "episode"))
+    if query.agent:  # an entity is nobody's assertion
+        kinds.discard("entity")
     ranked = _channels(graph, params, terms, embedding, kinds, query.center)
     return Gathered(query=query, params=params, kinds=kinds, embedding=embedding,
                     degraded=degraded, candidates=_candidates(ranked), text_channels=_text_channels(ranked))
@@ -493,6 +497,6 @@ def fact_vector_channel(graph: Graph, group_id: str, embedding: list[float], lim
     now = utcnow()
     rows = graph.query(q.INDEX_CHANNELS["fact_vector"], group_id=group_id, embedding=embedding, as_of=now, known_at=now,
                        user_as_of=None, user_known_at=None, include_history=True, types=None, predicates=None,
-                       said_after=None, said_before=None, **story_params(None),
+                       said_after=None, said_before=None, agent=None, **story_params(None),
                        with_embedding=False, limit=limit, k_fact=_depth("fact", limit), kt_fact=_depth("fact", limit))
     return rows[0]["hits"]

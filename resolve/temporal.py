@@ -218,17 +218,28 @@ def is_believed_at(fact: TemporalFact, known_at: datetime) -> bool:
 
 
 def believed_invalid_at(fact: TemporalFact, known_at: datetime) -> datetime | None:
-    """The end we believed at ``known_at``. Simplification: only the latest change is remembered, so before
-    ``invalidated_at`` the fact counts as open (an earlier, since-revised end is not reconstructed)."""
-    if fact.invalid_at is None:
-        return None
-    if fact.invalidated_at is not None and fact.invalidated_at > known_at:
-        return fact.stated_invalid_at if fact.stated_invalid_at == fact.invalid_at else None
+    """The end we believed at ``known_at``: the current one unless it changed after ``known_at``, else the one
+    in force just before the first change after ``known_at`` (the end history). A fact whose end changed
+    before histories were kept has one earlier state, and before that its stated end.
+
+    The same rule runs in Cypher (graph/queries/read.py ``BELIEVED_END``); tests/integration/
+    test_temporal_rule.py checks the two agree on random facts."""
+    if fact.invalidated_at is None or fact.invalidated_at <= known_at:
+        return fact.invalid_at
+    if fact.end_changed_at is None:
+        if fact.prev_invalidated_at is not None and fact.prev_invalidated_at <= known_at:
+            return fact.prev_invalid_at
+        return fact.stated_invalid_at
+    before = fact.end_before or []
+    for i, changed in enumerate(fact.end_changed_at):
+        if changed > known_at:
+            return before[i] if i < len(before) else None
     return fact.invalid_at
 
 
 def holds(fact: TemporalFact, as_of: datetime, known_at: datetime) -> bool:
-    """True at valid time ``as_of`` as believed at transaction time ``known_at``."""
+    """True at valid time ``as_of`` as believed at transaction time ``known_at`` (graph/queries/read.py
+    ``TEMPORAL_FILTER`` is the same rule in Cypher)."""
     if fact.negated or not is_believed_at(fact, known_at):
         return False
     end = believed_invalid_at(fact, known_at)

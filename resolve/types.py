@@ -81,6 +81,10 @@ class TemporalFact(Frozen):
 
     ``stated_invalid_at`` is the end the source stated (kept so recomputation can reopen what a retracted
     fact had closed); ``invalid_at`` is the current effective end (stated, computed or from a negation).
+    Transaction time of the end: ``invalidated_at`` is when it last changed; ``end_changed_at[i]`` is when it
+    changed and ``end_before[i]`` what it was just before (None: open), oldest first. Facts whose end changed
+    before that history was kept carry one earlier state in ``prev_invalid_at``/``prev_invalidated_at``
+    (``end_changed_at`` None).
     """
 
     uuid: str
@@ -92,6 +96,10 @@ class TemporalFact(Frozen):
     invalid_at: UtcDatetime | None = None
     invalidated_at: UtcDatetime | None = None
     invalidated_by: str | None = None
+    end_changed_at: list[UtcDatetime] | None = None
+    end_before: list[UtcDatetime | None] | None = None
+    prev_invalid_at: UtcDatetime | None = None
+    prev_invalidated_at: UtcDatetime | None = None
     created_at: UtcDatetime | None = None
     expired_at: UtcDatetime | None = None
     negated: bool = False

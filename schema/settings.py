@@ -14,8 +14,11 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
 class Settings(BaseSettings):
+    # An empty variable means "not set" (compose writes `${STRATA_LLM_BASE_URL:-}`): the default applies, never
+    # an empty string the openai client would take for a base URL.
     model_config = SettingsConfigDict(
-        env_prefix="STRATA_", env_file=".env", env_file_encoding="utf-8", frozen=True, extra="ignore"
+        env_prefix="STRATA_", env_file=".env", env_file_encoding="utf-8", frozen=True, extra="ignore",
+        env_ignore_empty=True,
     )
 
     # Neo4j
@@ -114,8 +117,9 @@ class Settings(BaseSettings):
     java_home: Path | None = None
     neo4j_version: str = "5.26.31"
     neo4j_browser_version: str = "5.24.0"
-    neo4j_heap: str = "1g"
-    neo4j_pagecache: str = "512m"
+    # Unset: sized to the machine and the store at each `strata services up` (services/memory.py).
+    neo4j_heap: str | None = Field(default=None, pattern=r"^\d+[kmgKMG]$")
+    neo4j_pagecache: str | None = Field(default=None, pattern=r"^\d+[kmgKMG]$")
     neo4j_bolt_port: int = 7687
     neo4j_http_port: int = 7474
     redis_port: int = 6379

@@ -6,6 +6,7 @@ import time
 
 from pydantic import BaseModel
 
+from strata.schema.errors import ServiceError
 from strata.schema.settings import Settings
 from strata.services.neo4j import Neo4jService
 from strata.services.redis import RedisService
@@ -18,6 +19,8 @@ class ServiceStatus(BaseModel):
     address: str
     ready: bool = False
     seconds: float | None = None  # start time, when just started
+    # Answering at the configured address without having been started here (a system Redis or Neo4j).
+    external: bool = False
 
 
 class ServicesManager:
@@ -34,15 +37,21 @@ class ServicesManager:
         }
 
     def up(self, only_missing: bool = False) -> list[ServiceStatus]:
-        """Start both services. With ``only_missing`` a service we already run is left as it is."""
+        """Start both services. With ``only_missing`` a service that already answers at its configured address
+        (started here, or another process's, such as a system Redis) is left as it is."""
+        present = {svc.name: bool(svc.pid()) or self._answers(svc) for svc in (self.redis, self.neo4j)}
+        for svc in (self.redis, self.neo4j):
+            if present[svc.name] and not svc.pid() and not only_missing:
+                raise ServiceError(f"{svc.name} already answers at {self._addresses()[svc.name]} but was not started "
+                                   "by strata: use it (`strata services up --if-needed`) or stop it first")
         # Check prerequisites of both before starting either: a failure leaves nothing half-started.
-        if not (only_missing and self.neo4j.pid()):
+        if not (only_missing and present["neo4j"]):
             self.neo4j.java()
-        if not (only_missing and self.redis.pid()):
+        if not (only_missing and present["redis"]):
             self.redis.binary()
         statuses = []
         for svc in (self.redis, self.neo4j):
-            if only_missing and svc.pid():
+            if only_missing and present[svc.name]:
                 statuses.append(self._status(svc))
                 continue
             began = time.monotonic()
@@ -58,8 +67,12 @@ class ServicesManager:
     def status(self) -> list[ServiceStatus]:
         return [self._status(svc) for svc in (self.redis, self.neo4j)]
 
+    @staticmethod
+    def _answers(svc: Neo4jService | RedisService) -> bool:
+        return svc.bolt_ready() if isinstance(svc, Neo4jService) else svc.ping()
+
     def _status(self, svc: Neo4jService | RedisService) -> ServiceStatus:
         pid = svc.pid()
-        ready = svc.bolt_ready() if isinstance(svc, Neo4jService) else svc.ping()
-        return ServiceStatus(name=svc.name, running=pid is not None, pid=pid, ready=bool(pid) and ready,
-                             address=self._addresses()[svc.name])
+        ready = self._answers(svc)
+        return ServiceStatus(name=svc.name, running=pid is not None, pid=pid, ready=ready,
+                             external=ready and pid is None, address=self._addresses()[svc.name])

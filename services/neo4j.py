@@ -18,6 +18,7 @@ from pathlib import Path
 from strata.schema.errors import ServiceError
 from strata.schema.neo4j_browser import style_rules
 from strata.schema.settings import Settings
+from strata.services.memory import MemoryPlan, StoreSizes, plan, store_sizes
 from strata.services.process import pid_alive, port_open, read_pid, stop_by_pid_file, stop_pid, wait_until
 
 SUPPORTED_JAVA = (17, 21)
@@ -104,8 +105,27 @@ class Neo4jService:
         staging.rename(self.lib)
         return self.lib
 
-    def write_config(self) -> Path:
+    @property
+    def databases(self) -> Path:
+        return self.home / "data" / "databases"
+
+    def memory_plan(self) -> MemoryPlan:
+        """Heap and page cache for the next start: the settings, else sized to this machine and the store."""
+        return plan(self.settings.neo4j_heap, self.settings.neo4j_pagecache, self.databases)
+
+    def started_with(self) -> MemoryPlan | None:
+        """The memory the running server was started with."""
+        try:
+            return MemoryPlan.model_validate_json((self.home / "run" / "memory.json").read_text())
+        except (OSError, ValueError):
+            return None
+
+    def sizes(self) -> StoreSizes:
+        return store_sizes(self.databases)
+
+    def write_config(self, memory: MemoryPlan | None = None) -> Path:
         s = self.settings
+        memory = memory or self.memory_plan()
         for sub in ("conf", "data", "logs", "run", "plugins", "import"):
             (self.home / sub).mkdir(parents=True, exist_ok=True)
         conf = self.home / "conf" / "neo4j.conf"
@@ -124,7 +144,7 @@ class Neo4jService:
             f"server.directories.run={self.home / 'run'}",
             f"server.directories.plugins={self.home / 'plugins'}",
             f"server.directories.import={self.home / 'import'}",
-            f"server.memory.pagecache.size={s.neo4j_pagecache}",
+            f"server.memory.pagecache.size={memory.pagecache}",
             "dbms.usage_report.enabled=false",
             "db.tx_log.rotation.retention_policy=2 days",
             "server.bolt.thread_pool_max_size=200",
@@ -166,9 +186,11 @@ class Neo4jService:
                 raise ServiceError(f"port {port} on 127.0.0.1 is already in use by another process")
         java = self.java()
         lib = self.ensure_jars()
-        self.write_config()
+        memory = self.memory_plan()
+        self.write_config(memory)
+        (self.home / "run" / "memory.json").write_text(memory.model_dump_json())
         cmd = [
-            java, f"-Xms{s.neo4j_heap}", f"-Xmx{s.neo4j_heap}", *JVM_FLAGS,
+            java, f"-Xms{memory.heap}", f"-Xmx{memory.heap}", *JVM_FLAGS,
             "-cp", f"{lib}/*:{self.home / 'plugins'}/*",
             "org.neo4j.server.CommunityEntryPoint",
             f"--home-dir={self.home}", f"--config-dir={self.home / 'conf'}", "--console-mode",

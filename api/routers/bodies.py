@@ -45,6 +45,8 @@ class EpisodeIn(BaseModel):
     metadata: dict[str, Any] = Field(default_factory=dict)
     messages: list[MessageIn] | None = Field(None, min_length=1, max_length=5000)
     facts: list[FactStatement] | None = Field(None, min_length=1, max_length=5000)
+    agent: str | None = Field(None, min_length=1, max_length=200, pattern=r"^[^\x00-\x1f]+$",
+                              description="Who asserts it (an agent, a user, a pipeline); default: the key's name.")
 
     @model_validator(mode="after")
     def _one_body(self) -> EpisodeIn:
@@ -79,8 +81,10 @@ def to_episode(group_id: str, body: EpisodeIn, max_chars: int, agent: str | None
     fields.setdefault("content_hash", ids.content_hash(fields["content"]))
     reference = body.reference_time or fields.pop("first_timestamp", None)
     fields.pop("first_timestamp", None)
+    agent = body.agent or agent
+    # Who says it is part of what was said: two agents posting the same text are two assertions, each recorded.
     uuid = ids.stable_uuid("api-episode", group_id, fields["content_hash"], reference, body.source, body.speaker,
-                           json.dumps(body.metadata, sort_keys=True, default=str))
+                           json.dumps(body.metadata, sort_keys=True, default=str), agent)
     return Episode(uuid=uuid, group_id=group_id, source_name=body.source, reference_time=reference or now,
                    reference_time_inferred=reference is None, metadata=body.metadata, agent=agent,
                    span_start=0, span_end=len(fields["content"]), **fields)

@@ -18,7 +18,16 @@ from strata.api.story import story_ask
 from strata.graph import lucene
 from strata.graph.bloom import browse_schema
 from strata.graph.network import interaction_network
-from strata.graph.read import Candidate, FactPage, PredicateInfo, entity_candidates, list_facts, predicates
+from strata.graph.read import (
+    AgentActivity,
+    Candidate,
+    FactPage,
+    PredicateInfo,
+    agents,
+    entity_candidates,
+    list_facts,
+    predicates,
+)
 from strata.graph.search import SearchQuery, SearchResult, embed_query
 from strata.graph.story import GroupClock, StoryAsk, group_clock, story_cut
 from strata.graph.traverse import Path, TypeCount, entity_types, shortest_paths
@@ -65,6 +74,8 @@ def search_group(
     time_words: bool = Query(True, description="Rank higher what falls in the time the question names "
                                                "('in May 2023', 'last year'; relative to as_of or now)."),
     story: StoryAsk = Depends(story_ask),
+    agent: str | None = Query(None, max_length=200, description="Only what this agent asserted (its facts and its "
+                                                               "episodes' passages; no entity hits)."),
 ) -> SearchResult:
     """Hybrid search over facts, entities and episode passages, ranked by relevance to the query; every hit
     carries its provenance (the messages or span that support it for this query) and when it was said."""
@@ -77,7 +88,7 @@ def search_group(
     stored = stored_predicates(rt.graph, group, split(predicates), _embed(rt))  # as the write path names them
     query = SearchQuery(q=q, limit=limit, as_of=as_of, known_at=known_at, include_history=include_history,
                         types=split(types), predicates=stored, kinds=wanted, center=split(center) or [], mmr=mmr,
-                        said_after=said_after, said_before=said_before,
+                        said_after=said_after, said_before=said_before, agent=agent,
                         story=story_cut(rt.graph, group, story, as_of))
     return recall_search(rt.graph, group, query, rt.embed if rt.embedder else None, time_words)
 
@@ -88,11 +99,13 @@ def context(group: str = Depends(read_group), rt: Runtime = Depends(runtime),
             budget_tokens: int = Query(1000, ge=MIN_BUDGET, le=MAX_BUDGET,
                                        description="The block's size limit in tokens (WordPiece count)."),
             as_of: datetime | None = AS_OF,
-            time_words: bool = Query(True, description="As in search.")) -> ContextBlock:
+            time_words: bool = Query(True, description="As in search."),
+            agent: str | None = Query(None, max_length=200, description="Only what this agent asserted.")
+            ) -> ContextBlock:
     """One ready-to-paste memory block for an agent's prompt, never over ``budget_tokens``: facts with when they
     were true, quotes with speaker and date, entity summaries; the hits behind it and the quoted messages."""
     return context_block(rt.graph, group, q, budget_tokens, rt.embed if rt.embedder else None, as_of=as_of,
-                         time_words=time_words)
+                         time_words=time_words, agent=agent)
 
 
 class Resolution(BaseModel):
@@ -174,15 +187,23 @@ def facts(group: str = Depends(read_group), rt: Runtime = Depends(runtime),
           as_of: datetime | None = AS_OF, known_at: datetime | None = KNOWN_AT, include_history: bool = False,
           cursor: str | None = Query(None, max_length=512,
                                      description="next_cursor of the previous page (the listing's snapshot)."),
-          limit: int = Query(100, ge=1, le=1000), story: StoryAsk = Depends(story_ask)) -> FactPage:
+          limit: int = Query(100, ge=1, le=1000), story: StoryAsk = Depends(story_ask),
+          agent: str | None = Query(None, max_length=200, description="Only what this agent asserted.")) -> FactPage:
     """A complete, paginated, countable listing of the facts that match (not top-k)."""
     subject_uuid = _entity_ref(rt, group, subject, subject_type, "subject")
     object_uuid = _entity_ref(rt, group, object, object_type, "object")
     stored = stored_predicate_filter(rt.graph, group, predicate, _embed(rt))  # as the write path names it
     return list_facts(rt.graph, group, subject=subject_uuid, predicate=stored, object=object_uuid,
                       subject_type=subject_type, object_type=object_type, as_of=as_of, known_at=known_at,
-                      include_history=include_history, story=story_cut(rt.graph, group, story, as_of), cursor=cursor,
-                      limit=limit)
+                      include_history=include_history, story=story_cut(rt.graph, group, story, as_of), agent=agent,
+                      cursor=cursor, limit=limit)
+
+
+@router.get("/groups/{group}/agents", response_model=list[AgentActivity])
+def group_agents(group: str = Depends(read_group), rt: Runtime = Depends(runtime)) -> list[AgentActivity]:
+    """Who wrote to the group (the ``agent`` of each write, by default the key's name): their episodes and the
+    current facts each asserted; ``facts?agent=`` lists them."""
+    return agents(rt.graph, group)
 
 
 @router.get("/groups/{group}/quotes", response_model=QuotePage)

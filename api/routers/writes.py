@@ -13,10 +13,12 @@ from strata.api.predicates import stored_predicate_filter
 from strata.api.routers.bodies import BatchIn, EpisodeIn, to_episode
 from strata.graph.edit import Correction, CorrectionResult, correct_fact
 from strata.graph.keys import ApiKey
-from strata.graph.retract import RetractResult, purge_episode, retract_episode, retract_source
+from strata.graph.purge import PurgeRecord, purge_episode, purge_group, purge_source
+from strata.graph.retract import RetractResult, retract_episode, retract_source
 from strata.ingest.consolidate import ConsolidationResult, consolidate_group
 from strata.ingest.sources import FORMATS, parse_source_bytes
 from strata.ingest.submit import JobInfo, episode_info, job_info, submit_document, submit_episodes
+from strata.resolve.purging import purge_rules
 from strata.resolve.timeline import recompute_timeline
 from strata.schema.errors import InputError, SizeLimitError
 from strata.schema.models import utcnow
@@ -31,6 +33,12 @@ class EpisodeAccepted(BaseModel):
     status: str
 
 
+class Removal(RetractResult):
+    """A retraction's counts; with ``purge=true`` also the purge's audit record."""
+
+    purged: PurgeRecord | None = None
+
+
 class BatchAccepted(BaseModel):
     job_id: str
     episode_uuids: list[str]
@@ -38,8 +46,8 @@ class BatchAccepted(BaseModel):
 
 
 def _submit(rt: Runtime, key: ApiKey, group: str, bodies: list[EpisodeIn]) -> tuple[list[str], JobInfo]:
-    episodes = [to_episode(group, b, rt.settings.max_episode_chars, agent=f"key:{key.id}") for b in bodies]
-    job = submit_episodes(rt.graph, rt.celery, group, episodes, agent=f"key:{key.id}",
+    episodes = [to_episode(group, b, rt.settings.max_episode_chars, agent=key.agent) for b in bodies]
+    job = submit_episodes(rt.graph, rt.celery, group, episodes, agent=key.agent,
                           inline_pipeline=rt.inline_pipeline)
     return [e.uuid for e in episodes], job
 
@@ -64,6 +72,8 @@ def add_episodes(body: BatchIn, group: str = Depends(write_group), key: ApiKey =
 def upload_source(file: UploadFile = File(..., description="The file to ingest."),
                   format: str = Form(..., description=f"One of: {', '.join(FORMATS)}", examples=["chat-jsonl"]),
                   name: str | None = Form(None, max_length=300),
+                  agent: str | None = Form(None, min_length=1, max_length=200,
+                                           description="Who asserts the file's content; default: the key's name."),
                   group: str = Depends(write_group), key: ApiKey = Depends(principal),
                   rt: Runtime = Depends(runtime)) -> JobInfo:
     """Upload a book, chat log, transcript or facts file; it is segmented into episodes and queued as one job.
@@ -74,12 +84,12 @@ def upload_source(file: UploadFile = File(..., description="The file to ingest."
     if not data:
         raise InputError("the uploaded file is empty")
     doc = parse_source_bytes(data, format, name=name or file.filename or "upload", group_id=group,
-                             agent=f"key:{key.id}", book_window_tokens=rt.settings.book_window_tokens,
+                             agent=agent or key.agent, book_window_tokens=rt.settings.book_window_tokens,
                              chat_window_messages=rt.settings.chat_window_messages,
                              max_episode_chars=rt.settings.max_episode_chars)
     if not doc.episodes:
         raise InputError("the file holds no episodes", {"warnings": doc.warnings[:20]})
-    return submit_document(rt.graph, rt.celery, doc, agent=f"key:{key.id}", inline_pipeline=rt.inline_pipeline)
+    return submit_document(rt.graph, rt.celery, doc, agent=agent or key.agent, inline_pipeline=rt.inline_pipeline)
 
 
 @router.get("/jobs/{uuid}", response_model=JobInfo)
@@ -96,23 +106,43 @@ def get_episode(uuid: str = Uuid, key: ApiKey = Depends(principal), rt: Runtime 
     return episode_info(rt.graph, uuid)
 
 
-@router.delete("/episodes/{uuid}", response_model=RetractResult)
-def delete_episode(uuid: str = Uuid, purge: bool = Query(False, description="Hard delete (data removal)."),
-                   key: ApiKey = Depends(principal), rt: Runtime = Depends(runtime)) -> RetractResult:
-    """Retract an episode: facts only it supported expire (kept as history); facts it had closed reopen."""
+PURGE = Query(False, description="Hard delete for data removal: also deletes everything derived only from it.")
+
+
+@router.delete("/episodes/{uuid}", response_model=Removal)
+def delete_episode(uuid: str = Uuid, purge: bool = PURGE, key: ApiKey = Depends(principal),
+                   rt: Runtime = Depends(runtime)) -> Removal:
+    """Retract an episode: facts only it supported expire (kept as history); facts it had closed reopen. With
+    ``purge=true`` it is retracted (if it was not) and then deleted with everything derived only from it."""
     group = owned_group(rt, key, "episode", uuid, "w")
-    result = retract_episode(rt.graph, group, uuid, recompute_timeline, utcnow())
     if purge:
-        purge_episode(rt.graph, group, uuid)
-    return result
+        out = purge_episode(rt.graph, group, uuid, purge_rules(rt.embed if rt.embedder else None), utcnow(),
+                            key_id=key.id)
+        return Removal(**out.retraction.model_dump(), purged=out.record)
+    return Removal(**retract_episode(rt.graph, group, uuid, recompute_timeline, utcnow()).model_dump())
 
 
-@router.delete("/sources/{uuid}", response_model=RetractResult)
-def delete_source(uuid: str = Uuid, key: ApiKey = Depends(principal),
-                  rt: Runtime = Depends(runtime)) -> RetractResult:
-    """Retract every episode of a source, with the same restore rules as for one episode."""
+@router.delete("/sources/{uuid}", response_model=Removal)
+def delete_source(uuid: str = Uuid, purge: bool = PURGE, key: ApiKey = Depends(principal),
+                  rt: Runtime = Depends(runtime)) -> Removal:
+    """Retract every episode of a source, with the same restore rules as for one episode; with ``purge=true``
+    delete the source, its episodes and job, and everything derived only from them."""
     group = owned_group(rt, key, "source", uuid, "w")
-    return retract_source(rt.graph, group, uuid, recompute_timeline, utcnow())
+    if purge:
+        out = purge_source(rt.graph, group, uuid, purge_rules(rt.embed if rt.embedder else None), utcnow(),
+                           key_id=key.id)
+        return Removal(**out.retraction.model_dump(), purged=out.record)
+    return Removal(**retract_source(rt.graph, group, uuid, recompute_timeline, utcnow()).model_dump())
+
+
+@router.delete("/groups/{group}", response_model=PurgeRecord)
+def delete_group(purge: bool = Query(False, description="Required: a group is only ever purged (hard delete)."),
+                 group: str = Depends(write_group), key: ApiKey = Depends(principal),
+                 rt: Runtime = Depends(runtime)) -> PurgeRecord:
+    """Purge a whole group: every node and relationship of it goes; the audit record stays."""
+    if not purge:
+        raise InputError("a group can only be purged: pass purge=true", {"group": group})
+    return purge_group(rt.graph, group, utcnow(), key_id=key.id)
 
 
 @router.post("/facts/{uuid}:correct", response_model=CorrectionResult)

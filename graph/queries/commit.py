@@ -52,8 +52,13 @@ WITH e, row WHERE row.embedding IS NOT NULL AND e.name_embedding IS NULL
 CALL db.create.setNodeVectorProperty(e, 'name_embedding', row.embedding)
 """
 
+# An episode committed again after its retraction takes its mentions back (graph/queries/retract.py).
 UPSERT_MENTIONS = """
 MATCH (ep:Episode {uuid: $episode_uuid})
+CALL (ep) {
+  MATCH (ep)-[old:RETRACTED_MENTION]->(:Entity)
+  DELETE old
+}
 UNWIND $rows AS row
 MATCH (e:Entity {uuid: row.entity_uuid})
 MERGE (ep)-[m:MENTIONS]->(e)
@@ -71,9 +76,21 @@ ON CREATE SET r.group_id = $group_id, r.group_tag = $group_tag, r.predicate = f.
               r.confidence = f.confidence, r.created_at = $now, r.extractor = $extractor,
               r.episodes = [$episode_uuid], r.evidence = f.evidence, r.asserted_by = f.asserted_by,
               r.agents = f.agents, r.story_at = f.story_at, r.story_chapter = f.story_chapter,
-              r.story_source = f.story_source
-// Another episode stating the same fact appends its provenance (and revives a retracted fact).
-ON MATCH SET r.episodes = CASE WHEN $episode_uuid IN r.episodes THEN r.episodes ELSE r.episodes + $episode_uuid END,
+              r.story_source = f.story_source, r.statement_episodes = [$episode_uuid],
+              r.statements = [coalesce(f.fact, '')], r.statement_speakers = [coalesce(head(f.asserted_by), '')]
+// Another episode stating the same fact appends its provenance (and revives a retracted fact) and its statement:
+// its words and speaker, which a purge of the other episodes leaves the fact (graph/queries/purge.py). A fact
+// written before statements were kept starts with its episodes as statements of unknown words ('').
+ON MATCH SET r.statements = coalesce(r.statements, [x IN r.episodes | '']),
+             r.statement_speakers = coalesce(r.statement_speakers, [x IN r.episodes | '']),
+             r.statement_episodes = coalesce(r.statement_episodes, r.episodes),
+             r.statements = CASE WHEN $episode_uuid IN r.statement_episodes THEN r.statements
+                                 ELSE r.statements + coalesce(f.fact, '') END,
+             r.statement_speakers = CASE WHEN $episode_uuid IN r.statement_episodes THEN r.statement_speakers
+                                         ELSE r.statement_speakers + coalesce(head(f.asserted_by), '') END,
+             r.statement_episodes = CASE WHEN $episode_uuid IN r.statement_episodes THEN r.statement_episodes
+                                         ELSE r.statement_episodes + $episode_uuid END,
+             r.episodes = CASE WHEN $episode_uuid IN r.episodes THEN r.episodes ELSE r.episodes + $episode_uuid END,
              r.evidence = r.evidence + [x IN f.evidence WHERE NOT x IN r.evidence],
              r.asserted_by = r.asserted_by + [x IN f.asserted_by WHERE NOT x IN r.asserted_by],
              r.agents = r.agents + [x IN f.agents WHERE NOT x IN r.agents],
@@ -218,13 +235,32 @@ UNWIND rs AS r
 
 SLOT_FACTS_BY_KIND = {"subject": SUBJECT_SLOT_FACTS, "object": OBJECT_SLOT_FACTS, "pair": PAIR_SLOT_FACTS}
 
+# Before a fact's end changes, its state joins the end history (read by graph/queries/read.py BELIEVED_END), so
+# "what did we believe at known_at" survives every later change: `end_changed_at` gains $now and `end_before`
+# the end until now (ISO, '' for open). A fact whose end changed before histories were kept starts its history
+# from the one earlier state it has. SET items apply in order: each reads the values before this change.
+KEEP_END_HISTORY = """
+SET r.end_changed_at = coalesce(r.end_changed_at,
+        CASE WHEN r.invalidated_at IS NULL THEN []
+             WHEN r.prev_invalidated_at IS NULL THEN [r.invalidated_at]
+             ELSE [r.prev_invalidated_at, r.invalidated_at] END) + [$now],
+    r.end_before = coalesce(r.end_before,
+        CASE WHEN r.invalidated_at IS NULL THEN []
+             WHEN r.prev_invalidated_at IS NULL THEN [coalesce(toString(r.stated_invalid_at), '')]
+             ELSE [coalesce(toString(r.stated_invalid_at), ''), coalesce(toString(r.prev_invalid_at), '')] END)
+        + [coalesce(toString(r.invalid_at), '')],
+    r.invalidated_at = $now
+REMOVE r.prev_invalid_at, r.prev_invalidated_at
+"""
+
 APPLY_SLOT_UPDATES = """
 UNWIND $rows AS u
 MATCH ()-[r:RELATES_TO {uuid: u.uuid}]->()
-// One step of history, so "what did we believe at known_at" survives a later change of the end.
-SET r.prev_invalid_at = r.invalid_at, r.prev_invalidated_at = r.invalidated_at,
-    r.invalid_at = datetime(u.invalid_at), r.invalidated_by = u.invalidated_by, r.invalidated_at = $now,
-    r.story_until = u.story_until
+CALL (r, u) {
+  WITH r, u WHERE u.end_changed
+""" + KEEP_END_HISTORY + """
+}
+SET r.invalid_at = datetime(u.invalid_at), r.invalidated_by = u.invalidated_by, r.story_until = u.story_until
 """
 
 EPISODE_IS_COMMITTED = """

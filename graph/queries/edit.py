@@ -1,5 +1,7 @@
 """Manual edits: merging two entities and correcting a fact. Values are parameters; no labels are formatted."""
 
+from strata.graph.queries.commit import KEEP_END_HISTORY
+
 # Relationships cannot be re-pointed: each fact is re-created on the surviving entity with the same properties
 # (uuid included) and the old one deleted, in one statement.
 MOVE_OUTGOING = """
@@ -54,7 +56,12 @@ WITH startNode(r) AS s, endNode(r) AS o, r.predicate AS predicate, r.valid_at AS
 WHERE size(same) > 1
 WITH same[0] AS keep, same[1..] AS duplicates
 UNWIND duplicates AS d
-SET keep.episodes = coalesce(keep.episodes, [])
+WITH keep, d, [i IN range(0, size(coalesce(d.statement_episodes, [])) - 1)
+               WHERE NOT d.statement_episodes[i] IN coalesce(keep.statement_episodes, [])] AS extra
+SET keep.statements = coalesce(keep.statements, []) + [i IN extra | d.statements[i]],
+    keep.statement_speakers = coalesce(keep.statement_speakers, []) + [i IN extra | d.statement_speakers[i]],
+    keep.statement_episodes = coalesce(keep.statement_episodes, []) + [i IN extra | d.statement_episodes[i]],
+    keep.episodes = coalesce(keep.episodes, [])
       + [x IN coalesce(d.episodes, []) WHERE NOT x IN coalesce(keep.episodes, [])],
     keep.evidence = coalesce(keep.evidence, [])
       + [x IN coalesce(d.evidence, []) WHERE NOT x IN coalesce(keep.evidence, [])],
@@ -85,11 +92,17 @@ MATCH (s:Entity)-[r:RELATES_TO {uuid: $uuid}]->(o:Entity) WHERE r.group_id = $gr
 RETURN s.uuid AS subject_uuid, o.uuid AS object_uuid, properties(r) AS props
 """
 
+# A new end joins the end history first (graph/queries/commit.py KEEP_END_HISTORY), so a read with an earlier
+# known_at still sees the end believed then.
 UPDATE_FACT_TEXT = """
 MATCH ()-[r:RELATES_TO {uuid: $uuid}]->() WHERE r.group_id = $group_id
-SET r.fact = $fact, r.corrected_at = $now, r.correction_reason = $reason,
-    r.stated_invalid_at = $invalid_at, r.invalid_at = CASE WHEN $invalid_at IS NULL THEN r.invalid_at
-                                                       ELSE $invalid_at END
+SET r.fact = $fact, r.corrected_at = $now, r.correction_reason = $reason, r.stated_invalid_at = $invalid_at
+WITH r
+CALL (r) {
+  WITH r WHERE $invalid_at IS NOT NULL AND (r.invalid_at IS NULL OR r.invalid_at <> $invalid_at)
+""" + KEEP_END_HISTORY + """
+  SET r.invalid_at = $invalid_at
+}
 WITH r WHERE $embedding IS NOT NULL
 CALL db.create.setRelationshipVectorProperty(r, 'fact_embedding', $embedding)
 """
@@ -103,7 +116,8 @@ SET old.expired_at = $now, old.corrected_by = $new_uuid
 MERGE (s)-[n:RELATES_TO {uuid: $new_uuid}]->(o)
 SET n += $props, n.predicate = $predicate, n.predicate_text = $predicate_text, n.fact = $fact, n.valid_at = $valid_at,
     n.stated_invalid_at = $invalid_at, n.invalid_at = $invalid_at, n.invalidated_by = null,
-    n.invalidated_at = null, n.prev_invalid_at = null, n.prev_invalidated_at = null,
+    n.invalidated_at = null, n.prev_invalid_at = null, n.prev_invalidated_at = null, n.end_changed_at = null,
+    n.end_before = null,
     n.expired_at = null, n.corrected_by = null, n.created_at = $now, n.corrects = $uuid,
     n.correction_reason = $reason, n.fact_embedding = null
 WITH n WHERE $embedding IS NOT NULL

@@ -21,19 +21,30 @@ ON CREATE SET s.group_id = $source.group_id, s.name = $source.name, s.kind = $so
               s.metadata_json = $source.metadata_json
 """
 
-# New episodes start queued; a failed one submitted again is queued again; done ones stay done.
+# New episodes start queued; a failed or retracted one submitted again is queued again (a retracted one is
+# processed again: its commit restores what the retraction took); others stay as they are (a done episode
+# posted again is a no-op).
 STORE_EPISODES = """
 MATCH (j:Job {uuid: $job_uuid})
 UNWIND $episodes AS row
 MERGE (e:Episode {uuid: row.uuid})
 ON CREATE SET e += row, e.status = 'queued', e.created_at = $now, e.job_uuid = $job_uuid
-SET e.status = CASE WHEN e.status = 'failed' THEN 'queued' ELSE e.status END
+FOREACH (_ IN CASE WHEN e.status IN ['failed', 'retracted'] THEN [1] ELSE [] END |
+  SET e.status = 'queued', e.requeued_at = $now, e.enqueued_at = null)
 MERGE (j)-[:INCLUDES]->(e)
 WITH e
 OPTIONAL MATCH (s:Source {uuid: e.source_uuid})
 FOREACH (_ IN CASE WHEN s IS NULL THEN [] ELSE [1] END | MERGE (s)-[:HAS_EPISODE]->(e))
 RETURN e.uuid AS uuid, e.status AS status, e.seq AS seq
 ORDER BY seq
+"""
+
+# The same source submitted again: only its retracted episodes are queued again (what still stands, and episodes
+# another segmentation of the file would make, are left alone: the submission is a duplicate).
+REQUEUE_RETRACTED = """
+MATCH (:Job {uuid: $job_uuid})-[:INCLUDES]->(e:Episode) WHERE e.uuid IN $uuids AND e.status = 'retracted'
+SET e.status = 'queued', e.requeued_at = $now, e.enqueued_at = null
+RETURN e.uuid AS uuid ORDER BY e.seq
 """
 
 MARK_ENQUEUED = """
@@ -109,6 +120,11 @@ OPTIONAL MATCH (j)-[:INCLUDES]->(e:Episode)
 WITH j, llm, e.status AS status, count(e) AS n, sum(coalesce(e.fact_count, 0)) AS facts
 RETURN j.uuid AS uuid, j.group_id AS group_id, j.source_uuid AS source_uuid, j.created_at AS created_at, llm,
        collect({status: status, n: n, facts: facts}) AS counts
+"""
+
+# A source uploaded again after its retraction stands again: the flag goes with the episodes queued again.
+RESTORE_SOURCE = """
+MATCH (s:Source {uuid: $source_uuid}) SET s.retracted_at = null
 """
 
 JOB_OF_SOURCE = """

@@ -1,12 +1,17 @@
-"""Read queries: temporal fact listings, entity lookups for resolution, timelines, the predicate registry."""
-
 # A fact holds at ($as_of, $known_at) when it was believed at known_at (created, not yet expired) and true
-# at as_of under the end we believed at known_at. `invalidated_at` is when `invalid_at` last changed; one
-# earlier state is kept in `prev_invalid_at`/`prev_invalidated_at`, and before that the stated end applied.
+# at as_of under the end we believed at known_at. `invalidated_at` is when `invalid_at` last changed; before
+# that, the end history says what it was: `end_changed_at[i]` is when it changed, `end_before[i]` the end just
+# before (an ISO string, '' for open). A fact whose end changed before histories were kept (`end_changed_at`
+# null) has one earlier state in `prev_invalid_at`/`prev_invalidated_at`, and before that its stated end.
+# The same rule in Python: resolve/temporal.py `holds` (tests/integration/test_temporal_rule.py compares them).
 BELIEVED_END = """
   CASE WHEN r.invalidated_at IS NULL OR r.invalidated_at <= $known_at THEN r.invalid_at
-       WHEN r.prev_invalidated_at IS NOT NULL AND r.prev_invalidated_at <= $known_at THEN r.prev_invalid_at
-       ELSE r.stated_invalid_at END
+       WHEN r.end_changed_at IS NULL THEN
+         CASE WHEN r.prev_invalidated_at <= $known_at THEN r.prev_invalid_at ELSE r.stated_invalid_at END
+       ELSE head([i IN range(0, size(r.end_changed_at) - 1) WHERE r.end_changed_at[i] > $known_at
+                  | CASE WHEN coalesce(r.end_before[i], '') = '' THEN null ELSE datetime(r.end_before[i]) END]
+                 + [r.invalid_at])
+  END
 """
 
 # A story cut ($story_at, $story_source: graph/story.py) replaces the valid-time cut: a book's facts stated
@@ -16,9 +21,10 @@ STORY_STATED = """($story_at IS NULL OR (r.story_source = $story_source AND r.st
 TEMPORAL_FILTER = STORY_STATED + """
   AND ($include_history OR (
     NOT coalesce(r.negated, false)
-    AND r.created_at <= $known_at AND (r.expired_at IS NULL OR r.expired_at > $known_at)
+    AND coalesce(r.created_at <= $known_at, true) AND (r.expired_at IS NULL OR r.expired_at > $known_at)
     AND CASE WHEN $story_at IS NULL
-      THEN r.valid_at <= $as_of AND coalesce(""" + BELIEVED_END + """, $as_of + duration('P1D')) > $as_of
+      THEN coalesce(r.valid_at <= $as_of, true)
+           AND coalesce(""" + BELIEVED_END + """, $as_of + duration('P1D')) > $as_of
       ELSE r.story_until IS NULL OR r.story_until >= $story_at END
   ))
 """
@@ -31,6 +37,7 @@ WHERE r.group_id = $group_id
   AND (($object IS NULL AND $object_key IS NULL) OR o.uuid = $object OR o.key = $object_key)
   AND ($subject_type IS NULL OR s.type = $subject_type)
   AND ($object_type IS NULL OR o.type = $object_type)
+  AND ($agent IS NULL OR $agent IN coalesce(r.agents, []))
   AND ($after IS NULL OR r.uuid > $after)
   AND """ + TEMPORAL_FILTER
 
@@ -53,6 +60,7 @@ MATCH (s:Entity)-[r:RELATES_TO]->(o:Entity) USING INDEX r:RELATES_TO(group_id, p
 WHERE r.group_id = $group_id AND r.predicate = $predicate AND r.uuid > coalesce($after, '')
   AND ($subject_type IS NULL OR s.type = $subject_type)
   AND ($object_type IS NULL OR o.type = $object_type)
+  AND ($agent IS NULL OR $agent IN coalesce(r.agents, []))
   AND """ + TEMPORAL_FILTER + """
 WITH r, s, o ORDER BY r.group_id, r.predicate, r.uuid LIMIT $limit
 RETURN """ + FACT_FIELDS + """
@@ -230,4 +238,17 @@ RETURN m.uuid AS uuid, m.entity_uuid AS entity_uuid, m.forms AS forms, m.rule AS
        m.episode_uuid AS episode_uuid, m.created_at AS created_at, m.merged_uuid AS merged_uuid,
        m.split_from AS split_from, m.source_uuid AS source_uuid, m.undone_at AS undone_at, m.actor AS actor
 ORDER BY m.created_at DESC, m.uuid LIMIT $limit
+"""
+
+# Who asserted what in a group: each agent's episodes and the current facts it stated.
+AGENTS = """
+MATCH (ep:Episode) WHERE ep.group_id = $group_id AND ep.agent IS NOT NULL AND ep.status <> 'retracted'
+WITH ep.agent AS agent, count(ep) AS episodes, min(ep.created_at) AS first_at, max(ep.created_at) AS last_at
+CALL (agent) {
+  MATCH ()-[r:RELATES_TO]->() WHERE r.group_id = $group_id AND agent IN coalesce(r.agents, [])
+    AND r.expired_at IS NULL
+  RETURN count(r) AS facts
+}
+RETURN agent, episodes, facts, first_at, last_at
+ORDER BY episodes DESC, agent
 """

@@ -16,6 +16,7 @@ FACT_HIT_FILTER = """
   AND ($said_after IS NULL OR r.valid_at >= $said_after) AND ($said_before IS NULL OR r.valid_at < $said_before)
   AND ($predicates IS NULL OR r.predicate IN $predicates)
   AND ($types IS NULL OR s.type IN $types OR o.type IN $types)
+  AND ($agent IS NULL OR $agent IN coalesce(r.agents, []))
   AND """ + TEMPORAL_FILTER
 
 # The fields of a hit, as the body of a map literal (the hydration query returns one map per hit, whatever its kind).
@@ -82,6 +83,7 @@ WHERE ep.status = 'done' AND ep.group_id = $group_id
   AND ($user_known_at IS NULL OR ep.created_at <= $user_known_at)
   AND ($said_after IS NULL OR ep.reference_time >= $said_after)
   AND ($said_before IS NULL OR ep.reference_time < $said_before)
+  AND ($agent IS NULL OR ep.agent = $agent)
 """
 
 PASSAGE_HIT_MAP = """

@@ -6,12 +6,14 @@ import pytest
 
 from strata.graph import Graph
 from strata.graph.network import interaction_network
-from strata.graph.retract import purge_episode, retract_episode
+from strata.graph.purge import purge_episode
+from strata.graph.retract import retract_episode
 from strata.graph.story import StoryAsk, story_cut
 from strata.ingest.embedders import HashEmbedder
 from strata.ingest.extractors import SpacyExtractor
 from strata.ingest.pipeline import Pipeline
 from strata.ingest.sources.base import parse_source_text
+from strata.resolve.purging import purge_rules
 from strata.resolve.timeline import recompute_timeline
 from strata.schema.models import utcnow
 
@@ -102,7 +104,7 @@ def test_retraction_and_purge_recompute_the_stored_edges(graph: Graph, group_id:
     stored = _stored(graph, group_id)
     assert stored[frozenset(("Mr. Thomas Hale", "Miss Anna Grey"))]["scenes"] == 1
     assert frozenset(("Mr. Thomas Hale", "Mrs. Mary Stone")) not in stored
-    purge_episode(graph, group_id, book.episodes[1].uuid)
+    purge_episode(graph, group_id, book.episodes[1].uuid, purge_rules(), utcnow())
     assert frozenset(("Miss Anna Grey", "Mrs. Mary Stone")) not in _stored(graph, group_id)
 
 

@@ -9,10 +9,11 @@ import pytest
 
 from strata.api.quotes import quotes_said
 from strata.graph.commit import commit_episode
-from strata.graph.retract import purge_episode
+from strata.graph.purge import purge_episode
+from strata.resolve.purging import purge_rules
 from strata.resolve.timeline import recompute_timeline
 from strata.schema import ids
-from strata.schema.models import Episode, ExtractorInfo
+from strata.schema.models import Episode, ExtractorInfo, utcnow
 from strata.schema.plan import CommitPlan, EntityWrite, MentionWrite, QuoteWrite
 
 pytestmark = pytest.mark.integration
@@ -69,6 +70,6 @@ def test_quotes_are_written_listed_and_purged(graph, group_id) -> None:
     rest = quotes_said(graph, group_id, offset=page.next_offset, limit=3)
     assert [q.text for q in rest.items] == ["Maybe,"] and rest.next_offset is None
 
-    purge_episode(graph, group_id, plan.episode.uuid)
+    purge_episode(graph, group_id, plan.episode.uuid, purge_rules(), utcnow())
     assert graph.query("MATCH (q:Quote {group_id: $g}) RETURN count(q) AS n", g=group_id)[0]["n"] == 0
     assert quotes_said(graph, group_id).count == 0

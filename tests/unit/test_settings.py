@@ -20,3 +20,14 @@ def test_settings_reject_garbage_booleans_and_are_frozen(monkeypatch: pytest.Mon
     cfg = Settings(_env_file=None)
     with pytest.raises(ValidationError):
         cfg.neo4j_uri = "x"  # type: ignore[misc]
+
+
+def test_empty_variables_mean_unset(monkeypatch) -> None:
+    """docker-compose passes `${STRATA_LLM_BASE_URL:-}`: an empty value must not become a base URL."""
+    monkeypatch.setenv("STRATA_LLM_BASE_URL", "")
+    monkeypatch.setenv("STRATA_LLM_API_KEY", "")
+    monkeypatch.setenv("STRATA_NEO4J_HEAP", "")
+    cfg = Settings(_env_file=None)
+    assert cfg.llm_base_url is None and cfg.llm_api_key is None and cfg.neo4j_heap is None
+    monkeypatch.setenv("STRATA_LLM_BASE_URL", "http://127.0.0.1:8081/v1")
+    assert Settings(_env_file=None).llm_base_url == "http://127.0.0.1:8081/v1"

@@ -237,6 +237,21 @@ def test_valid_and_believed_selection():
     assert holds(f, day(12), known_at=day(15)) and not holds(f, day(12), known_at=day(21))
 
 
+def test_known_at_reads_the_end_history():
+    """Open until day 20, then ended on day 10; on day 30 corrected to day 8: each known_at sees its end."""
+    f = fact("a", "x", "paris", 0, invalid_at=day(8), invalidated_at=day(30), created_at=day(1),
+             end_changed_at=[day(20), day(30)], end_before=[None, day(10)])
+    assert holds(f, day(12), known_at=day(19)) and not holds(f, day(12), known_at=day(21))
+    assert holds(f, day(9), known_at=day(29)) and not holds(f, day(9), known_at=day(31))
+
+
+def test_an_end_changed_before_histories_keeps_one_earlier_state():
+    f = fact("a", "x", "paris", 0, stated_invalid_at=day(12), invalid_at=day(5), invalidated_at=day(20),
+             prev_invalid_at=day(9), prev_invalidated_at=day(10), created_at=day(1))
+    assert holds(f, day(10), known_at=day(5)) and not holds(f, day(10), known_at=day(15))  # stated, then day 9
+    assert holds(f, day(7), known_at=day(15)) and not holds(f, day(7), known_at=day(21))
+
+
 # Story clock: facts of one instant (a book's undated facts) ordered by where the story states them.
 
 def told(uuid: str, s: str, o: str, at: int, p: str = "lives_in", **kw: object) -> TemporalFact:
