@@ -79,6 +79,7 @@ def build_runtime(settings: Settings, inline: bool = False) -> Runtime:
         from strata.ingest.tasks import build_pipeline
 
         rt.inline_pipeline = build_pipeline(settings, graph)
+        rt.summarizer = rt.inline_pipeline.summarizer
     else:
         from strata.ingest.celery_app import make_celery
 
@@ -138,12 +139,12 @@ def app_from_environment() -> FastAPI:
 
 def _install_routes(app: FastAPI, settings: Settings) -> None:
     from strata.api.explorer import mount_explorer
-    from strata.api.routers import browser, entities, health, query, review, writes
+    from strata.api.routers import browser, entities, health, query, review, summaries, writes
 
     app.include_router(health.router)
     app.include_router(browser.router)
     mount_explorer(app)
-    for module in (query, entities, review, writes):
+    for module in (query, entities, review, writes, summaries):
         app.include_router(module.router, prefix="/v1")
     try:
         from strata.api.mcp_server import mount_mcp

@@ -109,7 +109,8 @@ def _print_estimate(cfg: Settings, episodes: list[Episode]) -> None:
 
 
 def _usage_line(u: LLMUsage) -> str:
-    return (f"LLM: {u.calls} calls ({u.extraction_calls} extraction, {u.adjudication_calls} adjudication), "
+    return (f"LLM: {u.calls} calls ({u.extraction_calls} extraction, {u.adjudication_calls} adjudication, "
+            f"{u.summary_calls} summary), "
             f"{u.prompt_tokens:,} prompt + {u.completion_tokens:,} completion tokens, "
             f"{u.cache_hits} answers from the cache")
 
@@ -199,7 +200,8 @@ def worker(
     concurrency: int = typer.Option(0, "--concurrency", "-c", min=0, help="Processes (default: CPU count)."),
     queue: str = typer.Option(None, "--queue", "-Q", help="Queue(s) to consume (default: STRATA_CELERY_QUEUE)."),
     pool: str = typer.Option("prefork", "--pool", help="prefork (CPU-bound spaCy) or threads (LLM-bound)."),
-    beat: bool = typer.Option(False, "--beat", help="Also run the periodic stuck sweep (one worker per cluster)."),
+    beat: bool = typer.Option(False, "--beat", help="Also run the periodic tasks: the stuck sweep, stale "
+                                                   "summaries, communities (one worker per cluster)."),
     metrics_port: int = typer.Option(0, "--metrics-port", help="Serve Prometheus /metrics on this port."),
     loglevel: str = typer.Option("INFO", "--loglevel"),
 ) -> None:

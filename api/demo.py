@@ -24,11 +24,14 @@ from strata.graph.keys import create_key, list_keys, revoke_key
 from strata.graph.network import interaction_network
 from strata.graph.read import group_counts, list_facts
 from strata.graph.search import SearchQuery, search
+from strata.graph.summaries import summaries_of
+from strata.ingest.communities import refresh_communities
 from strata.ingest.consolidate import consolidate_source
 from strata.ingest.embedders import make_embedder
 from strata.ingest.extractors import make_extractor
 from strata.ingest.pipeline import Pipeline
 from strata.ingest.sources import load_source
+from strata.ingest.summaries import make_summarizer, refresh_group
 from strata.resolve.normalize import entity_key
 from strata.schema.bloom import build_perspective
 from strata.schema.models import utcnow
@@ -88,6 +91,14 @@ def run_demo(settings: Settings, graph: Graph, console: Console, book: Path | No
     counts = group_counts(graph, GROUP)
     console.print(f"group '{GROUP}': {counts['entities']} entities, {counts['facts']} facts "
                   f"({counts['open_facts']} open), {counts['episodes']} episodes")
+    summarizer = make_summarizer(settings)
+    if summarizer is not None:  # the demo commits without the workers' run_episode: summaries in one pass
+        written = refresh_group(graph, GROUP, summarizer)
+        run = refresh_communities(graph, GROUP, settings, summarizer)
+        homes = list_facts(graph, GROUP, subject_key=entity_key("Maya", "Person"), predicate="lives_in").items
+        maya = next((s.summary for s in summaries_of(graph, GROUP, [f.subject_uuid for f in homes[:1]])), "")
+        console.print(f"summaries: {written.changed} written ({summarizer.method}); {run.communities} communities"
+                      + (f'; Maya: "{escape(maya)}"' if maya else ""))
 
     def where(person: str, as_of: datetime | None = None) -> str:
         page = list_facts(graph, GROUP, subject_key=entity_key(person, "Person"), predicate="lives_in", as_of=as_of)

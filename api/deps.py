@@ -19,6 +19,7 @@ class Runtime:
     embedder: Embedder | None
     celery: Any | None = None
     inline_pipeline: Any | None = None  # a Pipeline: episodes commit during the request (tests, `serve --inline`)
+    summarizer: Any | None = None  # built on the first summaries refresh (api/routers/summaries.py)
     key_cache: dict[str, tuple[float, Any]] = field(default_factory=dict)
 
     def embed(self, texts: list[str]) -> list[list[float]]:

@@ -186,6 +186,20 @@ def build_mcp(app: FastAPI) -> MCPServer:
         return await call(run)
 
     @mcp.tool()
+    async def communities(group: str, ctx: Context, query: str = "", entity: str | None = None,
+                          limit: int = 10) -> dict[str, Any]:
+        """Groups of closely related entities, each with a title (its top members), a summary and its members;
+        ``query`` searches titles and summaries, ``entity`` (a uuid) gives the community it belongs to."""
+        from strata.graph.communities import list_communities
+
+        def run() -> dict[str, Any]:
+            check_group(key_of(ctx), group, "r")
+            found = list_communities(rt().graph, group, query=query, entity_uuid=entity, limit=limit)
+            return {"communities": [c.model_dump(mode="json") for c in found]}
+
+        return await call(run)
+
+    @mcp.tool()
     async def list_quotes(group: str, ctx: Context, speaker: str | None = None, addressee: str | None = None,
                           offset: int = 0, limit: int = 100) -> dict[str, Any]:
         """What characters said to whom (``count``, ``items``, ``next_offset``); speaker and addressee by uuid or

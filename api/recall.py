@@ -2,9 +2,9 @@
 
 ``recall_search`` is graph search plus what the outside adds: the time the question names ("in May 2023",
 "last year") read from its words (resolve/timewords.py) and ranked higher. ``context_block`` turns the hits
-into one memory block an agent pastes into its prompt, within a token budget: facts with when they were
-true, quotes with speaker and date, entity summaries, each section in rank order; the structured hits behind
-it travel beside it.
+into one memory block an agent pastes into its prompt, within a token budget: a summary line for each entity the
+hits are about (when the budget allows, after the evidence), facts with when they were true, quotes with speaker
+and date, each section in rank order; the structured hits behind it travel beside it.
 """
 
 from __future__ import annotations
@@ -18,12 +18,14 @@ from pydantic import BaseModel, Field
 
 from strata.graph.driver import Graph
 from strata.graph.search import EmbedFn, SearchHit, SearchQuery, SearchResult, search
+from strata.graph.summaries import summaries_of
 from strata.resolve.timewords import time_window
 
 # Hits a context block is drawn from, best first, before the budget cuts it.
 CONTEXT_HITS = 40
 MIN_BUDGET, MAX_BUDGET = 50, 32_000
 QUOTE_CHARS = 600  # a quote longer than this is cut (with an ellipsis) so that one turn cannot fill the block
+MAX_ENTITY_LINES = 10  # entity summaries at the head of a block, at most
 
 
 def recall_search(graph: Graph, group: str, query: SearchQuery, embed: EmbedFn | None,
@@ -79,11 +81,15 @@ def context_block(graph: Graph, group: str, q: str, budget_tokens: int, embed: E
                            time_words)
     header = (f'Memory for "{_one_line(q)}"' + (f" as of {as_of:%Y-%m-%d}" if as_of else "")
               + (f" from {_one_line(agent)}" if agent else "") + ":")
-    sections: dict[str, list[str]] = {"Facts": [], "Quotes": [], "Entities": []}
-    kept: list[SearchHit] = []
+    sections: dict[str, list[str]] = {"Entities": [], "Facts": [], "Quotes": []}
+    kept: set[int] = set()
     quoted: list[QuotedMessage] = []
+    about: list[str] = []  # the entities the hits are about: entity hits, then the kept facts' ends, in rank order
     used = count(header)
-    for hit in result.hits:
+    for k, hit in enumerate(result.hits):
+        if hit.entity is not None:
+            about.append(hit.entity.uuid)
+            continue
         line, section = _line(hit)
         if line is None:
             continue
@@ -93,14 +99,28 @@ def context_block(graph: Graph, group: str, q: str, budget_tokens: int, embed: E
             continue  # a shorter hit further down may still fit
         used += cost
         sections[section].append(line)
-        kept.append(hit)
+        kept.add(k)
+        if hit.fact is not None:
+            about += [hit.fact.subject_uuid, hit.fact.object_uuid]
         if hit.kind == "episode":
             quoted += [QuotedMessage(episode_uuid=p.episode_uuid, index=m.index, speaker=m.speaker,
                                      metadata=m.metadata) for p in hit.provenance for m in p.messages]
+    # Entity summaries head the block, in what the evidence leaves of the budget (they never displace it).
+    entity_hits = {h.entity.uuid: k for k, h in enumerate(result.hits) if h.entity is not None}
+    for s in summaries_of(graph, group, list(dict.fromkeys(about))[:MAX_ENTITY_LINES]):
+        line = f"- {s.name} ({s.type}): {_one_line(s.summary)}"
+        cost = count(line) + (0 if sections["Entities"] else count("Entities:"))
+        if used + cost > budget_tokens:
+            continue
+        used += cost
+        sections["Entities"].append(line)
+        if s.uuid in entity_hits:
+            kept.add(entity_hits[s.uuid])
     text = "\n".join([header] + [part for title, lines in sections.items() if lines
                                  for part in (f"{title}:", *lines)])
     return ContextBlock(query=q, as_of=as_of, text=text, tokens=count(text), budget_tokens=budget_tokens,
-                        quoted=quoted, hits=kept, degraded=list(result.degraded))
+                        quoted=quoted, hits=[h for k, h in enumerate(result.hits) if k in kept],
+                        degraded=list(result.degraded))
 
 
 def _line(hit: SearchHit) -> tuple[str | None, str]:
@@ -120,9 +140,7 @@ def _line(hit: SearchHit) -> tuple[str | None, str]:
         if len(text) > QUOTE_CHARS:
             text = text[:QUOTE_CHARS].rsplit(" ", 1)[0] + " ..."
         return f'- [{when}{speaker or "text"}] "{text}"', "Quotes"
-    if hit.entity is not None and hit.entity.summary:
-        return f"- {hit.entity.name} ({hit.entity.type}): {_one_line(hit.entity.summary)}", "Entities"
-    return None, "Entities"
+    return None, "Facts"
 
 
 def _one_line(text: str) -> str:

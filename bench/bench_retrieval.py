@@ -11,8 +11,8 @@ blocks went over budget.
 
 The API runs as ``strata serve --inline`` in a subprocess with the shipped defaults (offline spaCy extractor,
 ONNX MiniLM embedder, the configured reranker) unless the environment says otherwise; groups are named
-``bench-locomo-<sample_id>`` and kept between runs (``--reuse`` skips ingesting a conversation whose group
-already holds all its sessions; ``--drop`` deletes the groups at the end).
+``bench-locomo-<sample_id>`` (``--group-prefix``) and kept between runs (``--reuse`` skips ingesting a
+conversation whose group already holds all its sessions; ``--drop`` deletes the groups at the end).
 
 Run: .venv/bin/python -m bench.bench_retrieval [--data PATH] [--reuse] [--drop] [--kinds episode,fact,entity]
 Writes bench/results/retrieval.json (or --out).
@@ -53,10 +53,11 @@ BASELINES = {
             "single-hop": 0.728},
 }
 GOAL_R10 = 0.80
+GROUP_PREFIX = ["bench-locomo-"]  # --group-prefix: measure a branch on groups of its own
 
 
 def group_of(conv: Conversation) -> str:
-    return f"bench-locomo-{conv.sample_id}"
+    return f"{GROUP_PREFIX[0]}{conv.sample_id}"
 
 
 def sessions_done(graph: Graph, group: str) -> int:
@@ -136,7 +137,10 @@ def main() -> None:
     parser.add_argument("--no-context", dest="context", action="store_false",
                         help="skip the context-block measure (GET /context at 1,000 and 2,000 tokens)")
     parser.add_argument("--out", type=Path, default=RESULTS)
+    parser.add_argument("--group-prefix", default=GROUP_PREFIX[0],
+                        help="groups are named PREFIX<sample_id> (another prefix leaves the shared groups alone)")
     args = parser.parse_args()
+    GROUP_PREFIX[0] = args.group_prefix
     if not args.data.exists():
         sys.exit(f"no data at {args.data} (the LoCoMo dev file lives in ../shared beside the checkout)")
     conversations = load_conversations(args.data)

@@ -18,6 +18,7 @@ from strata.graph import lucene
 from strata.graph.driver import Graph
 from strata.graph.network import refresh_interactions
 from strata.graph.queries import commit as q
+from strata.graph.summaries import mark_stale
 from strata.schema.models import Episode
 from strata.schema.plan import CommitPlan, FunctionalFlag, SlotFact, SlotUpdate
 
@@ -37,6 +38,8 @@ class CommitResult(BaseModel):
     passages: int
     slot_facts: int
     slot_updates: int
+    # Entities whose facts or notes this commit changed (their summaries are due for a rewrite).
+    touched: list[str] = []
 
 
 def episode_properties(episode: Episode) -> dict[str, Any]:
@@ -97,16 +100,24 @@ def commit_episode(graph: Graph, plan: CommitPlan, timeline: TimelineFn, now: da
             tx.run(q.RECORD_SUGGESTIONS, rows=[s.model_dump() for s in plan.suggestions], **common).consume()
         refresh_interactions(tx, plan.group_id, (m.entity_uuid for m in plan.mentions), now)
         seeds = [(f.subject_uuid, f.predicate, f.object_uuid) for f in plan.facts]
-        slot_facts, updates = recompute_slots(tx, plan.group_id, seeds, timeline, now)
+        touched = {uuid for n in plan.notes for uuid in n.entity_uuids}
+        mark_stale(tx, plan.group_id, touched)
+        slot_facts, updates = recompute_slots(tx, plan.group_id, seeds, timeline, now, touched)
         return CommitResult(episode_uuid=ep_uuid, entities=len(plan.entities), facts=len(plan.facts),
-                            passages=len(plan.passages), slot_facts=slot_facts, slot_updates=updates)
+                            passages=len(plan.passages), slot_facts=slot_facts, slot_updates=updates,
+                            touched=sorted(touched))
 
     return graph.write(work)
 
 
 def recompute_slots(tx: ManagedTransaction, group_id: str, seeds: Iterable[tuple[str, str, str]],
-                    timeline: TimelineFn, now: datetime) -> tuple[int, int]:
-    """Gather every fact of the slots the seed triples touch, run the rules, write what changed."""
+                    timeline: TimelineFn, now: datetime, touched: set[str] | None = None) -> tuple[int, int]:
+    """Gather every fact of the slots the seed triples touch, run the rules, write what changed.
+
+    The seeds' entities and both ends of every fact whose end changed are marked for a new summary (and added
+    to ``touched`` when given): whatever changed a slot (a commit, retraction, merge or correction) changed what
+    the graph says about them.
+    """
     seeds = list(seeds)
     if not seeds:
         return 0, 0
@@ -138,6 +149,13 @@ def recompute_slots(tx: ManagedTransaction, group_id: str, seeds: Iterable[tuple
         tx.run(q.APPLY_SLOT_UPDATES, rows=[{**u.model_dump(), "invalid_at": _iso(u.invalid_at),
                                             "end_changed": current.get(u.uuid, (None,))[0] != u.invalid_at}
                                            for u in changed], now=now).consume()
+    ends = {uuid for s, _, o in seeds for uuid in (s, o)}
+    for u in changed:
+        if u.uuid in facts:
+            ends |= {facts[u.uuid].subject_uuid, facts[u.uuid].object_uuid}
+    mark_stale(tx, group_id, ends)
+    if touched is not None:
+        touched |= ends
     return len(facts), len(changed)
 
 

@@ -60,6 +60,12 @@ def phrase(text: str) -> str:
 # and the Cypher filter on group_id stays exact (the analyzer lowercases, so "A" and "a" share a token).
 GROUP_TAG_FIELD = "group_tag"
 TEXT_FIELDS = {"entity": ("name", "aliases", "summary"), "fact": ("fact", "predicate"), "passage": ("context",)}
+# Name lookups (entity resolution) read the names only: a summary names the entity's relatives and places, so a
+# name would otherwise find everyone whose summary mentions it.
+NAME_FIELDS = ("name", "aliases")
+# Prose under the entity index's analyzer (no stemming, no stop words dropped): queried without the question's
+# stop and question words, as the stemmed indexes are, or "is" and "the" would match every summary.
+PROSE_FIELDS = frozenset({"summary"})
 _TAG_SPELLING = (("-", "x2d"), ("_", "x5f"), (".", "x2e"), (":", "x3a"))
 
 
@@ -69,14 +75,18 @@ def group_tag(group_id: str) -> str:
     return "grp" + group_id
 
 
-def on_fields(query: str, fields: Sequence[str]) -> str:
-    """``query`` (already built from escaped terms) on the content ``fields`` only, never on the group tag."""
-    if not query.strip():
-        return ""
-    return "(" + " OR ".join(f"{field}:({query})" for field in fields) + ")"
+def on_fields(query: str, fields: Sequence[str], prose: str | None = None) -> str:
+    """``query`` (already built from escaped terms) on the content ``fields`` only, never on the group tag;
+    ``prose``, when given, is asked of the PROSE_FIELDS instead (empty: they are not asked)."""
+    parts = []
+    for field in fields:
+        text = prose if prose is not None and field in PROSE_FIELDS else query
+        if text.strip():
+            parts.append(f"{field}:({text})")
+    return "(" + " OR ".join(parts) + ")" if parts else ""
 
 
-def in_group(group_id: str, query: str, fields: Sequence[str]) -> str:
+def in_group(group_id: str, query: str, fields: Sequence[str], prose: str | None = None) -> str:
     """``on_fields`` required to be in the group: for a group whose matches a shared index would crowd out."""
-    content = on_fields(query, fields)
+    content = on_fields(query, fields, prose)
     return f"+{GROUP_TAG_FIELD}:{phrase(group_tag(group_id))}^0 +{content}" if content else ""

@@ -193,6 +193,8 @@ def _purge_batch(tx: ManagedTransaction, group_id: str, episodes: list[str], to_
             removed_names.update(names)
     # every pair whose evidence changed (scenes together, quotes) is a pair of the purged episodes' cast
     refresh_interactions(tx, group_id, cast, now)
+    if removed_names:
+        tx.run(q.FORGET_NAMES, group_id=group_id, names=sorted(removed_names)).consume()
 
     counts.merge_records = tx.run(q.DELETE_MERGE_RECORDS, names=sorted(removed_names), **p).single()["n"]
     predicates = sorted({r["predicate"] for r in deleted})

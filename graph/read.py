@@ -127,7 +127,7 @@ def entity_candidates(graph: Graph, group_id: str, *, keys: Sequence[str] = (),
     if keys:
         found += _key_candidates(graph, group_id, keys)
     if lucene:
-        fields = lucene_syntax.TEXT_FIELDS["entity"]
+        fields = lucene_syntax.NAME_FIELDS
         queries = [{"name": name, "lucene": lucene_syntax.in_group(group_id, text, fields)}
                    for name, text in lucene if text.strip()]
         if queries:

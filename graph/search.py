@@ -229,9 +229,12 @@ def _channels(graph: Graph, params: dict[str, Any], terms: dict[str, str], embed
     if embedding is not None:
         names += ["fact_vector", "entity_vector"] + [f"{kind}_vector" for kind in passages]
     center = list(dict.fromkeys(center))
-    text = {f"{kind}_lucene": lucene.on_fields(terms[kind], fields) for kind, fields in lucene.TEXT_FIELDS.items()}
-    args = {**params, **text, "terms": terms, "embedding": embedding, "center": center, "entities": center,
-            "rrf_k": RRF_K, "seeds": EXPANSION_SEEDS}
+    # the entity index's summary field is asked the query's content words only (lucene.PROSE_FIELDS)
+    prose = terms.get("fact", "")
+    text = {f"{kind}_lucene": lucene.on_fields(terms[kind], fields, prose)
+            for kind, fields in lucene.TEXT_FIELDS.items()}
+    args = {**params, **text, "terms": terms, "prose": prose, "embedding": embedding, "center": center,
+            "entities": center, "rrf_k": RRF_K, "seeds": EXPANSION_SEEDS}
     expand = "fact" in kinds
     here = tuple(n for n in names if not n.startswith("fact"))
     facts = tuple(n for n in names if n.startswith("fact"))
@@ -277,7 +280,8 @@ def _index_channels(graph: Graph, args: dict[str, Any], names: tuple[str, ...],
                 and args[depth] < MAX_INDEX_DEPTH:
             if text:  # the group required inside Lucene, as deep as before
                 fields = lucene.TEXT_FIELDS[prefix]
-                again[f"{prefix}_lucene"] = lucene.in_group(args["group_id"], args["terms"][prefix], fields)
+                again[f"{prefix}_lucene"] = lucene.in_group(args["group_id"], args["terms"][prefix], fields,
+                                                            args["prose"])
             else:
                 again[depth] = MAX_INDEX_DEPTH
             deepened.append(name)

@@ -18,6 +18,7 @@ from strata.graph.read import entity_candidates, predicates, previous_summary, r
 from strata.ingest.extractors.interactions import with_interactions
 from strata.ingest.gcpause import gc_paused
 from strata.ingest.protocols import EMPTY_CONTEXT, Embedder, ExtractionContext, Extractor, RosterEntry
+from strata.ingest.summaries import Summarizer
 from strata.resolve.planner import (
     Adjudicator,
     AmbiguousCase,
@@ -75,8 +76,11 @@ class _MeteredAdjudicator:
 
 class Pipeline:
     def __init__(self, graph: Graph, extractor: Extractor, embedder: Embedder | None,
-                 adjudicator: Adjudicator | None = None, prose_vectors: bool = False) -> None:
+                 adjudicator: Adjudicator | None = None, prose_vectors: bool = False,
+                 summarizer: Summarizer | None = None) -> None:
         self.graph = graph
+        # Writes the summaries of the entities a commit touched (run_episode, after the group lock).
+        self.summarizer = summarizer
         self.prose_vectors = prose_vectors  # settings.prose_passage_vectors
         self.extractor = extractor
         self.embedder = embedder

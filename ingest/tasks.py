@@ -35,6 +35,8 @@ from strata.schema.usage import LLMUsage
 
 TASK_EPISODE = "strata.ingest.episode"
 TASK_SWEEP = "strata.ingest.sweep"
+TASK_SUMMARIES = "strata.summaries.sweep"
+TASK_COMMUNITIES = "strata.communities.refresh"
 # Errors that no retry can fix: the episode fails at once. ExtractionError is raised after the LLM path's own
 # repair turn and splits; a task retry would pay the same calls again for the same answer.
 PERMANENT = (InputError, ConfigError, SchemaMismatchError, ExtractionError)
@@ -100,9 +102,10 @@ def run_episode(pipeline: Pipeline, locks: GroupLocks, episode_uuid: str, job_uu
     count_llm(outcome.adjudication)
     usage += outcome.adjudication
     metrics.EPISODES_PROCESSED.labels("done").inc()
-    if job_uuid and source is not None and source.kind == "book":
-        # the pass reasons about a book's cast (titles, families, marriages), not a chat's speakers
-        consolidate_if_complete(graph, locks, job_uuid)
+    usage += refresh_summaries(pipeline, episode.group_id, outcome.commit.touched, ids)
+    if job_uuid:
+        usage += finish_job_if_complete(graph, locks, job_uuid, episode_uuid, pipeline.summarizer,
+                                        book=source is not None and source.kind == "book")
     log_event(log, "episode.done", **ids, facts=outcome.commit.facts, entities=outcome.commit.entities,
               extract_ms=round(extract_s * 1000, 1), commit_ms=round(commit_s * 1000, 1),
               lock_wait_ms=round(waited * 1000, 1), llm_calls=usage.calls, prompt_tokens=usage.prompt_tokens,
@@ -113,22 +116,65 @@ def run_episode(pipeline: Pipeline, locks: GroupLocks, episode_uuid: str, job_uu
                          completion_tokens=usage.completion_tokens, llm_cache_hits=usage.cache_hits)
 
 
-def consolidate_if_complete(graph: Graph, locks: GroupLocks, job_uuid: str) -> None:
-    """When a book's job has no episode left to run, its cast consolidation pass runs once (under the group
-    lock; two workers finishing together both run it, and the second finds nothing left to merge). A failed
-    pass leaves the episodes done: `strata consolidate` runs it again."""
-    counts = store.job_counts(graph, job_uuid)
-    if counts is None or counts.source_uuid is None:
-        return
-    if counts.by_status.get("queued", 0) + counts.by_status.get("processing", 0):
-        return
-    from strata.ingest.consolidate import consolidate_source
+def refresh_summaries(pipeline: Pipeline, group_id: str, touched: list[str], ids: dict[str, Any]) -> LLMUsage:
+    """The summaries of the entities the commit touched that are due (ingest/summaries.py); a failure leaves
+    them stale for the job's end or the sweep, and the episode done. Their LLM cost is the episode's."""
+    if pipeline.summarizer is None or not touched:
+        return LLMUsage()
+    from strata.ingest.summaries import refresh_touched
 
     try:
-        with locks.hold(counts.group_id):
-            consolidate_source(graph, counts.group_id, counts.source_uuid)
-    except Exception as exc:  # noqa: BLE001 - the job's episodes are done whatever the pass does
-        log_event(log, "consolidate.failed", logging.ERROR, job_uuid=job_uuid, error=describe(exc))
+        result = refresh_touched(pipeline.graph, group_id, touched, pipeline.summarizer)
+    except Exception as exc:  # noqa: BLE001 - the episode is committed whatever its summaries do
+        log_event(log, "summaries.failed", logging.WARNING, **ids, error=describe(exc))
+        return LLMUsage()
+    if result.examined:
+        log_event(log, "summaries.refreshed", **ids, examined=result.examined, changed=result.changed,
+                  llm_calls=result.llm_calls, seconds=result.seconds)
+    return _record_summary_usage(pipeline.graph, ids["episode_uuid"], result)
+
+
+def _record_summary_usage(graph: Graph, episode_uuid: str, result: Any) -> LLMUsage:
+    usage = LLMUsage(calls=result.llm_calls, prompt_tokens=result.prompt_tokens,
+                     completion_tokens=result.completion_tokens, summary_calls=result.llm_calls,
+                     cache_hits=result.llm_cache_hits)
+    if usage.calls or usage.cache_hits:
+        store.add_llm_usage(graph, episode_uuid, usage)
+        count_llm(usage)
+    return usage
+
+
+def finish_job_if_complete(graph: Graph, locks: GroupLocks, job_uuid: str, episode_uuid: str,
+                           summarizer: Any | None, book: bool) -> LLMUsage:
+    """When a job has no episode left to run: a book's cast consolidation pass runs once (under the group lock;
+    two workers finishing together both run it, and the second finds nothing left to merge), then the group's
+    stale summaries are written (the ones the once-a-minute bound left behind, and the merges' survivors). A
+    failure leaves the episodes done: `strata consolidate` and `strata summaries refresh` run them again. The
+    summaries' LLM cost is the last episode's."""
+    counts = store.job_counts(graph, job_uuid)
+    if counts is None:
+        return LLMUsage()
+    if counts.by_status.get("queued", 0) + counts.by_status.get("processing", 0):
+        return LLMUsage()
+    if book and counts.source_uuid is not None:
+        # the pass reasons about a book's cast (titles, families, marriages), not a chat's speakers
+        from strata.ingest.consolidate import consolidate_source
+
+        try:
+            with locks.hold(counts.group_id):
+                consolidate_source(graph, counts.group_id, counts.source_uuid)
+        except Exception as exc:  # noqa: BLE001 - the job's episodes are done whatever the pass does
+            log_event(log, "consolidate.failed", logging.ERROR, job_uuid=job_uuid, error=describe(exc))
+    if summarizer is None:
+        return LLMUsage()
+    from strata.ingest.summaries import flush_stale
+
+    try:
+        result = flush_stale(graph, counts.group_id, summarizer, force=True, budget_s=summarizer.flush_budget_s)
+    except Exception as exc:  # noqa: BLE001 - what is left stale is written by the sweep
+        log_event(log, "summaries.failed", logging.WARNING, job_uuid=job_uuid, error=describe(exc))
+        return LLMUsage()
+    return _record_summary_usage(graph, episode_uuid, result)
 
 
 def count_llm(usage: LLMUsage) -> None:
@@ -205,6 +251,7 @@ def build_pipeline(settings: Settings, graph: Graph) -> Pipeline:
     """Extractor (with the shared LLM rate limit when configured) and embedder, built once per process."""
     from strata.ingest.embedders import make_embedder
     from strata.ingest.extractors import make_extractor
+    from strata.ingest.summaries import make_summarizer
 
     extractor: Extractor
     if settings.extractor_factory:
@@ -220,14 +267,16 @@ def build_pipeline(settings: Settings, graph: Graph) -> Pipeline:
             limiter = RedisRateLimiter.from_url(settings.redis_url, settings.llm_requests_per_minute,
                                                 settings.llm_tokens_per_minute)
         llm = OpenAIChatLLM.from_settings(settings, limiter=limiter)
-        cache = make_cache(settings)  # one cache for extraction and adjudication answers
+        cache = make_cache(settings)  # one cache for extraction, adjudication and summary answers
         extractor = make_extractor(settings, llm=llm, cache=cache)
         # With an LLM configured, mentions the scores leave ambiguous are adjudicated (one call per episode).
         return Pipeline(graph, extractor, make_embedder(settings), adjudicator=LLMAdjudicator(llm, cache=cache),
-                        prose_vectors=settings.prose_passage_vectors)
+                        prose_vectors=settings.prose_passage_vectors,
+                        summarizer=make_summarizer(settings, llm=llm, cache=cache))
     else:
         extractor = make_extractor(settings)
-    return Pipeline(graph, extractor, make_embedder(settings), prose_vectors=settings.prose_passage_vectors)
+    return Pipeline(graph, extractor, make_embedder(settings), prose_vectors=settings.prose_passage_vectors,
+                    summarizer=make_summarizer(settings))
 
 
 class WorkerRuntime:
@@ -296,7 +345,29 @@ def register_tasks(celery: Celery, settings: Settings) -> WorkerRuntime:
             log_event(log, "sweep.requeued", logging.WARNING, episodes=len(uuids))
         return {"requeued": len(uuids)}
 
+    @celery.task(name=TASK_SUMMARIES, acks_late=True)
+    def sweep_summaries() -> dict[str, int]:
+        """Write the stale summaries the once-a-minute bound left behind, in every group (within half the
+        interval)."""
+        summarizer = runtime.pipeline.summarizer
+        if summarizer is None:
+            return {"groups": 0, "changed": 0}
+        from strata.ingest.summaries import sweep as sweep_stale
+
+        done = sweep_stale(runtime.graph, summarizer, budget_s=settings.summary_sweep_interval_s / 2)
+        return {"groups": len(done), "changed": sum(r.changed for r in done)}
+
+    @celery.task(name=TASK_COMMUNITIES, acks_late=True)
+    def refresh_communities() -> dict[str, int]:
+        """Recompute the communities of every group whose summaries changed since the last run."""
+        from strata.ingest.communities import scheduled_refresh
+
+        runs = scheduled_refresh(runtime.graph, settings, runtime.pipeline.summarizer)
+        return {"groups": len(runs), "written": sum(r.written for r in runs)}
+
     celery.conf.beat_schedule = {
         "strata-sweep-stuck": {"task": TASK_SWEEP, "schedule": settings.sweep_interval_s},
+        "strata-summaries": {"task": TASK_SUMMARIES, "schedule": settings.summary_sweep_interval_s},
+        "strata-communities": {"task": TASK_COMMUNITIES, "schedule": settings.community_interval_s},
     }
     return runtime

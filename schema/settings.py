@@ -91,6 +91,21 @@ class Settings(BaseSettings):
     llm_cache: Literal["directory", "redis", "off"] = "directory"
     llm_cache_dir: Path | None = None
     llm_cache_ttl_s: int = Field(default=30 * 24 * 3600, ge=0)
+    # Entity summaries (ingest/summaries.py): `auto` writes them with the LLM when STRATA_EXTRACTOR=llm, else
+    # extractively (the entity's most salient current facts and notes); `off` leaves them as they are.
+    summaries: Literal["auto", "extractive", "llm", "off"] = "auto"
+    summary_max_chars: int = Field(default=300, ge=80, le=2000)
+    # An entity an episode touches is summarised again at most once per this many seconds (a hub every
+    # episode mentions is not rewritten by each); what is left stale is written by the sweep or at the job's end.
+    summary_min_interval_s: float = Field(default=60.0, ge=0)
+    summary_batch: int = Field(default=100, ge=1, le=1000)  # entities read and written per round trip
+    summary_sweep_interval_s: float = Field(default=300.0, gt=0)  # the beat task writing stale summaries
+    # Communities (ingest/communities.py): Leiden over current facts and INTERACTS_WITH weights, on a schedule.
+    community_interval_s: float = Field(default=3600.0, gt=0)
+    community_time_budget_s: float = Field(default=120.0, gt=0)  # one group's run stops cleanly past this
+    community_max_edges: int = Field(default=200_000, gt=0)  # the edge read is bounded (strongest kept)
+    community_min_size: int = Field(default=2, ge=2)
+    community_resolution: float = Field(default=1.0, gt=0)
     max_episode_chars: int = Field(default=200_000, gt=0)
     book_window_tokens: int = Field(default=1500, gt=0)
     chat_window_messages: int = Field(default=0, ge=0)  # 0: one episode per session

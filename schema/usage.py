@@ -8,7 +8,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 
 class LLMUsage(BaseModel):
-    """Extraction and adjudication together, over every attempt (a failed attempt's calls were paid too)."""
+    """Extraction, adjudication and the summaries of the entities an episode touched, over every attempt (a failed
+    attempt's calls were paid too)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -17,7 +18,8 @@ class LLMUsage(BaseModel):
     completion_tokens: int = Field(default=0, ge=0)
     extraction_calls: int = Field(default=0, ge=0)
     adjudication_calls: int = Field(default=0, ge=0)
-    # answers served from the LLM cache (extraction or adjudication): calls not made
+    summary_calls: int = Field(default=0, ge=0)  # entity summaries written after the commit (ingest/summaries.py)
+    # answers served from the LLM cache (extraction, adjudication or summary): calls not made
     cache_hits: int = Field(default=0, ge=0)
 
     def __add__(self, other: LLMUsage) -> LLMUsage:

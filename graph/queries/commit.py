@@ -33,13 +33,17 @@ UPSERT_ENTITIES = """
 UNWIND $rows AS row
 MERGE (e:Entity {uuid: row.uuid})
 ON CREATE SET e.group_id = $group_id, e.group_tag = $group_tag, e.key = row.key, e.name = row.name,
-              e.type = row.type, e.aliases = row.aliases, e.summary = row.summary, e.created_at = $now,
-              e.updated_at = $now
+              e.type = row.type, e.aliases = row.aliases, e.summary = row.summary, e.description = row.summary,
+              e.created_at = $now, e.updated_at = $now
 WITH e, row, [a IN row.aliases WHERE NOT a IN e.aliases] AS new_aliases
 // Only what changes is written: an entity every episode mentions would otherwise be rewritten (and
 // re-indexed in full text) by every episode.
 FOREACH (_ IN CASE WHEN size(new_aliases) > 0 THEN [1] ELSE [] END |
   SET e.aliases = e.aliases + new_aliases, e.updated_at = $now)
+// The extractor's description: the summary until one is written from the graph (ingest/summaries.py), and
+// part of what that summary is made from.
+FOREACH (_ IN CASE WHEN coalesce(e.description, '') = '' AND coalesce(row.summary, '') <> '' THEN [1] ELSE [] END |
+  SET e.description = row.summary)
 FOREACH (_ IN CASE WHEN coalesce(e.summary, '') = '' AND coalesce(row.summary, '') <> '' THEN [1] ELSE [] END |
   SET e.summary = row.summary)
 FOREACH (_ IN CASE WHEN e.expired_at IS NOT NULL THEN [1] ELSE [] END | SET e.expired_at = null)

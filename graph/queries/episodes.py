@@ -79,6 +79,7 @@ SET e.llm_calls = coalesce(e.llm_calls, 0) + $usage.llm_calls,
     e.llm_completion_tokens = coalesce(e.llm_completion_tokens, 0) + $usage.llm_completion_tokens,
     e.llm_extraction_calls = coalesce(e.llm_extraction_calls, 0) + $usage.llm_extraction_calls,
     e.llm_adjudication_calls = coalesce(e.llm_adjudication_calls, 0) + $usage.llm_adjudication_calls,
+    e.llm_summary_calls = coalesce(e.llm_summary_calls, 0) + $usage.llm_summary_calls,
     e.llm_cache_hits = coalesce(e.llm_cache_hits, 0) + $usage.llm_cache_hits
 """
 
@@ -112,6 +113,7 @@ CALL (j) {
           llm_completion_tokens: sum(coalesce(e.llm_completion_tokens, 0)),
           llm_extraction_calls: sum(coalesce(e.llm_extraction_calls, 0)),
           llm_adjudication_calls: sum(coalesce(e.llm_adjudication_calls, 0)),
+          llm_summary_calls: sum(coalesce(e.llm_summary_calls, 0)),
           llm_cache_hits: sum(coalesce(e.llm_cache_hits, 0))} AS llm
 }
 OPTIONAL MATCH (j)-[:INCLUDES]->(e:Episode)
@@ -173,7 +175,7 @@ RETURN e.uuid AS uuid, e.group_id AS group_id, e.source_uuid AS source_uuid, e.j
        e.finished_at AS finished_at, e.extractor AS extractor, entities, facts,
        {llm_calls: e.llm_calls, llm_prompt_tokens: e.llm_prompt_tokens, llm_completion_tokens: e.llm_completion_tokens,
         llm_extraction_calls: e.llm_extraction_calls, llm_adjudication_calls: e.llm_adjudication_calls,
-        llm_cache_hits: e.llm_cache_hits} AS llm
+        llm_summary_calls: e.llm_summary_calls, llm_cache_hits: e.llm_cache_hits} AS llm
 """
 
 UNENQUEUED = """

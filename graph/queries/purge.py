@@ -213,11 +213,31 @@ MATCH (x:Entity {group_id: $group_id, key: $key}) WHERE x.uuid <> $uuid RETURN c
 
 UPDATE_ENTITY = """
 MATCH (e:Entity {uuid: $uuid})
-SET e.name = $name, e.key = $key, e.aliases = $aliases, e.summary = $summary, e.updated_at = $now
+SET e.name = $name, e.key = $key, e.aliases = $aliases, e.summary = $summary, e.description = null,
+    e.summary_hash = null, e.summary_stale = true, e.updated_at = $now
 WITH e WHERE $renamed
 SET e.name_embedding = null
 WITH e WHERE $embedding IS NOT NULL
 CALL db.create.setNodeVectorProperty(e, 'name_embedding', $embedding)
+"""
+
+# Other entities' summaries and the group's communities name entities by the names they had: one naming a name
+# the purge removed is blanked (the summary is written again from what stays: ingest/summaries.py) or dropped
+# (the next community run makes it again).
+FORGET_NAMES = """
+CALL () {
+  MATCH (e:Entity) WHERE e.group_id = $group_id AND coalesce(e.summary, '') <> ''
+    AND any(n IN $names WHERE e.summary CONTAINS n)
+  SET e.summary = '', e.summary_hash = null, e.summary_stale = true
+  RETURN count(e) AS summaries
+}
+CALL () {
+  MATCH (c:Community) WHERE c.group_id = $group_id
+    AND any(n IN $names WHERE c.title CONTAINS n OR coalesce(c.summary, '') CONTAINS n)
+  DETACH DELETE c
+  RETURN count(*) AS communities
+}
+RETURN summaries, communities
 """
 
 # Merge records that name the purge: of its episodes (also inside a merge's snapshot of what moved), with a
@@ -282,6 +302,7 @@ GROUP_BATCHES = [
     "MATCH (x:Predicate) WHERE x.group_id = $group_id WITH x LIMIT $batch DETACH DELETE x RETURN count(*) AS n",
     "MATCH (x:Source) WHERE x.group_id = $group_id WITH x LIMIT $batch DETACH DELETE x RETURN count(*) AS n",
     "MATCH (x:Job) WHERE x.group_id = $group_id WITH x LIMIT $batch DETACH DELETE x RETURN count(*) AS n",
+    "MATCH (x:Community) WHERE x.group_id = $group_id WITH x LIMIT $batch DETACH DELETE x RETURN count(*) AS n",
     """MATCH (x) WHERE x.group_id = $group_id AND NOT x:PurgeRecord
        WITH x LIMIT $batch DETACH DELETE x RETURN count(*) AS n""",
 ]

@@ -120,7 +120,7 @@ def test_categories_are_the_groups_entity_types(client, group_id, seeded) -> Non
     assert {"Person", "Office", "Organization"} <= set(types)
     names = [c["name"] for c in perspective(client, group_id, h)["categories"]]
     assert names == [*[t for t in types if t != "Entity"], "Entity", "Source", "Episode", "Passage", "Note",
-                     "Quote"]
+                     "Quote", "Community"]
     body = perspective(client, group_id, h)
     assert "Camelot" not in json.dumps(body)
     segments = {(s["source"], s["relationshipType"], s["target"]) for s in body["metadata"]["pathSegments"]}

@@ -45,7 +45,10 @@ SUMMARIES = {"June": "Maya moved to Berlin and works at Northwind.",
 
 
 def extraction_reply(body: dict[str, Any]) -> Any:
-    """A deterministic model: entities and a summary by session, one note quoting the first line."""
+    """A deterministic model: entities and a summary by session, one note quoting the first line; an entity's
+    summary from its first statement."""
+    if body["response_format"]["json_schema"]["name"] == "summary":
+        return wire.Reply.json({"summary": body["messages"][1]["content"].split("\n")[2].split(". ", 1)[1]})
     if body["response_format"]["json_schema"]["name"] != "strata_extraction":
         return wire.Reply.json({"decisions": []})
     episode = body["messages"][1]["content"].split("Episode (chat):\n", 1)[1]
@@ -113,7 +116,10 @@ def test_reingest_costs_no_llm_call_and_usage_is_recorded(graph: Graph, llm_sett
     calls = server.requests_to("chat/completions")
     assert first.status == "done" and len(_chat_requests(server)) == 2
     u = first.llm
-    assert u.extraction_calls == 2 and u.calls == len(calls) == u.extraction_calls + u.adjudication_calls
+    assert u.extraction_calls == 2
+    assert u.calls == len(calls) == u.extraction_calls + u.adjudication_calls + u.summary_calls
+    # Maya's summary after the first session (its note), then once more when the job ends (the second note)
+    assert u.summary_calls == 2
     assert u.prompt_tokens == sum(r.prompt_tokens for r in calls) > 0
     assert u.completion_tokens > 0 and u.cache_hits == 0
     per_episode = [episode_info(graph, e.uuid)["llm"] for e in _doc(group_id).episodes]
@@ -124,7 +130,8 @@ def test_reingest_costs_no_llm_call_and_usage_is_recorded(graph: Graph, llm_sett
     again = submit_document(graph, None, _doc(second_group), inline_pipeline=build_pipeline(llm_settings, graph))
     assert len(server.requests_to("chat/completions")) == len(calls)
     assert again.status == "done" and again.duplicate_of is None
-    assert (again.llm.calls, again.llm.prompt_tokens, again.llm.cache_hits) == (0, 0, 2 + u.adjudication_calls)
+    assert (again.llm.calls, again.llm.prompt_tokens, again.llm.cache_hits) == \
+        (0, 0, 2 + u.adjudication_calls + u.summary_calls)
     names = "MATCH (e:Entity {group_id: $g}) RETURN e.name AS n ORDER BY n"
     assert graph.query(names, g=second_group) == graph.query(names, g=group_id)
     notes = episode_info(graph, _doc(second_group).episodes[1].uuid)

@@ -17,7 +17,7 @@ from tests.unit.schema.bloom_export_shape import SHAPE
 
 NOW = datetime(2025, 1, 2, 3, 4, 5, tzinfo=UTC)
 INTERNAL_LABELS = {"ApiKey", "Job", "SchemaMigration", "MergeRecord", "Predicate"}
-KIND_LABELS = ["Source", "Episode", "Passage", "Note", "Quote"]
+KIND_LABELS = ["Source", "Episode", "Passage", "Note", "Quote", "Community"]
 
 
 def schema(group: str = "demo", types: dict[str, int] | None = None) -> GroupBrowseSchema:
@@ -114,7 +114,7 @@ def test_a_category_per_entity_type_then_the_catch_all_then_the_provenance_kinds
 def test_many_types_keep_distinct_colours() -> None:
     p = exported(schema(types={f"Type{i}": 40 - i for i in range(40)}))
     colours = [c["color"] for c in p["categories"]]
-    assert len(set(colours)) == len(colours) == 46
+    assert len(set(colours)) == len(colours) == 47
     assert all(re.fullmatch(r"#[0-9A-F]{6}", c) for c in colours)
     # Bloom's palette first, less its greys and the facts' own blue.
     assert colours[:11] == [c for c in PALETTE if c not in GREYS | {"#4C8EDA"}]
@@ -140,7 +140,8 @@ def test_internal_properties_are_excluded_everywhere() -> None:
     assert not internal & {x["propertyKey"] for props in p["labels"].values() for x in props}
     assert not internal & {x["propertyKey"] for r in p["relationshipTypes"] for x in r["properties"]}
     entity = next(c for c in p["categories"] if c["name"] == "Person")
-    assert {x["name"] for x in entity["properties"] if x["exclude"]} == {"key", "group_id", "group_tag"}
+    assert {x["name"] for x in entity["properties"] if x["exclude"]} == {
+        "key", "group_id", "group_tag", "summary_stale", "summary_hash", "summary_method"}
 
 
 def test_internal_labels_and_relationships_are_hidden() -> None:

@@ -1,0 +1,107 @@
+"""`strata summaries refresh` and `strata communities refresh|list`."""
+
+from __future__ import annotations
+
+import sys
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from strata.schema.settings import Settings
+
+app = typer.Typer(no_args_is_help=True)
+summaries_app = typer.Typer(help="Entity summaries: what the graph says about each entity, in a few sentences.",
+                            no_args_is_help=True)
+communities_app = typer.Typer(help="Communities: groups of closely related entities (Leiden).", no_args_is_help=True)
+app.add_typer(summaries_app, name="summaries")
+app.add_typer(communities_app, name="communities")
+console = Console(soft_wrap=True)
+err = Console(stderr=True, soft_wrap=True)
+
+
+def _group(group: str) -> str:
+    from strata.graph.keys import GROUP
+    from strata.schema.errors import InputError
+
+    if not GROUP.match(group):
+        raise InputError("invalid group id: letters, digits and _ . : - (at most 128)", {"group": group[:200]})
+    return group
+
+
+@summaries_app.command("refresh")
+def summaries_refresh(group: str = typer.Option(..., "--group", help="Group id."),
+                      force: bool = typer.Option(False, "--force", help="Write every summary again, even one whose "
+                                                                         "input did not change."),
+                      batch: int = typer.Option(0, "--batch", min=0, max=1000,
+                                                help="Entities per round trip (default STRATA_SUMMARY_BATCH)."),
+                      as_json: bool = typer.Option(False, "--json")) -> None:
+    """Summarise every entity of a group again from what the graph says now, with a progress bar."""
+    from strata.graph import Graph
+    from strata.ingest.summaries import make_summarizer, refresh_group
+    from strata.schema.errors import InputError
+
+    cfg = Settings()
+    summarizer = make_summarizer(cfg)
+    if summarizer is None:
+        raise InputError("entity summaries are off (STRATA_SUMMARIES=off)")
+    if batch:
+        summarizer.batch = batch
+    with Graph.from_settings(cfg) as graph, Progress(
+            TextColumn("summaries"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=err,
+            transient=True, disable=as_json) as bar:
+        task = bar.add_task("entities", total=None)
+        result = refresh_group(graph, _group(group), summarizer, force=force,
+                               progress=lambda done, total: bar.update(task, completed=done, total=total))
+    if as_json:
+        sys.stdout.write(result.model_dump_json() + "\n")
+        return
+    console.print(f"{result.examined} entities summarised ({summarizer.method}) in {result.seconds:.1f}s: "
+                  f"{result.changed} changed, {result.llm_calls} LLM call(s), {result.llm_cache_hits} cached, "
+                  f"{result.fallbacks} fallback(s)", highlight=False)
+
+
+@communities_app.command("refresh")
+def communities_refresh(group: str = typer.Option(..., "--group", help="Group id."),
+                        budget: float = typer.Option(0.0, "--budget", min=0,
+                                                     help="Time budget in seconds (default "
+                                                          "STRATA_COMMUNITY_TIME_BUDGET_S)."),
+                        as_json: bool = typer.Option(False, "--json")) -> None:
+    """Recompute a group's communities and their titles and summaries."""
+    from strata.graph import Graph
+    from strata.ingest.communities import refresh_communities
+    from strata.ingest.summaries import make_summarizer
+
+    cfg = Settings()
+    with Graph.from_settings(cfg) as graph:
+        run = refresh_communities(graph, _group(group), cfg, make_summarizer(cfg), budget or None)
+    if as_json:
+        sys.stdout.write(run.model_dump_json() + "\n")
+        return
+    if run.stopped:
+        console.print(f"[yellow]stopped: {escape(run.stopped)}[/] after {run.seconds:.1f}s; the previous "
+                      "communities stay")
+        raise typer.Exit(1)
+    console.print(f"{run.communities} communities (largest {run.largest}) over {run.entities} entities and "
+                  f"{run.edges} weighted pairs in {run.seconds:.1f}s", highlight=False)
+
+
+@communities_app.command("list")
+def communities_list(group: str = typer.Option(..., "--group", help="Group id."),
+                     query: str = typer.Option("", "--q", help="Full text over titles and summaries."),
+                     limit: int = typer.Option(20, "--limit", min=1, max=100),
+                     as_json: bool = typer.Option(False, "--json")) -> None:
+    """A group's communities, largest first (or best matching ``--q`` first), with their summaries."""
+    from strata.graph import Graph
+    from strata.graph.communities import list_communities
+
+    with Graph.from_settings(Settings()) as graph:
+        found = list_communities(graph, _group(group), query=query, limit=limit)
+    if as_json:
+        sys.stdout.write("[" + ",".join(c.model_dump_json() for c in found) + "]\n")
+        return
+    for c in found:
+        console.print(f"[bold]{escape(c.title)}[/] ({c.size})  {c.uuid}")
+        if c.summary:
+            console.print(f"  {escape(c.summary)}", highlight=False)
