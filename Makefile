@@ -13,7 +13,7 @@ $(BIN)/.installed: pyproject.toml
 	$(BIN)/pip install -q --disable-pip-version-check -e ".[dev]"
 	touch $@
 
-setup: system-deps $(BIN)/.installed ui
+setup: system-deps ui $(BIN)/.installed
 
 # The explorer's graph library (/ui), vendored from npm at the version api/ui/package-lock.json pins.
 UI_VENDOR := api/ui/static/vendor/cytoscape.min.js
