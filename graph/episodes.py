@@ -31,6 +31,13 @@ class StoredJob(BaseModel):
     to_enqueue: list[str]
 
 
+class Redriven(BaseModel):
+    """An episode set back to `queued` by a re-drive, to be sent to its queue again."""
+    uuid: str
+    queue: str | None
+    job_uuid: str | None
+
+
 class JobCounts(BaseModel):
     uuid: str
     group_id: str
@@ -43,8 +50,9 @@ class JobCounts(BaseModel):
 
 
 def store_job(graph: Graph, job: dict[str, Any], source: Source | None, episodes: Sequence[Episode],
-              now: datetime) -> StoredJob:
-    """One transaction: the Job (MERGE on its uuid), the Source, its Episodes as ``queued``."""
+              now: datetime, queue: str | None = None) -> StoredJob:
+    """One transaction: the Job (MERGE on its uuid), the Source, its Episodes as ``queued`` (for ``queue``: a
+    re-drive sends an episode back to the queue it was meant for)."""
     rows = [episode_properties(e) for e in episodes]
 
     def work(tx: ManagedTransaction) -> StoredJob:
@@ -56,7 +64,7 @@ def store_job(graph: Graph, job: dict[str, Any], source: Source | None, episodes
             src = source.model_dump(exclude={"metadata"})
             src["metadata_json"] = json.dumps(source.metadata, sort_keys=True, default=str)
             tx.run(q.STORE_SOURCE, source=src).consume()
-        stored = tx.run(q.STORE_EPISODES, job_uuid=job["uuid"], episodes=rows, now=now).data()
+        stored = tx.run(q.STORE_EPISODES, job_uuid=job["uuid"], episodes=rows, now=now, queue=queue).data()
         return StoredJob(job_uuid=job["uuid"], created=True,
                          to_enqueue=[r["uuid"] for r in stored if r["status"] == "queued"])
 
@@ -72,9 +80,9 @@ def unenqueued(graph: Graph, job_uuid: str) -> list[str]:
     return [r["uuid"] for r in graph.query(q.UNENQUEUED, job_uuid=job_uuid)]
 
 
-def mark_enqueued(graph: Graph, uuids: Sequence[str], now: datetime) -> None:
+def mark_enqueued(graph: Graph, uuids: Sequence[str], now: datetime, queue: str | None = None) -> None:
     if uuids:
-        graph.query(q.MARK_ENQUEUED, uuids=list(uuids), now=now)
+        graph.query(q.MARK_ENQUEUED, uuids=list(uuids), now=now, queue=queue)
 
 
 def load_episode(graph: Graph, uuid: str) -> Episode | None:
@@ -104,14 +112,31 @@ def load_source(graph: Graph, uuid: str | None) -> Source | None:
     return Source.model_validate(data)
 
 
-def claim_episode(graph: Graph, uuid: str, worker: str, now: datetime) -> tuple[str | None, bool]:
-    """(status before, claimed). Not claimed when done, failed, retracted or missing."""
-    rows = graph.query(q.CLAIM_EPISODE, uuid=uuid, worker=worker, now=now)
+def claim_episode(graph: Graph, uuid: str, worker: str, now: datetime, *, owner: str,
+                  lease_s: float) -> tuple[str | None, bool]:
+    """(status before, claimed), the lease held by ``owner`` for ``lease_s``. Not claimed when done, failed,
+    retracted, missing, or processing under another worker's live lease."""
+    rows = graph.query(q.CLAIM_EPISODE, uuid=uuid, worker=worker, now=now, owner=owner, lease_ms=_ms(lease_s))
     if not rows:
         return None, False
     if rows[0]["before"] == "done" and rows[0]["uncounted"]:
         graph.query(q.BACKFILL_COUNTS, uuid=uuid, now=now)
     return rows[0]["before"], bool(rows[0]["claim"])
+
+
+def renew_lease(graph: Graph, uuid: str, owner: str, lease_s: float) -> tuple[bool, str | None]:
+    """(renewed, status). Not renewed when the lease is no longer ``owner``'s (it expired and the episode was
+    re-driven) or the episode left processing (committed, failed)."""
+    rows = graph.query(q.RENEW_LEASE, uuid=uuid, owner=owner, lease_ms=_ms(lease_s))
+    return (bool(rows[0]["held"]), rows[0]["status"]) if rows else (False, None)
+
+
+def redrive_expired(graph: Graph, now: datetime, *, queues: Sequence[str] | None, default_queue: str | None,
+                    limit: int = 1000) -> list[Redriven]:
+    """Episodes whose lease expired, set back to `queued` (each by one caller only). ``queues``: only episodes
+    meant for these (None: all); an episode without a recorded queue counts as ``default_queue``'s."""
+    rows = graph.query(q.REDRIVE_EXPIRED, now=now, queues=_list(queues), default_queue=default_queue, limit=limit)
+    return [Redriven.model_validate(r) for r in rows]
 
 
 def mark_committed(graph: Graph, uuid: str, *, facts: int, entities: int, now: datetime, extract_ms: float,
@@ -155,9 +180,20 @@ def retry_failed(graph: Graph, now: datetime, *, group_id: str | None = None, jo
     return [r["uuid"] for r in rows]
 
 
-def sweep_stuck(graph: Graph, cutoff: datetime, now: datetime, limit: int = 10_000) -> list[str]:
-    rows = graph.query(q.SWEEP_STUCK, cutoff=cutoff, now=now, limit=limit)
-    return [r["uuid"] for r in rows]
+def sweep_stuck(graph: Graph, cutoff: datetime, now: datetime, *, queues: Sequence[str] | None = None,
+                default_queue: str | None = None, limit: int = 10_000) -> list[Redriven]:
+    """Episodes stuck without a lease since ``cutoff`` (see SWEEP_STUCK), set back to `queued`."""
+    rows = graph.query(q.SWEEP_STUCK, cutoff=cutoff, now=now, queues=_list(queues), default_queue=default_queue,
+                       limit=limit)
+    return [Redriven.model_validate(r) for r in rows]
+
+
+def _ms(seconds: float) -> int:
+    return max(1, round(seconds * 1000))
+
+
+def _list(values: Sequence[str] | None) -> list[str] | None:
+    return None if values is None else list(values)
 
 
 def status_counts(graph: Graph) -> dict[str, int]:
