@@ -199,7 +199,8 @@ def worker(
     concurrency: int = typer.Option(0, "--concurrency", "-c", min=0, help="Processes (default: CPU count)."),
     queue: str = typer.Option(None, "--queue", "-Q", help="Queue(s) to consume (default: STRATA_CELERY_QUEUE)."),
     pool: str = typer.Option("prefork", "--pool", help="prefork (CPU-bound spaCy) or threads (LLM-bound)."),
-    beat: bool = typer.Option(False, "--beat", help="Also run the periodic stuck sweep (one worker per cluster)."),
+    beat: bool = typer.Option(False, "--beat", help="Also schedule the sweep task (one worker per cluster; optional: "
+                              "every worker re-drives dead workers' episodes itself)."),
     metrics_port: int = typer.Option(0, "--metrics-port", help="Serve Prometheus /metrics on this port."),
     loglevel: str = typer.Option("INFO", "--loglevel"),
 ) -> None:

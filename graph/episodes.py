@@ -133,8 +133,9 @@ def renew_lease(graph: Graph, uuid: str, owner: str, lease_s: float) -> tuple[bo
 
 def redrive_expired(graph: Graph, now: datetime, *, queues: Sequence[str] | None, default_queue: str | None,
                     limit: int = 1000) -> list[Redriven]:
-    """Episodes whose lease expired, set back to `queued` (each by one caller only). ``queues``: only episodes
-    meant for these (None: all); an episode without a recorded queue counts as ``default_queue``'s."""
+    """Episodes whose lease expired (running, or waiting for a retry), set back to `queued` with their lease
+    released, each by one caller only. ``queues``: only episodes meant for these (None: all); an episode without
+    a recorded queue counts as ``default_queue``'s."""
     rows = graph.query(q.REDRIVE_EXPIRED, now=now, queues=_list(queues), default_queue=default_queue, limit=limit)
     return [Redriven.model_validate(r) for r in rows]
 
@@ -150,8 +151,9 @@ def add_llm_usage(graph: Graph, uuid: str, usage: LLMUsage) -> None:
     graph.query(q.ADD_LLM_USAGE, uuid=uuid, usage=usage.properties())
 
 
-def mark_retrying(graph: Graph, uuid: str, error: str) -> None:
-    graph.query(q.MARK_RETRYING, uuid=uuid, error=error)
+def mark_retrying(graph: Graph, uuid: str, error: str, owner: str, hold_s: float) -> None:
+    """Back to `queued` until the retry runs, under ``owner``'s lease for ``hold_s`` (the backoff and a lease)."""
+    graph.query(q.MARK_RETRYING, uuid=uuid, error=error, owner=owner, lease_ms=_ms(hold_s))
 
 
 def mark_failed(graph: Graph, uuid: str, error: str, now: datetime) -> bool:

@@ -188,9 +188,12 @@ def record_failure(graph: Graph, episode_uuid: str, exc: BaseException, job_uuid
     log_event(log, "episode.failed", logging.ERROR, episode_uuid=episode_uuid, job_uuid=job_uuid, error=describe(exc))
 
 
-def record_retry(graph: Graph, episode_uuid: str, exc: BaseException, job_uuid: str | None, attempt: int) -> None:
+def record_retry(graph: Graph, episode_uuid: str, exc: BaseException, job_uuid: str | None, attempt: int,
+                 hold_s: float) -> None:
+    """The episode waits as `queued` under a lease of ``hold_s`` (the backoff and a lease): if this worker dies
+    before the retry runs, the episode is re-driven when that lease expires."""
     try:
-        store.mark_retrying(graph, episode_uuid, describe(exc))
+        store.mark_retrying(graph, episode_uuid, describe(exc), f"{worker_name()}:retry", hold_s)
         _store_failed_usage(graph, episode_uuid, exc)
     except StrataError:
         pass
@@ -298,7 +301,9 @@ def register_tasks(celery: Celery, settings: Settings) -> WorkerRuntime:
             if self.request.retries >= self.max_retries:
                 record_failure(runtime.graph, episode_uuid, exc, job_uuid)
                 raise
-            record_retry(runtime.graph, episode_uuid, exc, job_uuid, self.request.retries + 1)
-            raise self.retry(exc=exc, countdown=backoff_s(settings, self.request.retries)) from exc
+            countdown = backoff_s(settings, self.request.retries)
+            record_retry(runtime.graph, episode_uuid, exc, job_uuid, self.request.retries + 1,
+                         hold_s=countdown + runtime.lease.lease_s)
+            raise self.retry(exc=exc, countdown=countdown) from exc
 
     return runtime

@@ -87,17 +87,21 @@ _REDRIVEN = """RETURN e.uuid AS uuid, coalesce(e.queue, $default_queue) AS queue
 ORDER BY e.seq"""
 _IN_QUEUES = "($queues IS NULL OR coalesce(e.queue, $default_queue) IN $queues)"
 
-# Expired leases: the worker died (or lost Neo4j for longer than a lease). Each episode is re-driven by one
-# worker only: the condition is read again under the node's lock. Episodes are locked in uuid order, so
-# concurrent re-drives do not deadlock each other.
-_EXPIRED = "e.status = 'processing' AND e.lease_until < datetime()"
+# Expired leases: the worker died (or lost Neo4j for longer than a lease), running the episode or holding its
+# Celery retry (`queued` under a lease, MARK_RETRYING). Each episode is re-driven by one worker only: the
+# condition is read again under the node's lock. Episodes are locked in uuid order, so concurrent re-drives
+# do not deadlock each other. `started_at IS NOT NULL` lets the (status, started_at) index skip the episodes
+# that never ran (a backlog of queued work).
+_EXPIRED = ("e.status IN ['processing', 'queued'] AND e.started_at IS NOT NULL "
+            "AND e.lease_until < datetime()")
 REDRIVE_EXPIRED = f"""
 MATCH (e:Episode) WHERE {_EXPIRED} AND {_IN_QUEUES}
 WITH e ORDER BY e.uuid LIMIT $limit
 {_LOCK}
 WITH e WHERE {_EXPIRED}
-SET e.status = 'queued', e.enqueued_at = null, e.redriven_at = $now,
-    e.last_error = 'lease expired: ' + coalesce(e.lease_owner, 'a worker') + ' stopped renewing it', {_RELEASE}
+SET e.last_error = 'lease expired: ' + coalesce(e.lease_owner, 'a worker')
+                   + CASE e.status WHEN 'queued' THEN ' (its retry never ran)' ELSE '' END,
+    e.status = 'queued', e.enqueued_at = null, e.redriven_at = $now, {_RELEASE}
 {_REDRIVEN}
 """
 
@@ -122,10 +126,12 @@ SET e.fact_count = $facts, e.entity_count = $entities, e.finished_at = $now, e.e
     e.extract_ms = $extract_ms, e.commit_ms = $commit_ms, {_RELEASE}
 """ + _ADD_LLM_USAGE
 
-# Between Celery retries the episode waits as `queued`, keeping the last error for the curious.
+# Between Celery retries the episode waits as `queued`, keeping the last error for the curious, under a lease
+# that outlasts the backoff: Celery holds the retry in the worker's memory, so if that worker dies the lease
+# expires and the episode is re-driven.
 MARK_RETRYING = f"""
 MATCH (e:Episode {{uuid: $uuid}}) WHERE e.status = 'processing'
-SET e.status = 'queued', e.last_error = $error, {_RELEASE}
+SET e.status = 'queued', e.last_error = $error, e.lease_owner = $owner, e.lease_until = {_LEASE_UNTIL}
 """
 
 MARK_FAILED = f"""

@@ -105,6 +105,22 @@ def test_each_expired_lease_is_redriven_by_exactly_one_of_many_workers(graph: Gr
     assert store.redrive_expired(graph, utcnow(), queues=[f"{queue}-b"], default_queue=None) == []
 
 
+def test_an_episode_waiting_for_its_retry_is_redriven_if_the_retry_never_runs(graph: Graph, settings: Settings,
+                                                                             group_id: str, queue: str) -> None:
+    """Celery keeps a retry in the memory of a worker until its countdown: that worker dying loses it."""
+    waiting, retried = _submitted(graph, settings, group_id, queue, 2)
+    for uuid in (waiting, retried):
+        assert _claim(graph, uuid, "w", 30)[1]
+        store.mark_retrying(graph, uuid, "UpstreamUnavailableError: neo4j away", "w:retry", 0.5)
+    assert _claim(graph, retried, "w2", 30) == ("queued", True)  # the retry ran in time
+    assert store.redrive_expired(graph, utcnow(), queues=[queue], default_queue=None) == []
+    time.sleep(0.8)
+    assert [r.uuid for r in store.redrive_expired(graph, utcnow(), queues=[queue], default_queue=None)] == [waiting]
+    row = _episode(graph, waiting)
+    assert (row["status"], row["owner"]) == ("queued", None)
+    assert row["last_error"] == "lease expired: w:retry (its retry never ran)"
+
+
 def test_a_heartbeat_keeps_its_lease_and_its_end_lets_the_lease_expire(graph: Graph, settings: Settings,
                                                                        group_id: str, queue: str) -> None:
     [uuid] = _submitted(graph, settings, group_id, queue, 1)

@@ -20,3 +20,13 @@ def test_settings_reject_garbage_booleans_and_are_frozen(monkeypatch: pytest.Mon
     cfg = Settings(_env_file=None)
     with pytest.raises(ValidationError):
         cfg.neo4j_uri = "x"  # type: ignore[misc]
+
+
+def test_a_lease_must_be_renewed_before_it_expires(monkeypatch: pytest.MonkeyPatch) -> None:
+    cfg = Settings(_env_file=None)
+    assert cfg.episode_lease_renew_s < cfg.episode_lease_s
+    monkeypatch.setenv("STRATA_EPISODE_LEASE_S", "10")
+    with pytest.raises(ValidationError, match="episode_lease_renew_s"):
+        Settings(_env_file=None)
+    monkeypatch.setenv("STRATA_EPISODE_LEASE_RENEW_S", "3")
+    assert Settings(_env_file=None).episode_lease_s == 10
