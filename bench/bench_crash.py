@@ -45,6 +45,11 @@ from strata.schema.settings import Settings  # noqa: E402
 RESULTS = REPO / "bench" / "results" / "crash.json"
 
 
+def processing(graph: Graph, group_id: str) -> list[str]:
+    return [r["uuid"] for r in graph.query("MATCH (e:Episode {group_id: $g, status: 'processing'}) "
+                                           "RETURN e.uuid AS uuid", g=group_id)]
+
+
 def one_run(graph: Graph, settings: Settings, episodes_n: int, statements: int, kill_after: int | None,
             logs: Path) -> dict[str, Any]:
     queue = f"bench-crash-{uuid.uuid4().hex[:8]}"
@@ -64,11 +69,11 @@ def one_run(graph: Graph, settings: Settings, episodes_n: int, statements: int, 
         wait_job(graph, info.uuid, 600, until=lambda i: i.done >= kill_after and i.processing > 0)
         kill9(worker)
         killed = time.monotonic()
-        worker = start_strata_worker(env, queue, concurrency=2, log=logs / f"{group_id}-2.log")
-        time.sleep(2)  # a commit sent just before the kill lands (or is rolled back) meanwhile
         at_kill = job_info(graph, info.uuid)
-        held = [r["uuid"] for r in graph.query("MATCH (e:Episode {group_id: $g, status: 'processing'}) "
-                                               "RETURN e.uuid AS uuid", g=group_id)]
+        held = processing(graph, group_id)
+        worker = start_strata_worker(env, queue, concurrency=2, log=logs / f"{group_id}-2.log")
+        time.sleep(2)  # a commit sent just before the kill lands meanwhile: that episode is done, not held
+        held = sorted(set(held) & set(processing(graph, group_id)))
         redriven_s = None
         while True:
             now = job_info(graph, info.uuid)
@@ -79,11 +84,16 @@ def one_run(graph: Graph, settings: Settings, episodes_n: int, statements: int, 
                 break
             time.sleep(0.25)
         out.update(done_at_kill=at_kill.done, processing_at_kill=at_kill.processing, queued_at_kill=at_kill.queued,
+                   held=len(held), facts=now.facts,
+                   duplicate_facts=graph.query("MATCH (s)-[r:RELATES_TO {group_id: $g}]->(o) WITH s, r.predicate AS p, "
+                                               "o, r.valid_at AS v, count(*) AS n WHERE n > 1 RETURN count(*) AS d",
+                                               g=group_id)[0]["d"],
                    kill_to_done_s=round(time.monotonic() - killed, 1), kill_to_redriven_s=redriven_s,
                    status=now.status, done=now.done, failed=now.failed,
-                   held=graph.query("MATCH (e:Episode) WHERE e.uuid IN $held RETURN e.seq AS seq, e.status AS status, "
-                                    "e.attempts AS attempts, e.last_error AS last_error, "
-                                    "e.redriven_at IS NOT NULL AS redriven ORDER BY seq", held=held))
+                   held_episodes=graph.query("MATCH (e:Episode) WHERE e.uuid IN $held RETURN e.seq AS seq, "
+                                             "e.status AS status, e.attempts AS attempts, "
+                                             "e.last_error AS last_error, e.redriven_at IS NOT NULL AS redriven "
+                                             "ORDER BY seq", held=held))
         return out
     finally:
         stop(worker)
