@@ -140,6 +140,13 @@ def redrive_expired(graph: Graph, now: datetime, *, queues: Sequence[str] | None
     return [Redriven.model_validate(r) for r in rows]
 
 
+def unclaimed(graph: Graph, uuids: Sequence[str]) -> list[str]:
+    """Those of ``uuids`` that are queued and held by no lease."""
+    if not uuids:
+        return []
+    return [r["uuid"] for r in graph.query(q.UNCLAIMED, uuids=list(uuids))]
+
+
 def mark_committed(graph: Graph, uuid: str, *, facts: int, entities: int, now: datetime, extract_ms: float,
                    commit_ms: float, usage: LLMUsage | None = None) -> None:
     """Counts and timings; ``usage`` is added to what the episode's LLM calls cost so far."""

@@ -8,12 +8,19 @@ before leases existed, or stored but never handed to the broker). A dead worker'
 within about ``episode_lease_s + episode_lease_check_s``; the broker's visibility timeout stays a last
 resort (the redelivered old task finds its episode done and is skipped).
 
-``strata worker --beat`` still schedules the ``strata.ingest.sweep`` task, which runs the same re-drive
+A lease starts at the claim, so it cannot cover a task the broker handed to a worker that died before the
+task claimed its episode (with one task prefetched per process, the next task arrives as the last one ends:
+a kill then often finds one in hand). The same round finds those in Kombu's record of unacknowledged
+deliveries: a delivery older than a lease whose episode is still queued and held by nobody is put back at
+the head of its queue, atomically in Redis, so exactly one worker restores it.
+
+``strata worker --beat`` still schedules the ``strata.ingest.sweep`` task, which runs the same recovery
 over every queue.
 """
 
 from __future__ import annotations
 
+import base64
 import logging
 import random
 import threading
@@ -23,11 +30,12 @@ from datetime import timedelta
 from typing import Any
 
 from celery import Celery, bootsteps
+from kombu.utils.json import loads
 
 from strata.graph import Graph
 from strata.graph import episodes as store
 from strata.ingest.logging import log_event
-from strata.ingest.tasks import WorkerRuntime, enqueue
+from strata.ingest.tasks import TASK_EPISODE, WorkerRuntime, enqueue
 from strata.schema.models import utcnow
 from strata.schema.settings import Settings
 
@@ -61,6 +69,77 @@ def redrive(graph: Graph, celery: Celery, *, queues: list[str] | None, default_q
     return rows
 
 
+def restore_lost_deliveries(graph: Graph, celery: Celery, *, queues: list[str] | None, older_than_s: float,
+                            seen: dict[Any, str | None] | None = None) -> list[str]:
+    """Episode tasks delivered more than ``older_than_s`` ago and never acknowledged whose episode is still
+    queued and held by nobody: their worker died before claiming them. Each goes back to the head of its
+    queue (as Kombu restores: one Redis transaction, so of several workers only one restores it). Returns
+    their episodes' uuids. A broker other than Redis keeps no such record: nothing to do.
+
+    ``seen`` caches what each delivery holds between rounds: the long-running tasks of live workers are in
+    the record too, and are read once."""
+    with celery.connection_for_write() as conn:
+        channel = conn.default_channel
+        index_key = getattr(channel, "unacked_index_key", None)
+        if index_key is None or not hasattr(channel, "_do_restore_message"):
+            return []
+        client = channel.client
+        tags = client.zrangebyscore(index_key, "-inf", time.time() - older_than_s)
+        seen = {} if seen is None else seen
+        new = [tag for tag in tags if tag not in seen]
+        if new:
+            for tag, raw in zip(new, client.hmget(channel.unacked_key, new), strict=True):
+                seen[tag] = _episode_of(raw, queues)
+        for tag in set(seen) - set(tags):  # acknowledged or restored since
+            del seen[tag]
+        delivered = {tag: seen[tag] for tag in tags if seen[tag] is not None}
+        lost = set(store.unclaimed(graph, sorted(set(delivered.values()))))
+        restored = []
+        for tag, uuid in delivered.items():
+            if uuid in lost and _restore(channel, client, tag):
+                restored.append(uuid)
+    if restored:
+        log_event(log, "episodes.redelivered", logging.WARNING, episodes=restored[:20], count=len(restored))
+    return restored
+
+
+def _restore(channel: Any, client: Any, tag: Any) -> bool:
+    """Kombu's QoS.restore_by_tag, telling whether this call restored the delivery: the record is watched,
+    so of concurrent callers only the one that still finds it there pushes it back (to the head)."""
+    restored = False
+
+    def work(pipe: Any) -> None:
+        nonlocal restored
+        raw = pipe.hget(channel.unacked_key, tag)
+        pipe.multi()
+        pipe.zrem(channel.unacked_index_key, tag).hdel(channel.unacked_key, tag)
+        restored = raw is not None
+        if raw is not None:
+            message, exchange, routing_key = loads(raw)
+            channel._do_restore_message(message, exchange, routing_key, pipe)
+
+    client.transaction(work, channel.unacked_key)
+    return restored
+
+
+def _episode_of(raw: bytes | None, queues: list[str] | None) -> str | None:
+    """The episode uuid of an unacknowledged delivery (Kombu's [message, exchange, routing key]), if it is an
+    episode task for one of ``queues``."""
+    try:
+        message, _, routing_key = loads(raw) if raw else (None, None, None)
+        if message is None or message["headers"].get("task") != TASK_EPISODE:
+            return None
+        if queues is not None and routing_key not in queues:
+            return None
+        body = message["body"]
+        if message["properties"].get("body_encoding") == "base64":
+            body = base64.b64decode(body)
+        args = loads(body)[0]
+        return str(args[0])
+    except (ValueError, KeyError, IndexError, TypeError):
+        return None
+
+
 class LeaseWatch:
     """The thread a worker runs beside its pool: re-drives at start, then every lease check interval."""
 
@@ -69,6 +148,7 @@ class LeaseWatch:
         self.settings = settings
         self.queues = queues
         self.rounds = 0
+        self._deliveries: dict[Any, str | None] = {}
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="strata-lease-watch", daemon=True)
 
@@ -88,6 +168,8 @@ class LeaseWatch:
                 try:
                     redrive(graph, self.celery, queues=self.queues, default_queue=cfg.celery_queue,
                             stuck_after_s=cfg.stuck_after_s if sweep else None)
+                    restore_lost_deliveries(graph, self.celery, queues=self.queues, older_than_s=cfg.episode_lease_s,
+                                            seen=self._deliveries)
                     if sweep:
                         next_sweep = time.monotonic() + cfg.sweep_interval_s
                 except Exception as exc:  # noqa: BLE001 - Neo4j or Redis away: the next round tries again
@@ -125,10 +207,11 @@ def register_recovery(celery: Celery, settings: Settings, runtime: WorkerRuntime
 
     @celery.task(name=TASK_SWEEP, acks_late=True)
     def sweep() -> dict[str, int]:
-        """Re-drive expired leases and episodes stuck without a lease, on every queue."""
+        """Re-drive expired leases, lost deliveries and episodes stuck without a lease, on every queue."""
         rows = redrive(runtime.graph, celery, queues=None, default_queue=settings.celery_queue,
                        stuck_after_s=settings.stuck_after_s)
-        return {"requeued": len(rows)}
+        lost = restore_lost_deliveries(runtime.graph, celery, queues=None, older_than_s=settings.episode_lease_s)
+        return {"requeued": len(rows), "redelivered": len(lost)}
 
     celery.conf.beat_schedule = {
         "strata-sweep-stuck": {"task": TASK_SWEEP, "schedule": settings.sweep_interval_s},

@@ -105,6 +105,13 @@ SET e.last_error = 'lease expired: ' + coalesce(e.lease_owner, 'a worker')
 {_REDRIVEN}
 """
 
+# Of these episodes, the ones nobody holds: queued, with no lease or an expired one (a retry's). A task for
+# one that a broker delivered long ago and nobody acknowledged was lost with the worker it went to.
+UNCLAIMED = """
+MATCH (e:Episode) WHERE e.uuid IN $uuids AND e.status = 'queued' AND coalesce(e.lease_until < datetime(), true)
+RETURN e.uuid AS uuid
+"""
+
 # LLM usage adds up over attempts (what an episode cost, failed attempts included): $usage holds
 # strata.schema.usage.LLMUsage.properties().
 _ADD_LLM_USAGE = """

@@ -6,6 +6,8 @@ other tests' episodes; nothing consumes these queues, and their Redis lists are 
 
 from __future__ import annotations
 
+import base64
+import json
 import sys
 import threading
 import time
@@ -24,7 +26,7 @@ from strata.graph import episodes as store  # noqa: E402
 from strata.ingest.celery_app import make_celery  # noqa: E402
 from strata.ingest.lease import Heartbeat, LeaseTerms  # noqa: E402
 from strata.ingest.locks import LocalGroupLocks, LockTimeoutError, RedisGroupLocks  # noqa: E402
-from strata.ingest.recovery import LeaseWatch  # noqa: E402
+from strata.ingest.recovery import LeaseWatch, restore_lost_deliveries  # noqa: E402
 from strata.ingest.submit import job_info, submit_episodes  # noqa: E402
 from strata.ingest.tasks import build_pipeline, run_episode  # noqa: E402
 from strata.schema.models import utcnow  # noqa: E402
@@ -196,6 +198,48 @@ def test_every_worker_redrives_expired_leases_to_their_own_queues(graph: Graph, 
             assert (row["status"], row["queue"], row["enqueued_at"] is not None) == ("queued", q, True)
     finally:
         graph.query("MATCH (n {group_id: $g}) DETACH DELETE n", g=f"{group_id}-b")
+
+
+def test_a_task_lost_with_its_worker_before_the_claim_goes_back_to_its_queue(graph: Graph, settings: Settings,
+                                                                            group_id: str, queue: str) -> None:
+    """A worker took two tasks from the broker and died before claiming one of them: no lease exists for it.
+    Its delivery, never acknowledged, is found in the broker's record and restored, once."""
+    lost, running = _submitted(graph, settings, group_id, queue, 2)
+    celery = make_celery(settings.model_copy(update={"celery_queue": queue}))
+    client = redis.Redis.from_url(settings.redis_url)
+    with celery.connection_for_write() as conn:
+        channel = conn.channel()
+        taken = [channel.basic_get(queue), channel.basic_get(queue)]  # delivered, not acknowledged
+        channel.do_restore = False  # the worker dies: nothing is given back
+        channel.close()
+    tags = [m.delivery_tag for m in taken]
+    try:
+        assert client.llen(queue) == 0
+        assert _claim(graph, running, "alive", 60)[1]  # its task runs (long) on a live worker
+        assert restore_lost_deliveries(graph, celery, queues=[queue], older_than_s=30) == []  # too recent
+        for tag in tags:
+            client.zadd("unacked_index", {tag: time.time() - 60})
+        assert restore_lost_deliveries(graph, celery, queues=[f"{queue}-b"], older_than_s=30) == []
+        results: list[list[str]] = []
+        barrier = threading.Barrier(4)
+
+        def worker() -> None:
+            barrier.wait()
+            results.append(restore_lost_deliveries(graph, celery, queues=[queue], older_than_s=30))
+
+        threads = [threading.Thread(target=worker) for _ in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert sorted(u for r in results for u in r) == [lost]  # restored by one of the four
+        assert client.llen(queue) == 1
+        redelivered = json.loads(client.lindex(queue, 0))
+        assert json.loads(base64.b64decode(redelivered["body"]))[0] == [lost]  # the lost episode's own task
+        assert client.hexists("unacked", tags[0]) + client.hexists("unacked", tags[1]) == 1  # the running one's
+    finally:
+        client.zrem("unacked_index", *tags)
+        client.hdel("unacked", *tags)
 
 
 def test_a_held_group_lock_is_renewed_past_its_ttl(settings: Settings, group_id: str) -> None:
