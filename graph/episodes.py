@@ -140,11 +140,19 @@ def redrive_expired(graph: Graph, now: datetime, *, queues: Sequence[str] | None
     return [Redriven.model_validate(r) for r in rows]
 
 
-def unclaimed(graph: Graph, uuids: Sequence[str]) -> list[str]:
-    """Those of ``uuids`` that are queued and held by no lease."""
-    if not uuids:
+class Delivery(BaseModel):
+    """A task the broker delivered and nobody acknowledged yet."""
+    tag: str
+    uuid: str
+    at: datetime
+
+
+def unclaimed_deliveries(graph: Graph, deliveries: Sequence[Delivery]) -> list[str]:
+    """The tags of those deliveries whose episode is queued, held by no lease, and not re-driven since."""
+    if not deliveries:
         return []
-    return [r["uuid"] for r in graph.query(q.UNCLAIMED, uuids=list(uuids))]
+    rows = graph.query(q.UNCLAIMED_DELIVERIES, deliveries=[d.model_dump() for d in deliveries])
+    return [r["tag"] for r in rows]
 
 
 def mark_committed(graph: Graph, uuid: str, *, facts: int, entities: int, now: datetime, extract_ms: float,

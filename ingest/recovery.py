@@ -26,10 +26,11 @@ import random
 import threading
 import time
 from collections import defaultdict
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from celery import Celery, bootsteps
+from kombu.utils.encoding import bytes_to_str
 from kombu.utils.json import loads
 
 from strata.graph import Graph
@@ -70,11 +71,11 @@ def redrive(graph: Graph, celery: Celery, *, queues: list[str] | None, default_q
 
 
 def restore_lost_deliveries(graph: Graph, celery: Celery, *, queues: list[str] | None, older_than_s: float,
-                            seen: dict[Any, str | None] | None = None) -> list[str]:
+                            seen: dict[str, str | None] | None = None) -> list[str]:
     """Episode tasks delivered more than ``older_than_s`` ago and never acknowledged whose episode is still
-    queued and held by nobody: their worker died before claiming them. Each goes back to the head of its
-    queue (as Kombu restores: one Redis transaction, so of several workers only one restores it). Returns
-    their episodes' uuids. A broker other than Redis keeps no such record: nothing to do.
+    queued, held by nobody and not re-driven since: their worker died before claiming them. Each goes back to
+    the head of its queue (as Kombu restores: one Redis transaction, so of several workers only one restores
+    it). Returns their episodes' uuids. A broker other than Redis keeps no such record: nothing to do.
 
     ``seen`` caches what each delivery holds between rounds: the long-running tasks of live workers are in
     the record too, and are read once."""
@@ -84,7 +85,8 @@ def restore_lost_deliveries(graph: Graph, celery: Celery, *, queues: list[str] |
         if index_key is None or not hasattr(channel, "_do_restore_message"):
             return []
         client = channel.client
-        tags = client.zrangebyscore(index_key, "-inf", time.time() - older_than_s)
+        scored = client.zrangebyscore(index_key, "-inf", time.time() - older_than_s, withscores=True)
+        tags = [bytes_to_str(tag) for tag, _ in scored]
         seen = {} if seen is None else seen
         new = [tag for tag in tags if tag not in seen]
         if new:
@@ -92,18 +94,17 @@ def restore_lost_deliveries(graph: Graph, celery: Celery, *, queues: list[str] |
                 seen[tag] = _episode_of(raw, queues)
         for tag in set(seen) - set(tags):  # acknowledged or restored since
             del seen[tag]
-        delivered = {tag: seen[tag] for tag in tags if seen[tag] is not None}
-        lost = set(store.unclaimed(graph, sorted(set(delivered.values()))))
-        restored = []
-        for tag, uuid in delivered.items():
-            if uuid in lost and _restore(channel, client, tag):
-                restored.append(uuid)
+        delivered = [store.Delivery(tag=tag, uuid=seen[tag], at=datetime.fromtimestamp(score, UTC))
+                     for tag, (_, score) in zip(tags, scored, strict=True) if seen[tag] is not None]
+        uuid_of = {d.tag: d.uuid for d in delivered}
+        restored = [uuid_of[tag] for tag in store.unclaimed_deliveries(graph, delivered)
+                    if _restore(channel, client, tag)]
     if restored:
         log_event(log, "episodes.redelivered", logging.WARNING, episodes=restored[:20], count=len(restored))
     return restored
 
 
-def _restore(channel: Any, client: Any, tag: Any) -> bool:
+def _restore(channel: Any, client: Any, tag: str) -> bool:
     """Kombu's QoS.restore_by_tag, telling whether this call restored the delivery: the record is watched,
     so of concurrent callers only the one that still finds it there pushes it back (to the head)."""
     restored = False
@@ -148,7 +149,7 @@ class LeaseWatch:
         self.settings = settings
         self.queues = queues
         self.rounds = 0
-        self._deliveries: dict[Any, str | None] = {}
+        self._deliveries: dict[str, str | None] = {}
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="strata-lease-watch", daemon=True)
 

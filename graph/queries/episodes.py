@@ -105,11 +105,14 @@ SET e.last_error = 'lease expired: ' + coalesce(e.lease_owner, 'a worker')
 {_REDRIVEN}
 """
 
-# Of these episodes, the ones nobody holds: queued, with no lease or an expired one (a retry's). A task for
-# one that a broker delivered long ago and nobody acknowledged was lost with the worker it went to.
-UNCLAIMED = """
-MATCH (e:Episode) WHERE e.uuid IN $uuids AND e.status = 'queued' AND coalesce(e.lease_until < datetime(), true)
-RETURN e.uuid AS uuid
+# Of these broker deliveries (tag, episode uuid, delivered at), the ones whose episode nobody holds: queued,
+# with no lease or an expired one (a retry's), and not re-driven since the delivery (a re-drive sent a task of
+# its own). Delivered long ago and never acknowledged, such a task was lost with the worker it went to.
+UNCLAIMED_DELIVERIES = """
+UNWIND $deliveries AS d
+MATCH (e:Episode {uuid: d.uuid})
+WHERE e.status = 'queued' AND coalesce(e.lease_until < datetime(), true) AND coalesce(e.redriven_at < d.at, true)
+RETURN d.tag AS tag
 """
 
 # LLM usage adds up over attempts (what an episode cost, failed attempts included): $usage holds

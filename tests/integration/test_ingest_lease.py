@@ -202,20 +202,26 @@ def test_every_worker_redrives_expired_leases_to_their_own_queues(graph: Graph, 
 
 def test_a_task_lost_with_its_worker_before_the_claim_goes_back_to_its_queue(graph: Graph, settings: Settings,
                                                                             group_id: str, queue: str) -> None:
-    """A worker took two tasks from the broker and died before claiming one of them: no lease exists for it.
-    Its delivery, never acknowledged, is found in the broker's record and restored, once."""
-    lost, running = _submitted(graph, settings, group_id, queue, 2)
+    """A worker took three tasks from the broker and died before claiming one of them: no lease exists for it.
+    Its delivery, never acknowledged, is found in the broker's record and restored, once. The task of an
+    episode running elsewhere, and of one re-driven since its delivery, stay where they are."""
+    lost, running, redriven = _submitted(graph, settings, group_id, queue, 3)
     celery = make_celery(settings.model_copy(update={"celery_queue": queue}))
     client = redis.Redis.from_url(settings.redis_url)
     with celery.connection_for_write() as conn:
         channel = conn.channel()
-        taken = [channel.basic_get(queue), channel.basic_get(queue)]  # delivered, not acknowledged
+        taken = [channel.basic_get(queue) for _ in range(3)]  # delivered, not acknowledged
         channel.do_restore = False  # the worker dies: nothing is given back
         channel.close()
     tags = [m.delivery_tag for m in taken]
     try:
         assert client.llen(queue) == 0
         assert _claim(graph, running, "alive", 60)[1]  # its task runs (long) on a live worker
+        assert _claim(graph, redriven, "dead", 0.2)[1]
+        time.sleep(0.3)
+        again = store.redrive_expired(graph, utcnow(), queues=[queue], default_queue=None)
+        assert [r.uuid for r in again] == [redriven]
+        client.delete(queue)  # the re-drive's own task: as if taken by a worker
         assert restore_lost_deliveries(graph, celery, queues=[queue], older_than_s=30) == []  # too recent
         for tag in tags:
             client.zadd("unacked_index", {tag: time.time() - 60})
@@ -236,7 +242,7 @@ def test_a_task_lost_with_its_worker_before_the_claim_goes_back_to_its_queue(gra
         assert client.llen(queue) == 1
         redelivered = json.loads(client.lindex(queue, 0))
         assert json.loads(base64.b64decode(redelivered["body"]))[0] == [lost]  # the lost episode's own task
-        assert client.hexists("unacked", tags[0]) + client.hexists("unacked", tags[1]) == 1  # the running one's
+        assert sum(client.hexists("unacked", tag) for tag in tags) == 2  # the running one's, the obsolete one
     finally:
         client.zrem("unacked_index", *tags)
         client.hdel("unacked", *tags)
