@@ -155,6 +155,15 @@ def unclaimed_deliveries(graph: Graph, deliveries: Sequence[Delivery]) -> list[s
     return [r["tag"] for r in rows]
 
 
+def redrive_orphans(graph: Graph, now: datetime, cutoff: datetime, *, queues: Sequence[str],
+                    default_queue: str | None, pending: Sequence[str], limit: int = 1000) -> list[Redriven]:
+    """Queued episodes of ``queues`` (empty in the broker) sent before ``cutoff`` whose task no delivery holds
+    (``pending``: the episodes of every delivery not yet acknowledged), to be sent again; each to one caller."""
+    rows = graph.query(q.REDRIVE_ORPHANS, now=now, cutoff=cutoff, queues=list(queues), default_queue=default_queue,
+                       pending=list(pending), limit=limit)
+    return [Redriven.model_validate(r) for r in rows]
+
+
 def mark_committed(graph: Graph, uuid: str, *, facts: int, entities: int, now: datetime, extract_ms: float,
                    commit_ms: float, usage: LLMUsage | None = None) -> None:
     """Counts and timings; ``usage`` is added to what the episode's LLM calls cost so far."""

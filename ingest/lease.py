@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 import uuid as uuidlib
 
 from pydantic import BaseModel
@@ -29,14 +30,18 @@ _DEFAULTS = Settings.model_fields
 
 
 class LeaseTerms(BaseModel):
-    """How long a lease lasts and how often its holder renews it (STRATA_EPISODE_LEASE_S, ..._RENEW_S)."""
+    """How long a lease lasts and how often its holder renews it (STRATA_EPISODE_LEASE_S, ..._RENEW_S), and for
+    how long at most: a task hung past the longest episode (the broker's visibility timeout) would otherwise
+    hold its episode for ever."""
 
     lease_s: float = _DEFAULTS["episode_lease_s"].default
     renew_s: float = _DEFAULTS["episode_lease_renew_s"].default
+    max_s: float = _DEFAULTS["broker_visibility_timeout_s"].default
 
     @classmethod
     def from_settings(cls, settings: Settings) -> LeaseTerms:
-        return cls(lease_s=settings.episode_lease_s, renew_s=settings.episode_lease_renew_s)
+        return cls(lease_s=settings.episode_lease_s, renew_s=settings.episode_lease_renew_s,
+                   max_s=settings.broker_visibility_timeout_s)
 
 
 def new_owner(worker: str) -> str:
@@ -70,7 +75,11 @@ class Heartbeat:
         self._stop.set()
 
     def _run(self) -> None:
+        started = time.monotonic()
         while not self._stop.wait(self.terms.renew_s):
+            if time.monotonic() - started > self.terms.max_s:
+                log_event(log, "lease.abandoned", logging.WARNING, episode_uuid=self.episode_uuid, owner=self.owner)
+                return
             try:
                 held, status = store.renew_lease(self.graph, self.episode_uuid, self.owner, self.terms.lease_s)
             except StrataError as exc:  # Neo4j away: try again; the lease may lapse meanwhile

@@ -11,8 +11,8 @@ resort (the redelivered old task finds its episode done and is skipped).
 A lease starts at the claim, so it cannot cover a task the broker handed to a worker that died before the
 task claimed its episode (with one task prefetched per process, the next task arrives as the last one ends:
 a kill then often finds one in hand). The same round finds those in Kombu's record of unacknowledged
-deliveries: a delivery older than a lease whose episode is still queued and held by nobody is put back at
-the head of its queue, atomically in Redis, so exactly one worker restores it.
+deliveries and puts them back at the head of their queue (``recover_lost_tasks``), and re-drives a queued
+episode whose task is nowhere (neither in its queue nor delivered).
 
 ``strata worker --beat`` still schedules the ``strata.ingest.sweep`` task, which runs the same recovery
 over every queue.
@@ -45,6 +45,15 @@ TASK_SWEEP = "strata.ingest.sweep"
 log = logging.getLogger("strata.ingest")
 
 
+def _send(graph: Graph, celery: Celery, rows: list[store.Redriven]) -> None:
+    batches: dict[tuple[str | None, str | None], list[str]] = defaultdict(list)
+    for row in rows:
+        batches[(row.queue, row.job_uuid)].append(row.uuid)
+    for (queue, job_uuid), uuids in batches.items():
+        enqueue(celery, uuids, job_uuid, queue)
+        store.mark_enqueued(graph, uuids, utcnow(), queue)
+
+
 def redrive(graph: Graph, celery: Celery, *, queues: list[str] | None, default_queue: str | None,
             stuck_after_s: float | None = None) -> list[store.Redriven]:
     """Send again the episodes of expired leases (and, with ``stuck_after_s``, those stuck without a lease).
@@ -58,50 +67,73 @@ def redrive(graph: Graph, celery: Celery, *, queues: list[str] | None, default_q
     if stuck_after_s is not None:
         rows += store.sweep_stuck(graph, now - timedelta(seconds=stuck_after_s), now, queues=queues,
                                   default_queue=default_queue)
-    batches: dict[tuple[str | None, str | None], list[str]] = defaultdict(list)
-    for row in rows:
-        batches[(row.queue, row.job_uuid)].append(row.uuid)
-    for (queue, job_uuid), uuids in batches.items():
-        enqueue(celery, uuids, job_uuid, queue)
-        store.mark_enqueued(graph, uuids, utcnow(), queue)
+    _send(graph, celery, rows)
     if rows:
         log_event(log, "episodes.redriven", logging.WARNING, expired_leases=expired, stuck=len(rows) - expired,
                   episodes=[r.uuid for r in rows[:20]])
     return rows
 
 
-def restore_lost_deliveries(graph: Graph, celery: Celery, *, queues: list[str] | None, older_than_s: float,
-                            seen: dict[str, str | None] | None = None) -> list[str]:
-    """Episode tasks delivered more than ``older_than_s`` ago and never acknowledged whose episode is still
-    queued, held by nobody and not re-driven since: their worker died before claiming them. Each goes back to
-    the head of its queue (as Kombu restores: one Redis transaction, so of several workers only one restores
-    it). Returns their episodes' uuids. A broker other than Redis keeps no such record: nothing to do.
+class Deliveries:
+    """Kombu's record of deliveries not yet acknowledged (Redis `unacked_index`, `unacked`), read as episode
+    tasks: (tag, episode uuid, queue, delivered at). What each delivery holds is parsed once and cached: the
+    long-running tasks of live workers stay in the record for many rounds."""
 
-    ``seen`` caches what each delivery holds between rounds: the long-running tasks of live workers are in
-    the record too, and are read once."""
-    with celery.connection_for_write() as conn:
-        channel = conn.default_channel
-        index_key = getattr(channel, "unacked_index_key", None)
-        if index_key is None or not hasattr(channel, "_do_restore_message"):
-            return []
+    def __init__(self) -> None:
+        self._parsed: dict[str, tuple[str, str] | None] = {}
+
+    def scan(self, channel: Any) -> list[tuple[str, str, str, datetime]]:
         client = channel.client
-        scored = client.zrangebyscore(index_key, "-inf", time.time() - older_than_s, withscores=True)
-        tags = [bytes_to_str(tag) for tag, _ in scored]
-        seen = {} if seen is None else seen
-        new = [tag for tag in tags if tag not in seen]
+        scored = [(bytes_to_str(tag), score) for tag, score in
+                  client.zrange(channel.unacked_index_key, 0, -1, withscores=True)]
+        new = [tag for tag, _ in scored if tag not in self._parsed]
         if new:
             for tag, raw in zip(new, client.hmget(channel.unacked_key, new), strict=True):
-                seen[tag] = _episode_of(raw, queues)
-        for tag in set(seen) - set(tags):  # acknowledged or restored since
-            del seen[tag]
-        delivered = [store.Delivery(tag=tag, uuid=seen[tag], at=datetime.fromtimestamp(score, UTC))
-                     for tag, (_, score) in zip(tags, scored, strict=True) if seen[tag] is not None]
-        uuid_of = {d.tag: d.uuid for d in delivered}
-        restored = [uuid_of[tag] for tag in store.unclaimed_deliveries(graph, delivered)
-                    if _restore(channel, client, tag)]
-    if restored:
-        log_event(log, "episodes.redelivered", logging.WARNING, episodes=restored[:20], count=len(restored))
-    return restored
+                self._parsed[tag] = _episode_of(raw)
+        current = {tag for tag, _ in scored}
+        for tag in set(self._parsed) - current:  # acknowledged or restored since
+            del self._parsed[tag]
+        out = []
+        for tag, score in scored:
+            parsed = self._parsed.get(tag)
+            if parsed is not None:
+                out.append((tag, parsed[0], parsed[1], datetime.fromtimestamp(score, UTC)))
+        return out
+
+
+def recover_lost_tasks(graph: Graph, celery: Celery, *, queues: list[str] | None, default_queue: str | None,
+                       older_than_s: float, deliveries: Deliveries | None = None) -> list[str]:
+    """Tasks lost with a worker before they claimed their episode (no lease covers them). Two kinds:
+
+    - delivered more than ``older_than_s`` ago, never acknowledged, episode still queued, held by nobody and not
+      re-driven since: the worker died holding it. The delivery goes back to the head of its queue (as Kombu
+      restores: one watched Redis transaction, so of several workers only one restores it).
+    - nowhere at all: the episode is queued, was sent more than ``older_than_s`` ago, its queue in the broker
+      is empty and no delivery holds it (Kombu takes a task from the list before it records the delivery: a
+      kill between the two loses it). The episode is re-driven (one Cypher claim, one worker).
+
+    Returns the episodes' uuids. Only queues named in ``queues`` (None: restores on every queue, no orphan
+    check). A broker other than Redis keeps no such record: nothing to do."""
+    deliveries = deliveries or Deliveries()
+    cutoff = utcnow() - timedelta(seconds=older_than_s)
+    with celery.connection_for_write() as conn:
+        channel = conn.default_channel
+        if not hasattr(channel, "unacked_index_key") or not hasattr(channel, "_do_restore_message"):
+            return []
+        # the queues first: a task taken from its list meanwhile is in the record when it is read
+        empty = [q for q in queues or [] if not channel._size(q)]
+        held = [d for d in deliveries.scan(channel) if queues is None or d[2] in queues]
+        old = [store.Delivery(tag=tag, uuid=uuid, at=at) for tag, uuid, _, at in held if at < cutoff]
+        uuid_of = {d.tag: d.uuid for d in old}
+        restored = [uuid_of[tag] for tag in store.unclaimed_deliveries(graph, old)
+                    if _restore(channel, channel.client, tag)]
+    orphans = store.redrive_orphans(graph, utcnow(), cutoff, queues=empty, default_queue=default_queue,
+                                    pending=sorted({uuid for _, uuid, _, _ in held})) if empty else []
+    _send(graph, celery, orphans)
+    if restored or orphans:
+        log_event(log, "episodes.redelivered", logging.WARNING, restored=restored[:20],
+                  orphans=[r.uuid for r in orphans[:20]], count=len(restored) + len(orphans))
+    return restored + [r.uuid for r in orphans]
 
 
 def _restore(channel: Any, client: Any, tag: str) -> bool:
@@ -123,20 +155,17 @@ def _restore(channel: Any, client: Any, tag: str) -> bool:
     return restored
 
 
-def _episode_of(raw: bytes | None, queues: list[str] | None) -> str | None:
-    """The episode uuid of an unacknowledged delivery (Kombu's [message, exchange, routing key]), if it is an
-    episode task for one of ``queues``."""
+def _episode_of(raw: bytes | None) -> tuple[str, str] | None:
+    """(episode uuid, queue) of an unacknowledged delivery (Kombu's [message, exchange, routing key]), if it is
+    an episode task."""
     try:
         message, _, routing_key = loads(raw) if raw else (None, None, None)
         if message is None or message["headers"].get("task") != TASK_EPISODE:
             return None
-        if queues is not None and routing_key not in queues:
-            return None
         body = message["body"]
         if message["properties"].get("body_encoding") == "base64":
             body = base64.b64decode(body)
-        args = loads(body)[0]
-        return str(args[0])
+        return str(loads(body)[0][0]), str(routing_key)
     except (ValueError, KeyError, IndexError, TypeError):
         return None
 
@@ -149,7 +178,7 @@ class LeaseWatch:
         self.settings = settings
         self.queues = queues
         self.rounds = 0
-        self._deliveries: dict[str, str | None] = {}
+        self._deliveries = Deliveries()
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="strata-lease-watch", daemon=True)
 
@@ -169,8 +198,8 @@ class LeaseWatch:
                 try:
                     redrive(graph, self.celery, queues=self.queues, default_queue=cfg.celery_queue,
                             stuck_after_s=cfg.stuck_after_s if sweep else None)
-                    restore_lost_deliveries(graph, self.celery, queues=self.queues, older_than_s=cfg.episode_lease_s,
-                                            seen=self._deliveries)
+                    recover_lost_tasks(graph, self.celery, queues=self.queues, default_queue=cfg.celery_queue,
+                                       older_than_s=cfg.episode_lease_s, deliveries=self._deliveries)
                     if sweep:
                         next_sweep = time.monotonic() + cfg.sweep_interval_s
                 except Exception as exc:  # noqa: BLE001 - Neo4j or Redis away: the next round tries again
@@ -211,7 +240,8 @@ def register_recovery(celery: Celery, settings: Settings, runtime: WorkerRuntime
         """Re-drive expired leases, lost deliveries and episodes stuck without a lease, on every queue."""
         rows = redrive(runtime.graph, celery, queues=None, default_queue=settings.celery_queue,
                        stuck_after_s=settings.stuck_after_s)
-        lost = restore_lost_deliveries(runtime.graph, celery, queues=None, older_than_s=settings.episode_lease_s)
+        lost = recover_lost_tasks(runtime.graph, celery, queues=None, default_queue=settings.celery_queue,
+                                  older_than_s=settings.episode_lease_s)
         return {"requeued": len(rows), "redelivered": len(lost)}
 
     celery.conf.beat_schedule = {

@@ -105,6 +105,20 @@ SET e.last_error = 'lease expired: ' + coalesce(e.lease_owner, 'a worker')
 {_REDRIVEN}
 """
 
+# Orphans: queued, sent before the cutoff, held by no lease and by no delivery ($pending), in a queue the
+# broker holds nothing for ($queues, checked by the caller): the task was lost on its way to a worker.
+_ORPHAN = ("e.status = 'queued' AND e.enqueued_at < $cutoff AND coalesce(e.lease_until < datetime(), true) "
+           "AND NOT e.uuid IN $pending")
+REDRIVE_ORPHANS = f"""
+MATCH (e:Episode) WHERE {_ORPHAN} AND coalesce(e.queue, $default_queue) IN $queues
+WITH e ORDER BY e.uuid LIMIT $limit
+{_LOCK}
+WITH e WHERE {_ORPHAN}
+SET e.last_error = 'task lost before its claim: neither queued nor delivered', e.enqueued_at = null,
+    e.redriven_at = $now, {_RELEASE}
+{_REDRIVEN}
+"""
+
 # Of these broker deliveries (tag, episode uuid, delivered at), the ones whose episode nobody holds: queued,
 # with no lease or an expired one (a retry's), and not re-driven since the delivery (a re-drive sent a task of
 # its own). Delivered long ago and never acknowledged, such a task was lost with the worker it went to.

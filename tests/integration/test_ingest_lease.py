@@ -26,7 +26,7 @@ from strata.graph import episodes as store  # noqa: E402
 from strata.ingest.celery_app import make_celery  # noqa: E402
 from strata.ingest.lease import Heartbeat, LeaseTerms  # noqa: E402
 from strata.ingest.locks import LocalGroupLocks, LockTimeoutError, RedisGroupLocks  # noqa: E402
-from strata.ingest.recovery import LeaseWatch, restore_lost_deliveries  # noqa: E402
+from strata.ingest.recovery import LeaseWatch, recover_lost_tasks  # noqa: E402
 from strata.ingest.submit import job_info, submit_episodes  # noqa: E402
 from strata.ingest.tasks import build_pipeline, run_episode  # noqa: E402
 from strata.schema.models import utcnow  # noqa: E402
@@ -135,6 +135,12 @@ def test_a_heartbeat_keeps_its_lease_and_its_end_lets_the_lease_expire(graph: Gr
     assert beat.renewals >= 5 and not beat.lost
     time.sleep(1.5)
     assert [r.uuid for r in store.redrive_expired(graph, utcnow(), queues=[queue], default_queue=None)] == [uuid]
+    # a task hung past the longest episode stops renewing: its episode does not stay held for ever
+    assert _claim(graph, uuid, "hung", terms.lease_s)[1]
+    with Heartbeat(graph, uuid, "hung", terms.model_copy(update={"max_s": 0.6})) as beat:
+        time.sleep(2.5)
+        assert [r.uuid for r in store.redrive_expired(graph, utcnow(), queues=[queue], default_queue=None)] == [uuid]
+    assert 1 <= beat.renewals <= 3
 
 
 def test_a_lost_lease_makes_two_commits_of_one_episode_and_one_graph(graph: Graph, settings: Settings,
@@ -222,16 +228,17 @@ def test_a_task_lost_with_its_worker_before_the_claim_goes_back_to_its_queue(gra
         again = store.redrive_expired(graph, utcnow(), queues=[queue], default_queue=None)
         assert [r.uuid for r in again] == [redriven]
         client.delete(queue)  # the re-drive's own task: as if taken by a worker
-        assert restore_lost_deliveries(graph, celery, queues=[queue], older_than_s=30) == []  # too recent
+        recent = recover_lost_tasks(graph, celery, queues=[queue], default_queue=None, older_than_s=30)
+        assert recent == []  # delivered a moment ago
         for tag in tags:
             client.zadd("unacked_index", {tag: time.time() - 60})
-        assert restore_lost_deliveries(graph, celery, queues=[f"{queue}-b"], older_than_s=30) == []
+        assert recover_lost_tasks(graph, celery, queues=[f"{queue}-b"], default_queue=None, older_than_s=30) == []
         results: list[list[str]] = []
         barrier = threading.Barrier(4)
 
         def worker() -> None:
             barrier.wait()
-            results.append(restore_lost_deliveries(graph, celery, queues=[queue], older_than_s=30))
+            results.append(recover_lost_tasks(graph, celery, queues=[queue], default_queue=None, older_than_s=30))
 
         threads = [threading.Thread(target=worker) for _ in range(4)]
         for t in threads:
@@ -246,6 +253,49 @@ def test_a_task_lost_with_its_worker_before_the_claim_goes_back_to_its_queue(gra
     finally:
         client.zrem("unacked_index", *tags)
         client.hdel("unacked", *tags)
+
+
+def test_a_task_lost_between_queue_and_worker_is_sent_again(graph: Graph, settings: Settings, group_id: str,
+                                                            queue: str) -> None:
+    """Kombu takes a task from its list before it records the delivery: a kill between the two leaves a queued
+    episode whose task is nowhere. Once its queue is empty and no delivery holds it, it is sent again, once."""
+    held, claimed, orphan = _submitted(graph, settings, group_id, queue, 3)
+    celery = make_celery(settings.model_copy(update={"celery_queue": queue}))
+    client = redis.Redis.from_url(settings.redis_url)
+    with celery.connection_for_write() as conn:
+        channel = conn.channel()
+        taken = channel.basic_get(queue)  # one task a live worker holds, not yet claimed
+        channel.do_restore = False
+        channel.close()
+    try:
+        assert json.loads(taken.body)[0] == [held]  # the oldest task comes first
+        client.delete(queue)  # the two others are lost
+        assert _claim(graph, claimed, "alive", 60)[1]  # ... but this one was claimed before
+        recent = recover_lost_tasks(graph, celery, queues=[queue], default_queue=None, older_than_s=30)
+        assert recent == []  # sent a moment ago: maybe on its way
+        graph.query("MATCH (e:Episode {group_id: $g}) SET e.enqueued_at = e.enqueued_at - duration('PT60S')",
+                    g=group_id)
+        results: list[list[str]] = []
+        barrier = threading.Barrier(4)
+
+        def worker() -> None:
+            barrier.wait()
+            results.append(recover_lost_tasks(graph, celery, queues=[queue], default_queue=None, older_than_s=30))
+
+        threads = [threading.Thread(target=worker) for _ in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        # the held one's delivery is young, the claimed one runs: only the orphan is sent again, by one worker
+        assert sorted(u for r in results for u in r) == [orphan]
+        assert client.llen(queue) == 1
+        row = _episode(graph, orphan)
+        assert row["status"] == "queued" and row["enqueued_at"] is not None
+        assert "task lost" in row["last_error"]
+    finally:
+        client.zrem("unacked_index", taken.delivery_tag)
+        client.hdel("unacked", taken.delivery_tag)
 
 
 def test_a_held_group_lock_is_renewed_past_its_ttl(settings: Settings, group_id: str) -> None:

@@ -93,7 +93,10 @@ def test_kill_9_mid_job_then_a_new_worker_finishes_it_with_shipped_defaults(grap
         done = wait_job(graph, info.uuid, 600)
     finally:
         stop(worker)
-    assert (done.status, done.done, done.failed) == ("done", KILL_EPISODES, 0), done
+    assert (done.status, done.done, done.failed) == ("done", KILL_EPISODES, 0), (done, held, graph.query(
+        "MATCH (e:Episode {group_id: $g}) RETURN e.seq AS seq, e.uuid AS uuid, e.status AS status, "
+        "e.attempts AS attempts, e.enqueued_at AS enqueued, e.redriven_at AS redriven, e.last_error AS error, "
+        "e.lease_until AS lease ORDER BY seq", g=group_id))
     redriven = graph.query("MATCH (e:Episode) WHERE e.uuid IN $held AND e.redriven_at IS NOT NULL "
                            "RETURN count(e) AS n", held=held)
     assert redriven[0]["n"] == len(held)  # back through their expired leases, not the broker
