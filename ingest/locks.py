@@ -22,6 +22,8 @@ from redis.lock import Lock
 from strata.schema.errors import RetryableError, UpstreamUnavailableError
 
 LOCK_PREFIX = "strata:lock:group:"
+# A commit takes seconds: a holder still renewing after this long is hung, and lets its group go.
+MAX_RENEWED_S = 600.0
 
 
 class LockTimeoutError(RetryableError):
@@ -57,7 +59,7 @@ class RedisGroupLocks:
         if not acquired:
             raise LockTimeoutError(f"group {group_id!r} stayed locked for {self.wait_s:.0f}s",
                                    {"group_id": group_id})
-        renewal = _Renewal(lock, self.ttl_s / 3)
+        renewal = _Renewal(lock, self.ttl_s / 3, MAX_RENEWED_S)
         try:
             yield time.monotonic() - started
         finally:
@@ -69,11 +71,12 @@ class RedisGroupLocks:
 
 
 class _Renewal:
-    """Resets a held lock's TTL every ``every_s`` until stopped, or until the lock is found lost."""
+    """Resets a held lock's TTL every ``every_s`` until stopped, the lock is found lost, or ``max_s`` passed."""
 
-    def __init__(self, lock: Lock, every_s: float) -> None:
+    def __init__(self, lock: Lock, every_s: float, max_s: float) -> None:
         self._lock = lock
         self._every_s = every_s
+        self._deadline = time.monotonic() + max_s
         self._stop = threading.Event()
         threading.Thread(target=self._run, name="group-lock-renewal", daemon=True).start()
 
@@ -81,7 +84,7 @@ class _Renewal:
         self._stop.set()
 
     def _run(self) -> None:
-        while not self._stop.wait(self._every_s):
+        while not self._stop.wait(self._every_s) and time.monotonic() < self._deadline:
             try:
                 self._lock.reacquire()
             except LockError:
