@@ -1,10 +1,10 @@
 """Per-group commit locks: parallel workers extract freely, but resolve + commit of one group is serialized.
 
 The Redis lock expires after ``ttl_s`` so a worker killed while holding it blocks the group only that long;
-while its holder runs, a thread renews it every third of ``ttl_s``, so a long commit keeps it. If a commit
-ever outlived the lock (its holder paused, or cut off from Redis, for a whole TTL), deterministic ids and the
-(group_id, key) uniqueness constraint still keep two writers from creating the same entity or fact twice; the
-lock removes the contention, not the safety.
+while its holder runs, a thread renews it every third of ``ttl_s`` (for ten minutes at most), so a long
+commit keeps it. If a commit ever outlived the lock (its holder paused, or cut off from Redis, for a whole
+TTL), deterministic ids and the (group_id, key) uniqueness constraint still keep two writers from creating
+the same entity or fact twice; the lock removes the contention, not the safety.
 """
 
 from __future__ import annotations
