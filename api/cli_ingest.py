@@ -201,7 +201,8 @@ def worker(
     queue: str = typer.Option(None, "--queue", "-Q", help="Queue(s) to consume (default: STRATA_CELERY_QUEUE)."),
     pool: str = typer.Option("prefork", "--pool", help="prefork (CPU-bound spaCy) or threads (LLM-bound)."),
     beat: bool = typer.Option(False, "--beat", help="Also run the periodic tasks: the stuck sweep, stale "
-                                                   "summaries, communities (one worker per cluster)."),
+                                                   "summaries, communities (one worker per cluster; recovery does "
+                                                   "not need it: every worker re-drives dead workers' episodes)."),
     metrics_port: int = typer.Option(0, "--metrics-port", help="Serve Prometheus /metrics on this port."),
     loglevel: str = typer.Option("INFO", "--loglevel"),
 ) -> None:

@@ -31,6 +31,13 @@ class StoredJob(BaseModel):
     to_enqueue: list[str]
 
 
+class Redriven(BaseModel):
+    """An episode set back to `queued` by a re-drive, to be sent to its queue again."""
+    uuid: str
+    queue: str | None
+    job_uuid: str | None
+
+
 class JobCounts(BaseModel):
     uuid: str
     group_id: str
@@ -43,8 +50,9 @@ class JobCounts(BaseModel):
 
 
 def store_job(graph: Graph, job: dict[str, Any], source: Source | None, episodes: Sequence[Episode],
-              now: datetime) -> StoredJob:
-    """One transaction: the Job (MERGE on its uuid), the Source, its Episodes as ``queued``.
+              now: datetime, queue: str | None = None) -> StoredJob:
+    """One transaction: the Job (MERGE on its uuid), the Source, its Episodes as ``queued`` (for ``queue``: a
+    re-drive sends an episode back to the queue it was meant for).
 
     A job that exists already (the same source again) queues again only its retracted episodes: a retracted
     source uploaded again is ingested again, one that stands is a duplicate (``created`` False, nothing to do)."""
@@ -63,7 +71,7 @@ def store_job(graph: Graph, job: dict[str, Any], source: Source | None, episodes
             src = source.model_dump(exclude={"metadata"})
             src["metadata_json"] = json.dumps(source.metadata, sort_keys=True, default=str)
             tx.run(q.STORE_SOURCE, source=src).consume()
-        stored = tx.run(q.STORE_EPISODES, job_uuid=job["uuid"], episodes=rows, now=now).data()
+        stored = tx.run(q.STORE_EPISODES, job_uuid=job["uuid"], episodes=rows, now=now, queue=queue).data()
         return StoredJob(job_uuid=job["uuid"], created=True,
                          to_enqueue=[r["uuid"] for r in stored if r["status"] == "queued"])
 
@@ -79,9 +87,9 @@ def unenqueued(graph: Graph, job_uuid: str) -> list[str]:
     return [r["uuid"] for r in graph.query(q.UNENQUEUED, job_uuid=job_uuid)]
 
 
-def mark_enqueued(graph: Graph, uuids: Sequence[str], now: datetime) -> None:
+def mark_enqueued(graph: Graph, uuids: Sequence[str], now: datetime, queue: str | None = None) -> None:
     if uuids:
-        graph.query(q.MARK_ENQUEUED, uuids=list(uuids), now=now)
+        graph.query(q.MARK_ENQUEUED, uuids=list(uuids), now=now, queue=queue)
 
 
 def load_episode(graph: Graph, uuid: str) -> Episode | None:
@@ -111,14 +119,56 @@ def load_source(graph: Graph, uuid: str | None) -> Source | None:
     return Source.model_validate(data)
 
 
-def claim_episode(graph: Graph, uuid: str, worker: str, now: datetime) -> tuple[str | None, bool]:
-    """(status before, claimed). Not claimed when done, failed, retracted or missing."""
-    rows = graph.query(q.CLAIM_EPISODE, uuid=uuid, worker=worker, now=now)
+def claim_episode(graph: Graph, uuid: str, worker: str, now: datetime, *, owner: str,
+                  lease_s: float) -> tuple[str | None, bool]:
+    """(status before, claimed), the lease held by ``owner`` for ``lease_s``. Not claimed when done, failed,
+    retracted, missing, or processing under another worker's live lease."""
+    rows = graph.query(q.CLAIM_EPISODE, uuid=uuid, worker=worker, now=now, owner=owner, lease_ms=_ms(lease_s))
     if not rows:
         return None, False
     if rows[0]["before"] == "done" and rows[0]["uncounted"]:
         graph.query(q.BACKFILL_COUNTS, uuid=uuid, now=now)
     return rows[0]["before"], bool(rows[0]["claim"])
+
+
+def renew_lease(graph: Graph, uuid: str, owner: str, lease_s: float) -> tuple[bool, str | None]:
+    """(renewed, status). Not renewed when the lease is no longer ``owner``'s (it expired and the episode was
+    re-driven) or the episode left processing (committed, failed)."""
+    rows = graph.query(q.RENEW_LEASE, uuid=uuid, owner=owner, lease_ms=_ms(lease_s))
+    return (bool(rows[0]["held"]), rows[0]["status"]) if rows else (False, None)
+
+
+def redrive_expired(graph: Graph, now: datetime, *, queues: Sequence[str] | None, default_queue: str | None,
+                    limit: int = 1000) -> list[Redriven]:
+    """Episodes whose lease expired (running, or waiting for a retry), set back to `queued` with their lease
+    released, each by one caller only. ``queues``: only episodes meant for these (None: all); an episode without
+    a recorded queue counts as ``default_queue``'s."""
+    rows = graph.query(q.REDRIVE_EXPIRED, now=now, queues=_list(queues), default_queue=default_queue, limit=limit)
+    return [Redriven.model_validate(r) for r in rows]
+
+
+class Delivery(BaseModel):
+    """A task the broker delivered and nobody acknowledged yet."""
+    tag: str
+    uuid: str
+    at: datetime
+
+
+def unclaimed_deliveries(graph: Graph, deliveries: Sequence[Delivery]) -> list[str]:
+    """The tags of those deliveries whose episode is queued, held by no lease, and not re-driven since."""
+    if not deliveries:
+        return []
+    rows = graph.query(q.UNCLAIMED_DELIVERIES, deliveries=[d.model_dump() for d in deliveries])
+    return [r["tag"] for r in rows]
+
+
+def redrive_orphans(graph: Graph, now: datetime, cutoff: datetime, *, queues: Sequence[str],
+                    default_queue: str | None, pending: Sequence[str], limit: int = 1000) -> list[Redriven]:
+    """Queued episodes of ``queues`` (empty in the broker) sent before ``cutoff`` whose task no delivery holds
+    (``pending``: the episodes of every delivery not yet acknowledged), to be sent again; each to one caller."""
+    rows = graph.query(q.REDRIVE_ORPHANS, now=now, cutoff=cutoff, queues=list(queues), default_queue=default_queue,
+                       pending=list(pending), limit=limit)
+    return [Redriven.model_validate(r) for r in rows]
 
 
 def mark_committed(graph: Graph, uuid: str, *, facts: int, entities: int, now: datetime, extract_ms: float,
@@ -132,8 +182,9 @@ def add_llm_usage(graph: Graph, uuid: str, usage: LLMUsage) -> None:
     graph.query(q.ADD_LLM_USAGE, uuid=uuid, usage=usage.properties())
 
 
-def mark_retrying(graph: Graph, uuid: str, error: str) -> None:
-    graph.query(q.MARK_RETRYING, uuid=uuid, error=error)
+def mark_retrying(graph: Graph, uuid: str, error: str, owner: str, hold_s: float) -> None:
+    """Back to `queued` until the retry runs, under ``owner``'s lease for ``hold_s`` (the backoff and a lease)."""
+    graph.query(q.MARK_RETRYING, uuid=uuid, error=error, owner=owner, lease_ms=_ms(hold_s))
 
 
 def mark_failed(graph: Graph, uuid: str, error: str, now: datetime) -> bool:
@@ -162,9 +213,20 @@ def retry_failed(graph: Graph, now: datetime, *, group_id: str | None = None, jo
     return [r["uuid"] for r in rows]
 
 
-def sweep_stuck(graph: Graph, cutoff: datetime, now: datetime, limit: int = 10_000) -> list[str]:
-    rows = graph.query(q.SWEEP_STUCK, cutoff=cutoff, now=now, limit=limit)
-    return [r["uuid"] for r in rows]
+def sweep_stuck(graph: Graph, cutoff: datetime, now: datetime, *, queues: Sequence[str] | None = None,
+                default_queue: str | None = None, limit: int = 10_000) -> list[Redriven]:
+    """Episodes stuck without a lease since ``cutoff`` (see SWEEP_STUCK), set back to `queued`."""
+    rows = graph.query(q.SWEEP_STUCK, cutoff=cutoff, now=now, queues=_list(queues), default_queue=default_queue,
+                       limit=limit)
+    return [Redriven.model_validate(r) for r in rows]
+
+
+def _ms(seconds: float) -> int:
+    return max(1, round(seconds * 1000))
+
+
+def _list(values: Sequence[str] | None) -> list[str] | None:
+    return None if values is None else list(values)
 
 
 def status_counts(graph: Graph) -> dict[str, int]:

@@ -2,7 +2,8 @@
 
 ``make_celery(settings)`` builds an app for a given configuration (tests, API); the module-level ``app``
 is the worker entry point (`celery -A strata.ingest.celery_app worker`), built from the environment.
-Tasks live in strata.ingest.tasks; ``strata worker`` starts a worker with sensible defaults.
+Tasks live in strata.ingest.tasks, the re-drive of dead workers' episodes in strata.ingest.recovery;
+``strata worker`` starts a worker with sensible defaults.
 """
 
 from __future__ import annotations
@@ -27,7 +28,8 @@ def make_celery(settings: Settings) -> Celery:
         result_expires=3600,
         task_ignore_result=False,
         broker_connection_retry_on_startup=True,
-        # Redis redelivers an unacked task after this long: must exceed the longest task.
+        # Redis redelivers an unacked task after this long: must exceed the longest task. A last resort: a dead
+        # worker's episodes are re-driven when their leases expire (ingest/recovery.py).
         broker_transport_options={"visibility_timeout": settings.broker_visibility_timeout_s},
         result_backend_transport_options={"visibility_timeout": settings.broker_visibility_timeout_s},
         task_default_queue=settings.celery_queue,
@@ -40,9 +42,10 @@ def make_celery(settings: Settings) -> Celery:
         """A round trip through the broker: proves a worker is consuming."""
         return {"reply": "pong", "payload": payload, "worker": socket.gethostname()}
 
+    from strata.ingest.recovery import register_recovery
     from strata.ingest.tasks import register_tasks
 
-    register_tasks(celery, settings)
+    register_recovery(celery, settings, register_tasks(celery, settings))
     return celery
 
 

@@ -1,9 +1,10 @@
 """Per-group commit locks: parallel workers extract freely, but resolve + commit of one group is serialized.
 
-The Redis lock expires after ``ttl_s`` so a worker killed while holding it blocks the group only that long.
-If a commit ever outlived the lock, deterministic ids and the (group_id, key) uniqueness constraint still
-keep two writers from creating the same entity or fact twice; the lock removes the contention, not the
-safety.
+The Redis lock expires after ``ttl_s`` so a worker killed while holding it blocks the group only that long;
+while its holder runs, a thread renews it every third of ``ttl_s`` (for ten minutes at most), so a long
+commit keeps it. If a commit ever outlived the lock (its holder paused, or cut off from Redis, for a whole
+TTL), deterministic ids and the (group_id, key) uniqueness constraint still keep two writers from creating
+the same entity or fact twice; the lock removes the contention, not the safety.
 """
 
 from __future__ import annotations
@@ -16,10 +17,13 @@ from typing import Protocol
 
 import redis
 from redis.exceptions import LockError, RedisError
+from redis.lock import Lock
 
 from strata.schema.errors import RetryableError, UpstreamUnavailableError
 
 LOCK_PREFIX = "strata:lock:group:"
+# A commit takes seconds: a holder still renewing after this long is hung, and lets its group go.
+MAX_RENEWED_S = 600.0
 
 
 class LockTimeoutError(RetryableError):
@@ -55,13 +59,38 @@ class RedisGroupLocks:
         if not acquired:
             raise LockTimeoutError(f"group {group_id!r} stayed locked for {self.wait_s:.0f}s",
                                    {"group_id": group_id})
+        renewal = _Renewal(lock, self.ttl_s / 3, MAX_RENEWED_S)
         try:
             yield time.monotonic() - started
         finally:
+            renewal.stop()
             try:
                 lock.release()
             except (LockError, RedisError):
                 pass  # expired (and maybe taken by another worker) or Redis gone: the TTL cleans up
+
+
+class _Renewal:
+    """Resets a held lock's TTL every ``every_s`` until stopped, the lock is found lost, or ``max_s`` passed."""
+
+    def __init__(self, lock: Lock, every_s: float, max_s: float) -> None:
+        self._lock = lock
+        self._every_s = every_s
+        self._deadline = time.monotonic() + max_s
+        self._stop = threading.Event()
+        threading.Thread(target=self._run, name="group-lock-renewal", daemon=True).start()
+
+    def stop(self) -> None:
+        self._stop.set()
+
+    def _run(self) -> None:
+        while not self._stop.wait(self._every_s) and time.monotonic() < self._deadline:
+            try:
+                self._lock.reacquire()
+            except LockError:
+                return  # expired and maybe taken by another worker: nothing left to renew
+            except RedisError:
+                continue  # Redis away: try again, the TTL may run out meanwhile
 
 
 class LocalGroupLocks:

@@ -77,7 +77,9 @@ def _submit(graph: Graph, celery: Celery | None, group_id: str, episodes: list[E
         raise InputError("group_id is required")
     job: dict[str, Any] = {"uuid": job_uuid, "group_id": group_id, "agent": agent, "total": len(episodes),
                            "source_uuid": source.uuid if source else None, "kind": "source" if source else "episodes"}
-    stored = store.store_job(graph, job, source, episodes, utcnow())
+    # the queue the episodes are meant for, kept on each: a re-drive sends an episode back to it
+    queue = celery.conf.task_default_queue if celery is not None and inline_pipeline is None else None
+    stored = store.store_job(graph, job, source, episodes, utcnow(), queue)
     if not stored.created:
         # Costs nothing, except re-sending what a crashed submitter stored but never enqueued.
         pending = store.unenqueued(graph, stored.job_uuid)
@@ -97,7 +99,7 @@ def _dispatch(graph: Graph, celery: Celery | None, uuids: list[str], job_uuid: s
         return
     assert celery is not None
     enqueue(celery, uuids, job_uuid)
-    store.mark_enqueued(graph, uuids, utcnow())
+    store.mark_enqueued(graph, uuids, utcnow(), celery.conf.task_default_queue)
 
 
 def run_inline(pipeline: Pipeline, uuids: list[str], job_uuid: str | None,

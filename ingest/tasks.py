@@ -3,6 +3,8 @@
 ``run_episode`` is the whole unit of work and is shared by the Celery task and ``--inline`` runs. Every step is
 idempotent: the claim is a status check, every write MERGEs on a deterministic id, and the commit sets
 ``done`` in the same transaction as the graph writes. A task receives an episode uuid, never the episode.
+From claim to commit the episode holds a lease its heartbeat renews (ingest/lease.py); ingest/recovery.py
+re-drives the episodes of leases that expired.
 """
 
 from __future__ import annotations
@@ -15,7 +17,6 @@ import socket
 import threading
 import time
 from collections.abc import Callable
-from datetime import timedelta
 from typing import Any, Literal
 
 from celery import Celery
@@ -24,6 +25,7 @@ from pydantic import BaseModel
 from strata.graph import Graph
 from strata.graph import episodes as store
 from strata.ingest import metrics
+from strata.ingest.lease import Heartbeat, LeaseTerms, new_owner
 from strata.ingest.locks import GroupLocks, RedisGroupLocks
 from strata.ingest.logging import log_event
 from strata.ingest.pipeline import Pipeline, extraction_usage
@@ -34,7 +36,6 @@ from strata.schema.settings import Settings
 from strata.schema.usage import LLMUsage
 
 TASK_EPISODE = "strata.ingest.episode"
-TASK_SWEEP = "strata.ingest.sweep"
 TASK_SUMMARIES = "strata.summaries.sweep"
 TASK_COMMUNITIES = "strata.communities.refresh"
 # Errors that no retry can fix: the episode fails at once. ExtractionError is raised after the LLM path's own
@@ -63,17 +64,30 @@ def worker_name() -> str:
     return f"{socket.gethostname()}:{os.getpid()}:{threading.get_ident()}"
 
 
-def run_episode(pipeline: Pipeline, locks: GroupLocks, episode_uuid: str, job_uuid: str | None = None) -> EpisodeResult:
+def run_episode(pipeline: Pipeline, locks: GroupLocks, episode_uuid: str, job_uuid: str | None = None,
+                lease: LeaseTerms | None = None) -> EpisodeResult:
     graph = pipeline.graph
-    before, claimed = store.claim_episode(graph, episode_uuid, worker_name(), utcnow())
+    lease = lease or LeaseTerms()
+    worker = worker_name()
+    owner = new_owner(worker)
+    before, claimed = store.claim_episode(graph, episode_uuid, worker, utcnow(), owner=owner, lease_s=lease.lease_s)
     if before is None:
         log_event(log, "episode.missing", logging.WARNING, episode_uuid=episode_uuid, job_uuid=job_uuid)
         metrics.EPISODES_PROCESSED.labels("missing").inc()
         return EpisodeResult(episode_uuid=episode_uuid, outcome="missing")
     if not claimed:
+        # done, failed, retracted, or processing under a live lease (its worker runs it; if that worker
+        # died, the lease expires and the episode is re-driven)
         log_event(log, "episode.skipped", episode_uuid=episode_uuid, job_uuid=job_uuid, status=before)
         metrics.EPISODES_PROCESSED.labels("skipped").inc()
         return EpisodeResult(episode_uuid=episode_uuid, outcome="skipped", status_before=before)
+    with Heartbeat(graph, episode_uuid, owner, lease):
+        return _process(pipeline, locks, episode_uuid, job_uuid, before)
+
+
+def _process(pipeline: Pipeline, locks: GroupLocks, episode_uuid: str, job_uuid: str | None,
+             before: str) -> EpisodeResult:
+    graph = pipeline.graph
     episode = store.load_episode(graph, episode_uuid)
     assert episode is not None
     source = store.load_source(graph, episode.source_uuid)
@@ -220,9 +234,12 @@ def record_failure(graph: Graph, episode_uuid: str, exc: BaseException, job_uuid
     log_event(log, "episode.failed", logging.ERROR, episode_uuid=episode_uuid, job_uuid=job_uuid, error=describe(exc))
 
 
-def record_retry(graph: Graph, episode_uuid: str, exc: BaseException, job_uuid: str | None, attempt: int) -> None:
+def record_retry(graph: Graph, episode_uuid: str, exc: BaseException, job_uuid: str | None, attempt: int,
+                 hold_s: float) -> None:
+    """The episode waits as `queued` under a lease of ``hold_s`` (the backoff and a lease): if this worker dies
+    before the retry runs, the episode is re-driven when that lease expires."""
     try:
-        store.mark_retrying(graph, episode_uuid, describe(exc))
+        store.mark_retrying(graph, episode_uuid, describe(exc), f"{worker_name()}:retry", hold_s)
         _store_failed_usage(graph, episode_uuid, exc)
     except StrataError:
         pass
@@ -284,6 +301,7 @@ class WorkerRuntime:
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
+        self.lease = LeaseTerms.from_settings(settings)
         self._graph: Graph | None = None
         self._pipeline: Pipeline | None = None
         self._locks: RedisGroupLocks | None = None
@@ -311,9 +329,10 @@ class WorkerRuntime:
         return self._locks
 
 
-def enqueue(celery: Celery, episode_uuids: list[str], job_uuid: str | None) -> None:
+def enqueue(celery: Celery, episode_uuids: list[str], job_uuid: str | None, queue: str | None = None) -> None:
+    """One task per episode, to ``queue`` (default: the app's default queue)."""
     for uuid in episode_uuids:
-        celery.send_task(TASK_EPISODE, args=[uuid], kwargs={"job_uuid": job_uuid})
+        celery.send_task(TASK_EPISODE, args=[uuid], kwargs={"job_uuid": job_uuid}, queue=queue)
 
 
 def register_tasks(celery: Celery, settings: Settings) -> WorkerRuntime:
@@ -323,7 +342,7 @@ def register_tasks(celery: Celery, settings: Settings) -> WorkerRuntime:
                  max_retries=settings.task_max_retries)
     def process_episode(self: Any, episode_uuid: str, job_uuid: str | None = None) -> dict[str, Any]:
         try:
-            return run_episode(runtime.pipeline, runtime.locks, episode_uuid, job_uuid).model_dump()
+            return run_episode(runtime.pipeline, runtime.locks, episode_uuid, job_uuid, runtime.lease).model_dump()
         except PERMANENT as exc:
             record_failure(runtime.graph, episode_uuid, exc, job_uuid)
             raise
@@ -331,19 +350,10 @@ def register_tasks(celery: Celery, settings: Settings) -> WorkerRuntime:
             if self.request.retries >= self.max_retries:
                 record_failure(runtime.graph, episode_uuid, exc, job_uuid)
                 raise
-            record_retry(runtime.graph, episode_uuid, exc, job_uuid, self.request.retries + 1)
-            raise self.retry(exc=exc, countdown=backoff_s(settings, self.request.retries)) from exc
-
-    @celery.task(name=TASK_SWEEP, acks_late=True)
-    def sweep() -> dict[str, int]:
-        """Re-drive episodes stuck in ``processing`` (or stored but never enqueued)."""
-        now = utcnow()
-        uuids = store.sweep_stuck(runtime.graph, now - timedelta(seconds=settings.stuck_after_s), now)
-        enqueue(celery, uuids, None)
-        store.mark_enqueued(runtime.graph, uuids, utcnow())
-        if uuids:
-            log_event(log, "sweep.requeued", logging.WARNING, episodes=len(uuids))
-        return {"requeued": len(uuids)}
+            countdown = backoff_s(settings, self.request.retries)
+            record_retry(runtime.graph, episode_uuid, exc, job_uuid, self.request.retries + 1,
+                         hold_s=countdown + runtime.lease.lease_s)
+            raise self.retry(exc=exc, countdown=countdown) from exc
 
     @celery.task(name=TASK_SUMMARIES, acks_late=True)
     def sweep_summaries() -> dict[str, int]:
@@ -365,8 +375,8 @@ def register_tasks(celery: Celery, settings: Settings) -> WorkerRuntime:
         runs = scheduled_refresh(runtime.graph, settings, runtime.pipeline.summarizer)
         return {"groups": len(runs), "written": sum(r.written for r in runs)}
 
-    celery.conf.beat_schedule = {
-        "strata-sweep-stuck": {"task": TASK_SWEEP, "schedule": settings.sweep_interval_s},
+    celery.conf.beat_schedule = {  # beside the recovery sweep (ingest/recovery.py)
+        **(celery.conf.beat_schedule or {}),
         "strata-summaries": {"task": TASK_SUMMARIES, "schedule": settings.summary_sweep_interval_s},
         "strata-communities": {"task": TASK_COMMUNITIES, "schedule": settings.community_interval_s},
     }

@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field, SecretStr
+from pydantic import Field, SecretStr, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -31,14 +31,25 @@ class Settings(BaseSettings):
     redis_url: str = "redis://127.0.0.1:6379/0"
     celery_queue: str = "strata"
     # An unacked task of a dead worker is redelivered after this long (Redis transport); keep it above the
-    # longest episode task.
+    # longest episode task. A last resort: episode leases (below) recover a dead worker's episodes first.
     broker_visibility_timeout_s: float = Field(default=3600.0, gt=0)
     task_max_retries: int = Field(default=5, ge=0)
     task_retry_backoff_s: float = Field(default=2.0, ge=0)
     task_retry_backoff_max_s: float = Field(default=120.0, ge=0)
-    group_lock_ttl_s: float = Field(default=120.0, gt=0)  # expires if its holder dies
+    # The group lock is renewed while its holder runs (every third of the TTL): the TTL is how long a dead
+    # holder blocks its group.
+    group_lock_ttl_s: float = Field(default=30.0, gt=0)
     group_lock_wait_s: float = Field(default=60.0, gt=0)  # then the task retries
-    stuck_after_s: float = Field(default=1800.0, gt=0)  # `processing` longer than this is re-driven by the sweep
+    # An episode being processed holds a lease its worker renews every episode_lease_renew_s; every worker
+    # looks for expired leases every episode_lease_check_s (and once at start) and re-drives those episodes.
+    # A dead worker's episodes run again within about lease + check seconds (ingest/lease.py).
+    episode_lease_s: float = Field(default=30.0, gt=0)
+    episode_lease_renew_s: float = Field(default=10.0, gt=0)
+    episode_lease_check_s: float = Field(default=10.0, gt=0)
+    # Episodes without a lease: `processing` longer than this (claimed before leases existed) or stored but
+    # never handed to the broker (a submitter died) are re-driven by every worker every sweep_interval_s
+    # (and by `strata worker --beat`).
+    stuck_after_s: float = Field(default=1800.0, gt=0)
     sweep_interval_s: float = Field(default=300.0, gt=0)
     # "module:callable" taking Settings and returning an Extractor; overrides `extractor` (tests, plugins).
     extractor_factory: str | None = None
@@ -139,3 +150,10 @@ class Settings(BaseSettings):
     api_workers: int = Field(default=0, ge=0, le=64)
     max_request_bytes: int = Field(default=10_000_000, gt=0)
     auth_disabled: bool = False
+
+    @model_validator(mode="after")
+    def _renewals_beat_expiry(self) -> Settings:
+        # a lease renewed no faster than it expires would lapse under a live worker
+        if self.episode_lease_renew_s >= self.episode_lease_s:
+            raise ValueError("episode_lease_renew_s must be shorter than episode_lease_s")
+        return self

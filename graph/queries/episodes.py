@@ -1,8 +1,14 @@
-"""Episode lifecycle and batch jobs: store queued work, status transitions, job counts, the stuck sweep.
+"""Episode lifecycle and batch jobs: store queued work, status transitions, leases, job counts, re-drives.
 
 Statuses: queued -> processing -> done | failed (and back to queued on a retry or a re-drive). The commit
 itself sets `done` (graph/queries/commit.py UPSERT_EPISODE), so `done` and the written graph are one
 transaction.
+
+A `processing` episode holds a lease (`lease_owner`, `lease_until`) its worker renews; an expired lease means
+the worker died, and the episode is re-driven. Lease times are Neo4j's clock (`datetime()`), so the clocks of
+worker machines never compare with each other. Queries that decide on a status another transaction may be
+changing take the node's write lock first (`SET e.lease_lock = true REMOVE e.lease_lock`) and read after it:
+two claims, or two workers re-driving the same episode, then see each other's result instead of both winning.
 """
 
 # A source job's uuid is derived from (group, source hash): a second submission MERGEs onto the first.
@@ -28,7 +34,7 @@ STORE_EPISODES = """
 MATCH (j:Job {uuid: $job_uuid})
 UNWIND $episodes AS row
 MERGE (e:Episode {uuid: row.uuid})
-ON CREATE SET e += row, e.status = 'queued', e.created_at = $now, e.job_uuid = $job_uuid
+ON CREATE SET e += row, e.status = 'queued', e.created_at = $now, e.job_uuid = $job_uuid, e.queue = $queue
 FOREACH (_ IN CASE WHEN e.status IN ['failed', 'retracted'] THEN [1] ELSE [] END |
   SET e.status = 'queued', e.requeued_at = $now, e.enqueued_at = null)
 MERGE (j)-[:INCLUDES]->(e)
@@ -50,7 +56,7 @@ RETURN e.uuid AS uuid ORDER BY e.seq
 MARK_ENQUEUED = """
 UNWIND $uuids AS uuid
 MATCH (e:Episode {uuid: uuid}) WHERE e.status = 'queued'
-SET e.enqueued_at = $now
+SET e.enqueued_at = $now, e.queue = coalesce($queue, e.queue)
 """
 
 EPISODE_PROPERTIES = """
@@ -61,14 +67,77 @@ SOURCE_PROPERTIES = """
 MATCH (s:Source {uuid: $uuid}) RETURN properties(s) AS props
 """
 
-# Claim for processing. `processing` is claimable too: that is a redelivered task of a dead worker (and
-# processing twice is harmless: every write is a MERGE on a deterministic id).
-CLAIM_EPISODE = """
-MATCH (e:Episode {uuid: $uuid})
-WITH e, e.status AS before, e.status IN ['queued', 'processing'] AS claim
+_LOCK = "SET e.lease_lock = true REMOVE e.lease_lock"
+_LEASE_UNTIL = "datetime() + duration({milliseconds: $lease_ms})"
+
+# Claim for processing, with a lease. `processing` is claimable when its lease expired (a dead worker's
+# redelivered task) or it has none (claimed before leases existed); a live lease is another worker's, still
+# running. Processing twice stays harmless (every write is a MERGE on a deterministic id).
+CLAIM_EPISODE = f"""
+MATCH (e:Episode {{uuid: $uuid}})
+{_LOCK}
+WITH e, e.status AS before,
+     e.status = 'queued' OR (e.status = 'processing' AND coalesce(e.lease_until < datetime(), true)) AS claim
 FOREACH (_ IN CASE WHEN claim THEN [1] ELSE [] END |
-  SET e.status = 'processing', e.started_at = $now, e.attempts = coalesce(e.attempts, 0) + 1, e.worker = $worker)
+  SET e.status = 'processing', e.started_at = $now, e.attempts = coalesce(e.attempts, 0) + 1, e.worker = $worker,
+      e.lease_owner = $owner, e.lease_until = {_LEASE_UNTIL})
 RETURN before, claim, e.fact_count IS NULL AS uncounted
+"""
+
+# The heartbeat: nothing is renewed once the lease went to another worker or the episode left `processing`.
+RENEW_LEASE = f"""
+MATCH (e:Episode {{uuid: $uuid}})
+{_LOCK}
+WITH e, e.status = 'processing' AND e.lease_owner = $owner AS held
+FOREACH (_ IN CASE WHEN held THEN [1] ELSE [] END | SET e.lease_until = {_LEASE_UNTIL})
+RETURN held, e.status AS status
+"""
+
+_RELEASE = "e.lease_owner = null, e.lease_until = null"
+_REDRIVEN = """RETURN e.uuid AS uuid, coalesce(e.queue, $default_queue) AS queue, e.job_uuid AS job_uuid
+ORDER BY e.seq"""
+_IN_QUEUES = "($queues IS NULL OR coalesce(e.queue, $default_queue) IN $queues)"
+
+# Expired leases: the worker died (or lost Neo4j for longer than a lease), running the episode or holding its
+# Celery retry (`queued` under a lease, MARK_RETRYING). Each episode is re-driven by one worker only: the
+# condition is read again under the node's lock. Episodes are locked in uuid order, so concurrent re-drives
+# do not deadlock each other. `started_at IS NOT NULL` lets the (status, started_at) index skip the episodes
+# that never ran (a backlog of queued work).
+_EXPIRED = ("e.status IN ['processing', 'queued'] AND e.started_at IS NOT NULL "
+            "AND e.lease_until < datetime()")
+REDRIVE_EXPIRED = f"""
+MATCH (e:Episode) WHERE {_EXPIRED} AND {_IN_QUEUES}
+WITH e ORDER BY e.uuid LIMIT $limit
+{_LOCK}
+WITH e WHERE {_EXPIRED}
+SET e.last_error = 'lease expired: ' + coalesce(e.lease_owner, 'a worker')
+                   + CASE e.status WHEN 'queued' THEN ' (its retry never ran)' ELSE '' END,
+    e.status = 'queued', e.enqueued_at = null, e.redriven_at = $now, {_RELEASE}
+{_REDRIVEN}
+"""
+
+# Orphans: queued, sent before the cutoff, held by no lease and by no delivery ($pending), in a queue the
+# broker holds nothing for ($queues, checked by the caller): the task was lost on its way to a worker.
+_ORPHAN = ("e.status = 'queued' AND e.enqueued_at < $cutoff AND coalesce(e.lease_until < datetime(), true) "
+           "AND NOT e.uuid IN $pending")
+REDRIVE_ORPHANS = f"""
+MATCH (e:Episode) WHERE {_ORPHAN} AND coalesce(e.queue, $default_queue) IN $queues
+WITH e ORDER BY e.uuid LIMIT $limit
+{_LOCK}
+WITH e WHERE {_ORPHAN}
+SET e.last_error = 'task lost before its claim: neither queued nor delivered', e.enqueued_at = null,
+    e.redriven_at = $now, {_RELEASE}
+{_REDRIVEN}
+"""
+
+# Of these broker deliveries (tag, episode uuid, delivered at), the ones whose episode nobody holds: queued,
+# with no lease or an expired one (a retry's), and not re-driven since the delivery (a re-drive sent a task of
+# its own). Delivered long ago and never acknowledged, such a task was lost with the worker it went to.
+UNCLAIMED_DELIVERIES = """
+UNWIND $deliveries AS d
+MATCH (e:Episode {uuid: d.uuid})
+WHERE e.status = 'queued' AND coalesce(e.lease_until < datetime(), true) AND coalesce(e.redriven_at < d.at, true)
+RETURN d.tag AS tag
 """
 
 # LLM usage adds up over attempts (what an episode cost, failed attempts included): $usage holds
@@ -87,21 +156,23 @@ ADD_LLM_USAGE = """
 MATCH (e:Episode {uuid: $uuid})
 """ + _ADD_LLM_USAGE
 
-MARK_COMMITTED = """
-MATCH (e:Episode {uuid: $uuid})
+MARK_COMMITTED = f"""
+MATCH (e:Episode {{uuid: $uuid}})
 SET e.fact_count = $facts, e.entity_count = $entities, e.finished_at = $now, e.error = null,
-    e.extract_ms = $extract_ms, e.commit_ms = $commit_ms
+    e.extract_ms = $extract_ms, e.commit_ms = $commit_ms, {_RELEASE}
 """ + _ADD_LLM_USAGE
 
-# Between Celery retries the episode waits as `queued`, keeping the last error for the curious.
-MARK_RETRYING = """
-MATCH (e:Episode {uuid: $uuid}) WHERE e.status = 'processing'
-SET e.status = 'queued', e.last_error = $error
+# Between Celery retries the episode waits as `queued`, keeping the last error for the curious, under a lease
+# that outlasts the backoff: Celery holds the retry in the worker's memory, so if that worker dies the lease
+# expires and the episode is re-driven.
+MARK_RETRYING = f"""
+MATCH (e:Episode {{uuid: $uuid}}) WHERE e.status = 'processing'
+SET e.status = 'queued', e.last_error = $error, e.lease_owner = $owner, e.lease_until = {_LEASE_UNTIL}
 """
 
-MARK_FAILED = """
-MATCH (e:Episode {uuid: $uuid}) WHERE NOT e.status IN ['done', 'retracted']
-SET e.status = 'failed', e.error = $error, e.last_error = $error, e.failed_at = $now
+MARK_FAILED = f"""
+MATCH (e:Episode {{uuid: $uuid}}) WHERE NOT e.status IN ['done', 'retracted']
+SET e.status = 'failed', e.error = $error, e.last_error = $error, e.failed_at = $now, {_RELEASE}
 RETURN e.uuid AS uuid
 """
 
@@ -139,15 +210,19 @@ SET e.status = 'queued', e.error = null, e.redriven_at = $now, e.enqueued_at = n
 RETURN e.uuid AS uuid
 """
 
-# Stuck: `processing` since before the cutoff (its worker died and the broker did not redeliver), or
-# `queued` but never handed to the broker (the submitter died between store and enqueue).
-SWEEP_STUCK = """
+# Stuck without a lease: `processing` since before the cutoff (claimed before leases existed), or `queued`
+# but not handed to the broker since the cutoff (a submitter, or a re-drive, died between store and send).
+# Expired leases are REDRIVE_EXPIRED's.
+_STUCK = """((e.status = 'processing' AND e.lease_until IS NULL AND e.started_at < $cutoff)
+       OR (e.status = 'queued' AND e.enqueued_at IS NULL AND coalesce(e.redriven_at, e.created_at) < $cutoff))"""
+SWEEP_STUCK = f"""
 MATCH (e:Episode) WHERE e.status IN ['processing', 'queued']
-WITH e WHERE (e.status = 'processing' AND e.started_at < $cutoff)
-          OR (e.status = 'queued' AND e.enqueued_at IS NULL AND e.created_at < $cutoff)
-WITH e LIMIT $limit
-SET e.status = 'queued', e.enqueued_at = null, e.swept_at = $now
-RETURN e.uuid AS uuid
+WITH e WHERE {_STUCK} AND {_IN_QUEUES}
+WITH e ORDER BY e.uuid LIMIT $limit
+{_LOCK}
+WITH e WHERE {_STUCK}
+SET e.status = 'queued', e.enqueued_at = null, e.swept_at = $now, e.redriven_at = $now
+{_REDRIVEN}
 """
 
 STATUS_COUNTS = """

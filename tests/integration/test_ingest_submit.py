@@ -113,16 +113,25 @@ def test_failed_episode_keeps_its_error_and_is_redriven(graph: Graph, settings: 
     assert episode_info(graph, episodes[2].uuid)["error"] is None
 
 
-def test_sweep_requeues_episodes_stuck_in_processing(graph: Graph, settings: Settings, pipeline: Pipeline,
-                                                     group_id: str) -> None:
-    celery = make_celery(settings.model_copy(update={"celery_queue": f"nobody-{group_id}"}))
+def test_sweep_requeues_episodes_stuck_without_a_lease(graph: Graph, settings: Settings, pipeline: Pipeline,
+                                                       group_id: str) -> None:
+    queue = f"nobody-{group_id}"
+    celery = make_celery(settings.model_copy(update={"celery_queue": queue}))
     episodes = facts_episodes(group_id, 3)
     info = submit_episodes(graph, celery, group_id, episodes)
-    store.claim_episode(graph, episodes[0].uuid, "dead-worker", utcnow() - timedelta(hours=2))
-    stuck = store.sweep_stuck(graph, utcnow() - timedelta(minutes=30), utcnow())
-    assert episodes[0].uuid in stuck and episodes[1].uuid not in stuck  # 1 was enqueued and is not stuck
-    assert job_info(graph, info.uuid).queued == 3
-    redis.Redis.from_url(settings.redis_url).delete(f"nobody-{group_id}")
+    two_hours_ago = utcnow() - timedelta(hours=2)
+    # 0: claimed two hours ago without a lease (before leases existed); 2: as long ago, under a live lease
+    graph.query("MATCH (e:Episode {uuid: $u}) SET e.status = 'processing', e.started_at = $t",
+                u=episodes[0].uuid, t=two_hours_ago)
+    store.claim_episode(graph, episodes[2].uuid, "live-worker", two_hours_ago, owner="live", lease_s=60)
+    cutoff = utcnow() - timedelta(minutes=30)
+    assert store.sweep_stuck(graph, cutoff, utcnow(), queues=["another-queue"]) == []
+    stuck = store.sweep_stuck(graph, cutoff, utcnow(), queues=[queue])
+    # 1 was enqueued and is not stuck; 2 is running: its lease decides, not its age
+    assert [(r.uuid, r.queue, r.job_uuid) for r in stuck] == [(episodes[0].uuid, queue, info.uuid)]
+    counts = job_info(graph, info.uuid)
+    assert (counts.queued, counts.processing) == (2, 1)
+    redis.Redis.from_url(settings.redis_url).delete(queue)
     record_failure(graph, episodes[1].uuid, RuntimeError("boom"), info.uuid)
     assert job_info(graph, info.uuid).failed == 1
 
@@ -179,5 +188,5 @@ def test_counts_lost_between_commit_and_bookkeeping_are_backfilled(graph: Graph,
     graph.query("MATCH (e:Episode {group_id: $g}) REMOVE e.fact_count", g=group_id)  # as if killed right after commit
     assert job_info(graph, info.uuid).facts == 0
     for ep in episodes:  # the redelivered task finds the episode done and only repairs the counts
-        assert store.claim_episode(graph, ep.uuid, "w", utcnow()) == ("done", False)
+        assert store.claim_episode(graph, ep.uuid, "w", utcnow(), owner="w:1", lease_s=30) == ("done", False)
     assert job_info(graph, info.uuid).facts == 6

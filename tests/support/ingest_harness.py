@@ -9,6 +9,7 @@ import sys
 import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 from strata.graph import Graph
 from strata.schema import ids
@@ -40,7 +41,9 @@ def facts_episodes(group_id: str, n: int, per_episode: int = 3, tag: str = "src"
     return out
 
 
-def worker_env(settings: Settings, queue: str, **extra: str) -> dict[str, str]:
+def worker_env(settings: Settings, queue: str, tuned: bool = True, **extra: str) -> dict[str, str]:
+    """A worker's environment: where the services are, its queue, the hash embedder; ``tuned`` also shortens
+    retry backoff for fast tests (False: every reliability setting at its shipped default)."""
     env = {
         "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
         "HOME": os.environ.get("HOME", "/tmp"),
@@ -49,10 +52,9 @@ def worker_env(settings: Settings, queue: str, **extra: str) -> dict[str, str]:
         "STRATA_REDIS_URL": settings.redis_url,
         "STRATA_CELERY_QUEUE": queue,
         "STRATA_EMBEDDER": "hash",
-        "STRATA_TASK_RETRY_BACKOFF_S": "0.2",
-        "STRATA_TASK_RETRY_BACKOFF_MAX_S": "5",
-        "STRATA_GROUP_LOCK_TTL_S": "10",
     }
+    if tuned:
+        env.update(STRATA_TASK_RETRY_BACKOFF_S="0.2", STRATA_TASK_RETRY_BACKOFF_MAX_S="5")
     env.update({k: str(v) for k, v in extra.items()})
     return env
 
@@ -62,6 +64,24 @@ def start_worker(env: dict[str, str], queue: str, concurrency: int = 1, pool: st
     cmd = [sys.executable, "-m", "celery", "-A", "strata.ingest.celery_app", "worker", f"--pool={pool}",
            f"--concurrency={concurrency}", "-Q", queue, "--without-heartbeat", "--without-gossip", "--without-mingle",
            "--loglevel=WARNING", "-n", f"w{time.monotonic_ns()}@%h"]
+    out = open(log, "ab") if log else subprocess.DEVNULL  # noqa: SIM115
+    return subprocess.Popen(cmd, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+
+
+def private_redis(settings: Settings, db: int = 13) -> Settings:
+    """The same Redis, another database. Kombu keeps every queue's unacked messages in one hash per database,
+    and any worker restores those older than its own visibility timeout: on a shared database, a worker that
+    runs with a short timeout (another test) would redeliver a killed worker's tasks early."""
+    parts = urlsplit(settings.redis_url)
+    return settings.model_copy(update={"redis_url": urlunsplit(parts._replace(path=f"/{db}"))})
+
+
+def start_strata_worker(env: dict[str, str], queue: str, concurrency: int = 2, log: Path | None = None,
+                        *args: str) -> subprocess.Popen:
+    """`strata worker` as a user runs it (it execs the Celery worker, so the process is the worker's main
+    process, the leader of a new process group)."""
+    cmd = [sys.executable, "-m", "strata.api.cli", "worker", f"--concurrency={concurrency}", "--queue", queue,
+           "--loglevel=WARNING", *args]
     out = open(log, "ab") if log else subprocess.DEVNULL  # noqa: SIM115
     return subprocess.Popen(cmd, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
 

@@ -31,3 +31,13 @@ def test_empty_variables_mean_unset(monkeypatch) -> None:
     assert cfg.llm_base_url is None and cfg.llm_api_key is None and cfg.neo4j_heap is None
     monkeypatch.setenv("STRATA_LLM_BASE_URL", "http://127.0.0.1:8081/v1")
     assert Settings(_env_file=None).llm_base_url == "http://127.0.0.1:8081/v1"
+
+
+def test_a_lease_must_be_renewed_before_it_expires(monkeypatch: pytest.MonkeyPatch) -> None:
+    cfg = Settings(_env_file=None)
+    assert cfg.episode_lease_renew_s < cfg.episode_lease_s
+    monkeypatch.setenv("STRATA_EPISODE_LEASE_S", "10")
+    with pytest.raises(ValidationError, match="episode_lease_renew_s"):
+        Settings(_env_file=None)
+    monkeypatch.setenv("STRATA_EPISODE_LEASE_RENEW_S", "3")
+    assert Settings(_env_file=None).episode_lease_s == 10
