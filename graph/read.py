@@ -146,11 +146,15 @@ VECTOR_DEPTH_PER_CANDIDATE = 4
 
 
 def _vector_candidates(graph: Graph, group_id: str, queries: list[dict[str, Any]], limit: int) -> list[Candidate]:
-    """Name-vector candidates; a query left short by the group filter while the shared index had more asks once
-    more, as deep as allowed (a small group beside a large one would otherwise lose its nearest names)."""
+    """Name-vector candidates. A group with at most ``graph.vector_scan_max`` entities is scanned exactly (no other
+    group's names can crowd its own out, and it costs less than the index at that size); a larger one asks the
+    shared index, and a query left short by the group filter while the index had more asks once more, as deep as
+    allowed."""
     depth = limit * VECTOR_DEPTH_PER_CANDIDATE
-    rows = graph.query(q.ENTITY_VECTOR, group_id=group_id, queries=queries, limit=limit, depth=depth)
-    short = {r["query"] for r in rows if len(r["hits"]) < limit and r["raw"] >= depth}
+    scan = {"scan_max": graph.vector_scan_max, "scan_cap": graph.vector_scan_max + 1}
+    cypher = q.ENTITY_VECTOR_SCANNING if graph.vector_scan_max > 0 else q.ENTITY_VECTOR
+    rows = graph.query(cypher, group_id=group_id, queries=queries, limit=limit, depth=depth, **scan)
+    short = {r["query"] for r in rows if not r["exact"] and len(r["hits"]) < limit and r["raw"] >= depth}
     if short and depth < MAX_INDEX_DEPTH:
         again = graph.query(q.ENTITY_VECTOR, group_id=group_id, queries=[x for x in queries if x["name"] in short],
                             limit=limit, depth=MAX_INDEX_DEPTH)

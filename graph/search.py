@@ -262,15 +262,17 @@ def _index_channels(graph: Graph, args: dict[str, Any], names: tuple[str, ...],
     than the caller asked for (``want``), while ``limit`` hits per channel are kept for the ranker.
     Returns the channels and the names of those asked again.
     """
-    cypher = q.index_channels(names, expand) if names else q.FACT_EXPANSION
+    scan = graph.vector_scan_max > 0
+    args = {**args, "scan_max": graph.vector_scan_max, "scan_cap": graph.vector_scan_max + 1}
+    cypher = q.index_channels(names, expand, scan) if names else q.FACT_EXPANSION
     rows = {row["channel"]: row for row in _rows(graph, cypher, args)}
     again: dict[str, Any] = {}
     deepened = []
     for name, row in rows.items():
         prefix, text = name.split("_")[0], name.endswith("_fulltext")
         depth = f"kt_{prefix}" if text else f"k_{prefix}"
-        if name in names and len(row["hits"]) < args["want"] and row["raw"] >= args[depth] \
-                and args[depth] < MAX_INDEX_DEPTH:
+        if name in names and not row["exact"] and len(row["hits"]) < args["want"] \
+                and row["raw"] >= args[depth] and args[depth] < MAX_INDEX_DEPTH:
             if text:  # the group required inside Lucene, as deep as before
                 fields = lucene.TEXT_FIELDS[prefix]
                 again[f"{prefix}_lucene"] = lucene.in_group(args["group_id"], args["terms"][prefix], fields)
@@ -278,7 +280,7 @@ def _index_channels(graph: Graph, args: dict[str, Any], names: tuple[str, ...],
                 again[depth] = MAX_INDEX_DEPTH
             deepened.append(name)
     if deepened:  # every short channel asks again in one more round trip
-        rows.update({row["channel"]: row for row in _rows(graph, q.index_channels(tuple(deepened)),
+        rows.update({row["channel"]: row for row in _rows(graph, q.index_channels(tuple(deepened), scan=scan),
                                                            {**args, **again})})
     out = {name: [_Item(_KIND_OF_CHANNEL[name.split("_")[0]], h["uuid"], h) for h in row["hits"]]
            for name, row in rows.items()}
