@@ -170,12 +170,17 @@ def _index_channel(kind: str, method: str, scan: bool = False) -> str:
         source = (call + f" YIELD {yielded}, score\n"
                   f"WITH collect({{{var}: {yielded}, score: score}}) AS raw\nWITH raw, false AS exact\n")
     ends = ", startNode(hit.r) AS s, endNode(hit.r) AS o" if var == "r" else ""
+    # A scan's candidates (every item of the group) are sorted first and filtered only until $limit pass: the
+    # filter reads several properties an item (a passage's episode), most of a scan's cost when it ran over all.
+    # The index's few candidates come sorted and are filtered as before.
+    scanned = scan and method == "vector"
+    first, then = ("  WITH hit ORDER BY hit.score DESC\n", "") if scanned else ("", "ORDER BY score DESC ")
     return (source +
             "CALL (raw) {\n"
-            "  UNWIND raw AS hit\n"
+            "  UNWIND raw AS hit\n" + first +
             f"  WITH hit.{var} AS {var}, hit.score AS score{ends}\n"
             f"  WHERE {where}\n"
-            f"  WITH {var}, score, {_SAID_AT[var]} AS said_at ORDER BY score DESC LIMIT $limit\n"
+            f"  WITH {var}, score, {_SAID_AT[var]} AS said_at {then}LIMIT $limit\n"
             f"  RETURN collect({{uuid: {var}.uuid, score: score, {_HIT_FEATURES[var]}}}) AS hits\n"
             "}\n"
             f"RETURN '{kind}_{method}' AS channel, size(raw) AS raw, exact, hits\n")
