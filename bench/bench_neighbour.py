@@ -7,9 +7,13 @@ search before per-group scans) and one with the shipped setting. Then a neighbou
 synthetic facts (bench.generate_graph, the configured embedder: ONNX MiniLM by default) is bulk-loaded beside it
 and the same questions are asked of the same, unchanged group. For each API and each state it reports
 - the vector share of the top 10: the hits a vector channel had found (alone, with MiniLM, all of them);
-- the overlap of the top 20 with the same API's answer alone (hit kinds and ids, order aside);
+- the overlap of the top 20 with the same API's answer alone (hit kinds and ids, order aside), and of the top-20
+  hits a vector channel found alone, the share a vector channel still finds;
 - latency over HTTP, p50 / p95 (one client, after one warm-up pass over the questions).
-With the neighbour loaded it also times one vector channel query given the query's vector, per kind (facts,
+In process, with the same two settings and the query's vector, it also compares what the vector channels
+themselves found alone and beside (``vector_candidates_kept``). With the neighbour loaded it times the neighbour's
+own searches (a large group) in process, the shared index only against the shipped setting
+(``large_group_search_in_process``), and one vector channel query given the query's vector, per kind (facts,
 entities, passages): the exact scan of n items (the scan's group lookup capped at n) against the shared index
 asked as search asks it (``crossover``): the size where the scan costs what the index costs is the basis of
 ``STRATA_VECTOR_SCAN_MAX``'s default.
@@ -39,16 +43,17 @@ from typing import Any
 
 import httpx
 
-from bench.bench_search import _free_port, _wait_ready, stats
-from bench.generate_graph import add_embedder_option, generate, load, settings_for
+from bench.bench_search import _free_port, _wait_ready, queries, stats
+from bench.generate_graph import Generated, add_embedder_option, generate, load, settings_for
 from bench.locomo import DEV, Conversation, load_conversations
 from strata.graph import Graph, apply_migrations
 from strata.graph.bulk import delete_key, drop_group
 from strata.graph.keys import create_key
 from strata.graph.queries import search as q
 from strata.graph.read import MAX_INDEX_DEPTH
-from strata.graph.search import OVERFETCH, _depth
+from strata.graph.search import OVERFETCH, SearchQuery, _depth, gather, search
 from strata.ingest.embedders import make_embedder
+from strata.ingest.protocols import Embedder
 from strata.schema.models import utcnow
 from strata.schema.settings import Settings
 
@@ -57,6 +62,8 @@ LIMIT = 20
 # Items scanned per kind in the crossover measure (capped at what the neighbour holds), and searches per point.
 SCAN_SIZES = (100, 250, 500, 1000, 2000, 4000, 8000)
 CROSSOVER_REPS = 60
+# The large group's own searches: warm-up, then timed (each on both settings).
+LARGE_WARMUP, LARGE_QUERIES = 300, 300
 
 
 def small_group(conv: Conversation) -> str:
@@ -87,16 +94,13 @@ def serve(port: int, scan_max: int | None, embedder: str) -> subprocess.Popen:
                              "--host", "127.0.0.1", "--port", str(port)], env=env)
 
 
-def ask_all(http: httpx.Client, group: str, questions: list[str]) -> tuple[list[list[dict[str, Any]]], list[float]]:
-    """Every question once: the top LIMIT hits (kind, id, channels) and the seconds each search took."""
-    answers, seconds = [], []
-    for text in questions:
-        started = time.perf_counter()
-        reply = http.get(f"/v1/groups/{group}/search", params={"q": text, "limit": LIMIT})
-        seconds.append(time.perf_counter() - started)
-        reply.raise_for_status()
-        answers.append([{"kind": h["kind"], "id": _hit_id(h), "channels": h["channels"]} for h in reply.json()["hits"]])
-    return answers, seconds
+def ask(http: httpx.Client, group: str, text: str) -> tuple[list[dict[str, Any]], float]:
+    """One question: the top LIMIT hits (kind, id, channels) and the seconds the search took."""
+    started = time.perf_counter()
+    reply = http.get(f"/v1/groups/{group}/search", params={"q": text, "limit": LIMIT})
+    elapsed = time.perf_counter() - started
+    reply.raise_for_status()
+    return [{"kind": h["kind"], "id": _hit_id(h), "channels": h["channels"]} for h in reply.json()["hits"]], elapsed
 
 
 def _hit_id(hit: dict[str, Any]) -> str:
@@ -109,6 +113,19 @@ def vector_share(answers: list[list[dict[str, Any]]], top: int = 10) -> float:
     return round(sum(any(c.endswith("_vector") for c in h["channels"]) for h in hits) / max(len(hits), 1), 4)
 
 
+def vector_hits_kept(answers: list[list[dict[str, Any]]], alone: list[list[dict[str, Any]]]) -> float:
+    """Of the top-LIMIT hits a vector channel found alone, the share found by a vector channel here too (full-text
+    scores move with the neighbour's documents, index-wide statistics, so ``overlap`` can move without vectors)."""
+    kept, total = 0, 0
+    for mine, theirs in zip(answers, alone, strict=True):
+        found = {(h["kind"], h["id"]) for h in mine if any(c.endswith("_vector") for c in h["channels"])}
+        for h in theirs:
+            if any(c.endswith("_vector") for c in h["channels"]):
+                total += 1
+                kept += (h["kind"], h["id"]) in found
+    return round(kept / max(total, 1), 4)
+
+
 def overlap(answers: list[list[dict[str, Any]]], alone: list[list[dict[str, Any]]], top: int = LIMIT) -> float:
     shares = []
     for mine, theirs in zip(answers, alone, strict=True):
@@ -118,13 +135,44 @@ def overlap(answers: list[list[dict[str, Any]]], alone: list[list[dict[str, Any]
     return round(statistics.fmean(shares), 4)
 
 
-def measure(clients: dict[str, httpx.Client], group: str, questions: list[str]) -> dict[str, dict[str, Any]]:
-    out = {}
-    for name, http in clients.items():
-        ask_all(http, group, questions)  # warm the API process and Neo4j's plans
-        answers, seconds = ask_all(http, group, questions)
-        out[name] = {"answers": answers, "latency": stats(seconds), "vector_share_top10": vector_share(answers)}
-    return out
+def measure(clients: dict[str, httpx.Client], graphs: dict[str, Graph], group: str, questions: list[str],
+            vectors: list[list[float]]) -> dict[str, dict[str, Any]]:
+    """Every question to every API: one warm-up pass, then a timed one with the APIs taking turns question by
+    question (first one, then the other), so both meet the same load on the shared machine. Then, in process with
+    the same settings and the query's vector, what the vector channels themselves found (the HTTP answer is
+    ranked with full-text scores too, whose index-wide statistics move with the neighbour's documents)."""
+    names = list(clients)
+    for text in questions:
+        for name in names:
+            ask(clients[name], group, text)
+    answers: dict[str, list] = {name: [] for name in names}
+    seconds: dict[str, list[float]] = {name: [] for name in names}
+    for i, text in enumerate(questions):
+        for name in names[i % 2:] + names[:i % 2]:
+            hits, elapsed = ask(clients[name], group, text)
+            answers[name].append(hits)
+            seconds[name].append(elapsed)
+    found = {name: [vector_candidates(graphs[name], group, text, vector)
+                    for text, vector in zip(questions, vectors, strict=True)] for name in names}
+    return {name: {"answers": answers[name], "latency": stats(seconds[name]), "vector_found": found[name],
+                   "vector_share_top10": vector_share(answers[name])} for name in names}
+
+
+def vector_candidates(graph: Graph, group: str, text: str, vector: list[float]) -> set[tuple[str, str, str]]:
+    """(channel, kind, uuid) of every candidate a vector channel returned for this search."""
+    gathered = gather(graph, group, SearchQuery(q=text, limit=LIMIT), embed=lambda _t: [vector])
+    return {(channel, c.kind, c.uuid) for c in gathered.candidates for channel in c.channels
+            if channel.endswith("_vector")}
+
+
+def kept(found: list[set], alone: list[set]) -> dict[str, float]:
+    """How much of what the vector channels found alone they find beside the neighbour: the share of the
+    candidates, and the share of questions answered with exactly the same ones."""
+    total = sum(len(a) for a in alone)
+    return {"vector_candidates_kept": round(sum(len(f & a) for f, a in zip(found, alone, strict=True))
+                                            / max(total, 1), 4),
+            "questions_with_the_same_vector_candidates": round(
+                statistics.fmean(f == a for f, a in zip(found, alone, strict=True)), 4)}
 
 
 def crossover(graph: Graph, group: str, vectors: list[list[float]], sizes: dict[str, int]) -> dict[str, Any]:
@@ -159,6 +207,28 @@ def crossover(graph: Graph, group: str, vectors: list[list[float]], sizes: dict[
                      "crossover_items": _crossing(scans, index_ms),
                      "crossover_items_crowded": _crossing(scans, index_ms + deep_ms)}
     return out
+
+
+def settings_graphs(graph: Graph, shipped: int) -> dict[str, Graph]:
+    """The two settings compared, on one driver: the shared index only, and the shipped scan threshold."""
+    return {"index_only": Graph(graph.driver, graph.database, 0), "scan": Graph(graph.driver, graph.database, shipped)}
+
+
+def large_group(graph: Graph, gen: Generated, embedder: Embedder, shipped: int) -> dict[str, Any]:
+    """The neighbour's own searches (it is a large group: above the scan threshold in every kind), in process with
+    the query's vector given, the shared index only against the shipped setting, the two taking turns query by
+    query: what the group lookup before each vector channel costs a large group."""
+    texts = queries(gen, LARGE_WARMUP + LARGE_QUERIES)
+    vectors = dict(zip(texts, embedder.embed(texts), strict=True))
+    graphs = settings_graphs(graph, shipped)
+    seconds: dict[str, list[float]] = {name: [] for name in graphs}
+    for i, text in enumerate(texts):
+        for name in list(graphs)[i % 2:] + list(graphs)[:i % 2]:
+            started = time.perf_counter()
+            search(graphs[name], gen.group_id, SearchQuery(q=text, limit=10), embed=lambda _t, v=vectors[text]: [v])
+            if i >= LARGE_WARMUP:
+                seconds[name].append(time.perf_counter() - started)
+    return {name: stats(samples) for name, samples in seconds.items()}
 
 
 def _crossing(scans: dict[int, float], index_ms: float) -> int | None:
@@ -220,15 +290,17 @@ def main() -> None:
             drop_group(graph, neighbour)
         if group_sizes(graph, neighbour)["facts"]:  # left from an earlier run: measure "alone" without it
             print(f"{neighbour} is kept from an earlier run: 'alone' is measured beside it", file=sys.stderr)
-        alone = measure(clients, group, questions)
+        graphs, vectors = settings_graphs(graph, shipped), make_embedder(settings).embed(questions)
+        alone = measure(clients, graphs, group, questions, vectors)
         try:
+            planned, embedder = generate(neighbour, args.neighbour), make_embedder(settings)
             if group_sizes(graph, neighbour)["facts"] != args.neighbour:
-                report["neighbour_load"] = load(graph, generate(neighbour, args.neighbour), make_embedder(settings))
+                report["neighbour_load"] = load(graph, planned, embedder)
                 graph.query("CALL db.awaitIndexes(600)")
             report["neighbour"] = group_sizes(graph, neighbour)
-            beside = measure(clients, group, questions)
-            vectors = make_embedder(settings).embed(questions[:CROSSOVER_REPS])
-            report["crossover"] = crossover(graph, neighbour, vectors, report["neighbour"])
+            beside = measure(clients, graphs, group, questions, vectors)
+            report["large_group_search_in_process"] = large_group(graph, planned, embedder, shipped)
+            report["crossover"] = crossover(graph, neighbour, vectors[:CROSSOVER_REPS], report["neighbour"])
         finally:
             if not args.keep_neighbour:
                 report["neighbour_deleted"] = drop_group(graph, neighbour)
@@ -237,7 +309,10 @@ def main() -> None:
     report["apis"] = {
         name: {"alone": {"latency": alone[name]["latency"], "vector_share_top10": alone[name]["vector_share_top10"]},
                "beside": {"latency": beside[name]["latency"], "vector_share_top10": beside[name]["vector_share_top10"],
-                          "overlap_top20_with_alone": overlap(beside[name]["answers"], alone[name]["answers"])}}
+                          "overlap_top20_with_alone": overlap(beside[name]["answers"], alone[name]["answers"]),
+                          "vector_hits_kept_top20": vector_hits_kept(beside[name]["answers"],
+                                                                     alone[name]["answers"]),
+                          **kept(beside[name]["vector_found"], alone[name]["vector_found"])}}
         for name in apis}
     report["scan_vs_index_alone_overlap_top20"] = overlap(alone["scan"]["answers"], alone["index_only"]["answers"])
     args.out.parent.mkdir(parents=True, exist_ok=True)
