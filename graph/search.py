@@ -36,7 +36,8 @@ CHANNEL_DEPTH = 3
 # Indexes are shared by all groups and filtered afterwards, so each channel over-fetches: per hit asked, at least,
 # by kind. Facts are also filtered by time (the history of a busy slot outnumbers its current fact), entities and
 # passages only by group and expiry, so they ask half as deep (the vector channels' cost grows with the depth).
-# A channel left short while its index had more asks again, MAX_INDEX_DEPTH deep.
+# A channel left short while its index had more asks again, MAX_INDEX_DEPTH deep. A vector channel of a group with
+# at most `graph.vector_scan_max` items of its kind reads its own items instead (exact, never asked again).
 OVERFETCH: dict[str, tuple[int, int]] = {"fact": (10, 100), "entity": (5, 50), "passage": (5, 50)}
 # Channels of one search run side by side; the driver's pool is thread-safe.
 _POOL = ThreadPoolExecutor(max_workers=8, thread_name_prefix="strata-search")

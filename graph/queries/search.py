@@ -2,9 +2,10 @@
 graph expansion from entities. Every value is a parameter; index names are constants.
 
 Neo4j 5.26 vector indexes are not filtered, so each channel over-fetches ($k_<kind>) and then filters by group,
-time and type; the caller sizes the depth. Channels return only uuid and score, and several run as one query
-(``index_channels``): the few fused winners are read whole afterwards (``HITS_BY_UUID``) with the quoted spans
-of their provenance, which keeps every reply small.
+time and type; the caller sizes the depth. A vector channel of a group with few items of its kind (at most
+$scan_max) scans the group's own instead, exactly (``SCANNING_CHANNELS``). Channels return only uuid and score,
+and several run as one query (``index_channels``): the few fused winners are read whole afterwards
+(``HITS_BY_UUID``) with the quoted spans of their provenance, which keeps every reply small.
 """
 
 from functools import cache

@@ -12,6 +12,7 @@ import pytest
 
 from bench.generate_graph import generate, load
 from strata.graph import Graph
+from strata.graph import search as search_module
 from strata.graph.bulk import drop_group
 from strata.graph.commit import commit_episode
 from strata.graph.read import MAX_INDEX_DEPTH, entity_candidates
@@ -104,3 +105,33 @@ def test_a_small_group_beside_a_nearer_large_neighbour_gets_the_vector_hits_it_g
         assert names_beside == names_alone
     finally:
         drop_group(graph, neighbour)
+
+
+def test_a_vector_channel_scans_up_to_the_threshold_and_asks_the_shared_index_above_it(
+        graph: Graph, settings: Settings, group_id: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    commit_episode(graph, _small_group_plan(group_id, settings.embedding_dim), recompute_timeline, NOW)
+    graph.query("CALL db.awaitIndexes(60)")
+    rows: list[dict] = []
+    real_rows = search_module._rows
+
+    def recording(graph: Graph, cypher: str, args: dict) -> list[dict]:
+        found = real_rows(graph, cypher, args)
+        rows.extend(found)
+        return found
+
+    monkeypatch.setattr(search_module, "_rows", recording)
+    query = _toward(settings.embedding_dim, 0.0, 1)
+    shipped = graph.vector_scan_max
+    try:
+        answers = {}
+        for threshold in (ITEMS, ITEMS - 1):  # the group holds ITEMS facts, entities and passages
+            graph.vector_scan_max = threshold
+            rows.clear()
+            answers[threshold] = search(graph, group_id, SearchQuery(q="lamp keeper", limit=20),
+                                        embed=lambda texts: [query for _ in texts]).hits
+            exact = {r["channel"]: r["exact"] for r in rows if r.get("channel", "").endswith("_vector")}
+            assert exact == dict.fromkeys(("fact_vector", "entity_vector", "passage_vector"), threshold == ITEMS)
+    finally:
+        graph.vector_scan_max = shipped
+    # Alone, the index and the scan find the same items.
+    assert [(h.kind, h.channels) for h in answers[ITEMS]] == [(h.kind, h.channels) for h in answers[ITEMS - 1]]
