@@ -13,10 +13,11 @@ and the same questions are asked of the same, unchanged group. For each API and 
 In process, with the same two settings and the query's vector, it also compares what the vector channels
 themselves found alone and beside (``vector_candidates_kept``). With the neighbour loaded it times the neighbour's
 own searches (a large group) in process, the shared index only against the shipped setting
-(``large_group_search_in_process``), and one vector channel query given the query's vector, per kind (facts,
-entities, passages): the exact scan of n items (the scan's group lookup capped at n) against the shared index
-asked as search asks it (``crossover``): the size where the scan costs what the index costs is the basis of
-``STRATA_VECTOR_SCAN_MAX``'s default.
+(``large_group_search_in_process``). Finally one vector channel query at a time, given the query's vector, per
+kind (facts, entities, passages): what the shared index's first and second asks cost the small group and how
+many of its items they bring back, alone and beside (``small_group_channels_*``), and the exact scan of n items
+(``scan_ms_by_items``: the scan's group lookup capped at n reads n of the neighbour's items); the size where the
+scan costs what the index costs (``crossover_items``) is the basis of ``STRATA_VECTOR_SCAN_MAX``'s default.
 
 The neighbour is deleted at the end, in batches (``--keep-neighbour`` keeps it, and ``--reuse`` keeps a complete
 one from an earlier run); the conversation's group is kept for ``--reuse`` unless ``--drop``. Deleting a large group
@@ -175,38 +176,55 @@ def kept(found: list[set], alone: list[set]) -> dict[str, float]:
                 statistics.fmean(f == a for f, a in zip(found, alone, strict=True)), 4)}
 
 
-def crossover(graph: Graph, group: str, vectors: list[list[float]], sizes: dict[str, int]) -> dict[str, Any]:
-    """Per kind, one vector channel query given the query's vector: the exact scan of n of the group's items
-    against the shared index asked as search asks it (k for limit 20); p50 over CROSSOVER_REPS queries."""
-    now = utcnow()
-    base: dict[str, Any] = {"group_id": group, "as_of": now, "known_at": now, "user_as_of": None, "user_known_at": None,
-            "include_history": False, "types": None, "predicates": None, "said_after": None, "said_before": None,
-            "story_at": None, "story_source": None, "with_embedding": False, "limit": LIMIT * 3, "want": LIMIT,
-            **{f"k_{kind}": _depth(kind, LIMIT) for kind in OVERFETCH}}
-    held = {"fact": sizes["facts"], "entity": sizes["entities"], "passage": sizes["passages"]}
+class ChannelTimer:
+    """One vector channel query at a time, given the query's vector, as search asks it (depth for limit 20);
+    p50 over CROSSOVER_REPS questions, and the mean number of hits it returned."""
 
-    def p50(cypher: str, **extra: Any) -> float:
-        samples = []
-        args = {**base, **extra}
+    def __init__(self, graph: Graph, vectors: list[list[float]]) -> None:
+        self.graph, self.vectors = graph, vectors[:CROSSOVER_REPS]
+
+    def p50(self, group: str, cypher: str, **extra: Any) -> tuple[float, float]:
+        now = utcnow()
+        args = {"group_id": group, "as_of": now, "known_at": now, "user_as_of": None, "user_known_at": None,
+                "include_history": False, "types": None, "predicates": None, "said_after": None,
+                "said_before": None, "story_at": None, "story_source": None, "with_embedding": False,
+                "limit": LIMIT * 3, **{f"k_{kind}": _depth(kind, LIMIT) for kind in OVERFETCH}, **extra}
+        samples, hits = [], []
         for i in range(CROSSOVER_REPS):
             started = time.perf_counter()
-            graph.query(cypher, **args, embedding=vectors[i % len(vectors)])
+            rows = self.graph.query(cypher, **args, embedding=self.vectors[i % len(self.vectors)])
             samples.append(time.perf_counter() - started)
-        return stats(samples)["p50_ms"]
+            hits.append(len(rows[0]["hits"]))
+        return stats(samples)["p50_ms"], round(statistics.fmean(hits), 1)
 
-    out: dict[str, Any] = {}
-    for kind in OVERFETCH:
-        name = f"{kind}_vector"
-        p50(q.INDEX_CHANNELS[name])  # warm
-        index_ms = p50(q.INDEX_CHANNELS[name])
-        # What a crowded group pays on top: the second ask, MAX_INDEX_DEPTH deep, in a round trip of its own.
-        deep_ms = p50(q.INDEX_CHANNELS[name], **{f"k_{kind}": MAX_INDEX_DEPTH})
-        # The group lookup capped at n makes the scan read n of the neighbour's items: the cost of a group of n.
-        scans = {n: p50(q.SCANNING_CHANNELS[name], scan_max=n, scan_cap=n) for n in SCAN_SIZES if n <= held[kind]}
-        out[kind] = {"k": base[f"k_{kind}"], "index_ms": index_ms, "index_deep_ms": deep_ms, "scan_ms": scans,
-                     "crossover_items": _crossing(scans, index_ms),
-                     "crossover_items_crowded": _crossing(scans, index_ms + deep_ms)}
-    return out
+    def small_group(self, group: str, shipped: int) -> dict[str, Any]:
+        """What each vector channel costs the small group and how much of its own it brings back: the shared
+        index's first ask, its second ask (MAX_INDEX_DEPTH deep, a round trip of its own when the first came back
+        short) and the scan of all its items."""
+        out = {}
+        for kind in OVERFETCH:
+            name = f"{kind}_vector"
+            self.p50(group, q.INDEX_CHANNELS[name])  # warm
+            (first, first_hits), (deep, deep_hits), (scan, scan_hits) = (
+                self.p50(group, q.INDEX_CHANNELS[name]),
+                self.p50(group, q.INDEX_CHANNELS[name], **{f"k_{kind}": MAX_INDEX_DEPTH}),
+                self.p50(group, q.SCANNING_CHANNELS[name], scan_max=shipped, scan_cap=shipped + 1))
+            out[kind] = {"index_first_ms": first, "index_first_hits": first_hits, "index_deep_ms": deep,
+                         "index_deep_hits": deep_hits, "scan_ms": scan, "scan_hits": scan_hits}
+        return out
+
+    def scans(self, group: str, held: dict[str, int]) -> dict[str, dict[int, float]]:
+        """The scan of n items per kind: the group lookup capped at n makes it read n of a large group's items."""
+        return {kind: {n: self.p50(group, q.SCANNING_CHANNELS[f"{kind}_vector"], scan_max=n, scan_cap=n)[0]
+                       for n in SCAN_SIZES if n <= held[kind]} for kind in OVERFETCH}
+
+
+def crossovers(scans: dict[str, dict[int, float]], index: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """Per kind, the size at which the scan costs what the shared index costs a group: its first ask alone, and
+    its first and second asks (a group the index crowds out)."""
+    return {kind: {"first_ask": _crossing(scans[kind], index[kind]["index_first_ms"]),
+                   "first_and_second_ask": _crossing(scans[kind], index[kind]["index_first_ms"]
+                                                     + index[kind]["index_deep_ms"])} for kind in scans}
 
 
 def settings_graphs(graph: Graph, shipped: int) -> dict[str, Graph]:
@@ -231,13 +249,18 @@ def large_group(graph: Graph, gen: Generated, embedder: Embedder, shipped: int) 
     return {name: stats(samples) for name, samples in seconds.items()}
 
 
-def _crossing(scans: dict[int, float], index_ms: float) -> int | None:
-    """The size where the scan's cost meets the index's, interpolated between the measured sizes."""
+def _crossing(scans: dict[int, float], index_ms: float) -> int | str | None:
+    """The size where the scan's cost meets the index's, interpolated between the measured sizes (or below the
+    first, above the last)."""
     points = sorted(scans.items())
+    if not points:
+        return None
+    if index_ms < points[0][1]:
+        return f"<{points[0][0]}"
     for (n0, t0), (n1, t1) in zip(points, points[1:], strict=False):
         if t0 <= index_ms <= t1 and t1 > t0:
             return round(n0 + (index_ms - t0) * (n1 - n0) / (t1 - t0))
-    return None
+    return f">{points[-1][0]}"
 
 
 def main() -> None:
@@ -292,6 +315,8 @@ def main() -> None:
             print(f"{neighbour} is kept from an earlier run: 'alone' is measured beside it", file=sys.stderr)
         graphs, vectors = settings_graphs(graph, shipped), make_embedder(settings).embed(questions)
         alone = measure(clients, graphs, group, questions, vectors)
+        timer = ChannelTimer(graph, vectors)
+        report["small_group_channels_alone"] = timer.small_group(group, shipped)
         try:
             planned, embedder = generate(neighbour, args.neighbour), make_embedder(settings)
             if group_sizes(graph, neighbour)["facts"] != args.neighbour:
@@ -300,7 +325,12 @@ def main() -> None:
             report["neighbour"] = group_sizes(graph, neighbour)
             beside = measure(clients, graphs, group, questions, vectors)
             report["large_group_search_in_process"] = large_group(graph, planned, embedder, shipped)
-            report["crossover"] = crossover(graph, neighbour, vectors[:CROSSOVER_REPS], report["neighbour"])
+            report["small_group_channels_beside"] = timer.small_group(group, shipped)
+            held = {"fact": report["neighbour"]["facts"], "entity": report["neighbour"]["entities"],
+                    "passage": report["neighbour"]["passages"]}
+            report["scan_ms_by_items"] = scans = timer.scans(neighbour, held)
+            report["crossover_items"] = {"alone": crossovers(scans, report["small_group_channels_alone"]),
+                                         "beside": crossovers(scans, report["small_group_channels_beside"])}
         finally:
             if not args.keep_neighbour:
                 report["neighbour_deleted"] = drop_group(graph, neighbour)

@@ -260,7 +260,9 @@ def _index_channels(graph: Graph, args: dict[str, Any], names: tuple[str, ...],
     once more: a full-text channel with the group required inside Lucene (cheap for a small
     group, and not paid by a large one whose first ask suffices), a vector channel as deep as allowed.
     Every short channel asks again in one more round trip, whatever their number. Short means fewer hits
-    than the caller asked for (``want``), while ``limit`` hits per channel are kept for the ranker.
+    than the caller asked for (``want``), while ``limit`` hits per channel are kept for the ranker. A vector
+    channel of a group with at most ``graph.vector_scan_max`` items of its kind scans them instead of asking the
+    index (``exact``): its answer is complete, and is never asked again.
     Returns the channels and the names of those asked again.
     """
     scan = graph.vector_scan_max > 0
