@@ -19,7 +19,7 @@ from typing import Any, Literal
 import numpy as np
 from pydantic import BaseModel, Field
 
-from strata.graph import lucene
+from strata.graph import lucene, nearest
 from strata.graph.driver import Graph
 from strata.graph.queries import search as q
 from strata.graph.ranking import Candidate, RankWeights, rank
@@ -262,17 +262,21 @@ def _index_channels(graph: Graph, args: dict[str, Any], names: tuple[str, ...],
     Every short channel asks again in one more round trip, whatever their number. Short means fewer hits
     than the caller asked for (``want``), while ``limit`` hits per channel are kept for the ranker. A vector
     channel of a group with at most ``graph.vector_scan_max`` items of its kind scans them instead of asking the
-    index (``exact``): its answer is complete, and is never asked again.
+    index (``exact``): its answer is complete, and is never asked again. A group found larger is remembered for
+    a while and asks the index alone (graph/nearest.py).
     Returns the channels and the names of those asked again.
     """
-    scan = graph.vector_scan_max > 0
+    group = args["group_id"]
+    scanning = tuple(n for n in names if n.endswith("_vector") and nearest.scans(graph, group, n.split("_")[0]))
     args = {**args, "scan_max": graph.vector_scan_max, "scan_cap": graph.vector_scan_max + 1}
-    cypher = q.index_channels(names, expand, scan) if names else q.FACT_EXPANSION
+    cypher = q.index_channels(names, expand, scanning) if names else q.FACT_EXPANSION
     rows = {row["channel"]: row for row in _rows(graph, cypher, args)}
     again: dict[str, Any] = {}
     deepened = []
     for name, row in rows.items():
         prefix, text = name.split("_")[0], name.endswith("_fulltext")
+        if name in scanning and not row["exact"]:
+            nearest.found_large(graph, group, prefix)
         depth = f"kt_{prefix}" if text else f"k_{prefix}"
         if name in names and not row["exact"] and len(row["hits"]) < args["want"] \
                 and row["raw"] >= args[depth] and args[depth] < MAX_INDEX_DEPTH:
@@ -283,7 +287,7 @@ def _index_channels(graph: Graph, args: dict[str, Any], names: tuple[str, ...],
                 again[depth] = MAX_INDEX_DEPTH
             deepened.append(name)
     if deepened:  # every short channel asks again in one more round trip
-        rows.update({row["channel"]: row for row in _rows(graph, q.index_channels(tuple(deepened), scan=scan),
+        rows.update({row["channel"]: row for row in _rows(graph, q.index_channels(tuple(deepened)),
                                                            {**args, **again})})
     out = {name: [_Item(_KIND_OF_CHANNEL[name.split("_")[0]], h["uuid"], h) for h in row["hits"]]
            for name, row in rows.items()}

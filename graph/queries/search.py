@@ -210,14 +210,14 @@ WITH found, $center + [u IN ranked WHERE NOT u IN $center] AS entities
 
 
 @cache
-def index_channels(names: tuple[str, ...], expand: bool = False, scan: bool = False) -> str:
+def index_channels(names: tuple[str, ...], expand: bool = False, scanning: tuple[str, ...] = ()) -> str:
     """Several index channels in one query (one round trip): a UNION of the constant channel queries above.
 
     With ``expand``, the facts around the channels' best entities come back as one more channel row,
-    ``fact_expansion``, from the same round trip. With ``scan``, the vector channels read a small group's own
-    items exactly ($scan_max, $scan_cap = $scan_max + 1) instead of the shared index.
+    ``fact_expansion``, from the same round trip. The vector channels named in ``scanning`` read a small group's
+    own items exactly ($scan_max, $scan_cap = $scan_max + 1) instead of the shared index.
     """
-    chosen = [SCANNING_CHANNELS[n] if scan and n in SCANNING_CHANNELS else INDEX_CHANNELS[n] for n in names]
+    chosen = [SCANNING_CHANNELS[n] if n in scanning else INDEX_CHANNELS[n] for n in names]
     union = "CALL () {\n" + "\nUNION ALL\n".join(chosen) + "\n}\n"
     if not expand:
         return union + "RETURN channel, raw, exact, hits"

@@ -111,27 +111,39 @@ def test_a_vector_channel_scans_up_to_the_threshold_and_asks_the_shared_index_ab
         graph: Graph, settings: Settings, group_id: str, monkeypatch: pytest.MonkeyPatch) -> None:
     commit_episode(graph, _small_group_plan(group_id, settings.embedding_dim), recompute_timeline, NOW)
     graph.query("CALL db.awaitIndexes(60)")
-    rows: list[dict] = []
+    sent: list[tuple[str, list[dict]]] = []
     real_rows = search_module._rows
 
     def recording(graph: Graph, cypher: str, args: dict) -> list[dict]:
         found = real_rows(graph, cypher, args)
-        rows.extend(found)
+        sent.append((cypher, found))
         return found
 
     monkeypatch.setattr(search_module, "_rows", recording)
     query = _toward(settings.embedding_dim, 0.0, 1)
+
+    def run() -> tuple[list, dict[str, bool], bool]:
+        sent.clear()
+        hits = search(graph, group_id, SearchQuery(q="lamp keeper", limit=20),
+                      embed=lambda texts: [query for _ in texts]).hits
+        exact = {r["channel"]: r["exact"] for _, rows in sent for r in rows
+                 if r.get("channel", "").endswith("_vector")}
+        looked = any("$scan_cap" in cypher for cypher, _ in sent)
+        return [(h.kind, h.channels) for h in hits], exact, looked
+
+    vector_channels = ("fact_vector", "entity_vector", "passage_vector")
     shipped = graph.vector_scan_max
     try:
-        answers = {}
-        for threshold in (ITEMS, ITEMS - 1):  # the group holds ITEMS facts, entities and passages
-            graph.vector_scan_max = threshold
-            rows.clear()
-            answers[threshold] = search(graph, group_id, SearchQuery(q="lamp keeper", limit=20),
-                                        embed=lambda texts: [query for _ in texts]).hits
-            exact = {r["channel"]: r["exact"] for r in rows if r.get("channel", "").endswith("_vector")}
-            assert exact == dict.fromkeys(("fact_vector", "entity_vector", "passage_vector"), threshold == ITEMS)
+        graph.vector_scan_max = ITEMS  # the group holds ITEMS facts, entities and passages: scanned
+        scanned, exact, looked = run()
+        assert exact == dict.fromkeys(vector_channels, True) and looked
+        graph.vector_scan_max = ITEMS - 1  # one fewer: the shared index, after a look at the group's items
+        indexed, exact, looked = run()
+        assert exact == dict.fromkeys(vector_channels, False) and looked
+        # Found large, the group asks the index alone next time: no look at its items.
+        again, exact, looked = run()
+        assert exact == dict.fromkeys(vector_channels, False) and not looked
     finally:
         graph.vector_scan_max = shipped
     # Alone, the index and the scan find the same items.
-    assert [(h.kind, h.channels) for h in answers[ITEMS]] == [(h.kind, h.channels) for h in answers[ITEMS - 1]]
+    assert scanned == indexed == again
