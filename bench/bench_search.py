@@ -67,15 +67,24 @@ GOAL = {"p95_ms_at_100k": 50.0, "speedup_vs_scan": 100.0}
 def queries(gen: Generated, n: int, seed: int = 11) -> list[str]:
     """Questions a user would ask of this graph, about random people, organizations and places."""
     rng = random.Random(seed)
+    def person() -> str:
+        return gen.person(rng.randrange(gen.n_people)).name
+
+    def org() -> str:
+        return gen.org(rng.randrange(gen.n_orgs)).name
+
+    def place() -> str:
+        return gen.place(rng.randrange(gen.n_places)).name
+
     shapes: list[Callable[[], str]] = [
-        lambda: f"where does {rng.choice(gen.people).name} work",
-        lambda: f"who is the chief executive of {rng.choice(gen.orgs).name}",
-        lambda: f"where does {rng.choice(gen.people).name} live",
-        lambda: f"companies headquartered in {rng.choice(gen.places).name}",
-        lambda: f"who knows {rng.choice(gen.people).name}",
-        lambda: f"people born in {rng.choice(gen.places).name}",
-        lambda: f"{rng.choice(gen.orgs).name} board members",
-        lambda: f"{rng.choice(('engineer', 'analyst', 'chef', 'pilot'))} at {rng.choice(gen.orgs).name}",
+        lambda: f"where does {person()} work",
+        lambda: f"who is the chief executive of {org()}",
+        lambda: f"where does {person()} live",
+        lambda: f"companies headquartered in {place()}",
+        lambda: f"who knows {person()}",
+        lambda: f"people born in {place()}",
+        lambda: f"{org()} board members",
+        lambda: f"{rng.choice(('engineer', 'analyst', 'chef', 'pilot'))} at {org()}",
     ]
     return [rng.choice(shapes)() for _ in range(n)]
 

@@ -45,15 +45,20 @@ def mapped_errors() -> Iterator[None]:
 
 
 class Graph:
-    """A driver bound to one database; every read and write goes through here."""
+    """A driver bound to one database; every read and write goes through here.
 
-    def __init__(self, driver: Driver, database: str = "neo4j") -> None:
+    ``vector_scan_max``: a group with at most this many items of a kind is searched by an exact scan of its own
+    vectors instead of the shared vector index (graph/search.py; 0: always the index)."""
+
+    def __init__(self, driver: Driver, database: str = "neo4j",
+                 vector_scan_max: int = Settings.model_fields["vector_scan_max"].default) -> None:
         self.driver = driver
         self.database = database
+        self.vector_scan_max = vector_scan_max
 
     @classmethod
     def from_settings(cls, settings: Settings) -> Graph:
-        return cls(make_driver(settings), settings.neo4j_database)
+        return cls(make_driver(settings), settings.neo4j_database, settings.vector_scan_max)
 
     def close(self) -> None:
         self.driver.close()

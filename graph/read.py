@@ -13,6 +13,7 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from strata.graph import lucene as lucene_syntax
+from strata.graph import nearest
 from strata.graph.driver import Graph
 from strata.graph.queries import read as q
 from strata.graph.story import StoryCut, story_params
@@ -184,11 +185,17 @@ VECTOR_DEPTH_PER_CANDIDATE = 4
 
 
 def _vector_candidates(graph: Graph, group_id: str, queries: list[dict[str, Any]], limit: int) -> list[Candidate]:
-    """Name-vector candidates; a query left short by the group filter while the shared index had more asks once
-    more, as deep as allowed (a small group beside a large one would otherwise lose its nearest names)."""
+    """Name-vector candidates. A group with at most ``graph.vector_scan_max`` entities is scanned exactly (no other
+    group's names can crowd its own out); a larger one asks the shared index (graph/nearest.py), and a query left
+    short by the group filter while the index had more asks once more, as deep as allowed."""
     depth = limit * VECTOR_DEPTH_PER_CANDIDATE
-    rows = graph.query(q.ENTITY_VECTOR, group_id=group_id, queries=queries, limit=limit, depth=depth)
-    short = {r["query"] for r in rows if len(r["hits"]) < limit and r["raw"] >= depth}
+    scanning = nearest.scans(graph, group_id, "entity")
+    scan = {"scan_max": graph.vector_scan_max, "scan_cap": graph.vector_scan_max + 1}
+    rows = graph.query(q.ENTITY_VECTOR_SCANNING if scanning else q.ENTITY_VECTOR, group_id=group_id, queries=queries,
+                       limit=limit, depth=depth, **scan)
+    if scanning and rows and not rows[0]["exact"]:
+        nearest.found_large(graph, group_id, "entity")
+    short = {r["query"] for r in rows if not r["exact"] and len(r["hits"]) < limit and r["raw"] >= depth}
     if short and depth < MAX_INDEX_DEPTH:
         again = graph.query(q.ENTITY_VECTOR, group_id=group_id, queries=[x for x in queries if x["name"] in short],
                             limit=limit, depth=MAX_INDEX_DEPTH)

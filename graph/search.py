@@ -19,7 +19,7 @@ from typing import Any, Literal
 import numpy as np
 from pydantic import BaseModel, Field
 
-from strata.graph import lucene
+from strata.graph import lucene, nearest
 from strata.graph.driver import Graph
 from strata.graph.queries import search as q
 from strata.graph.ranking import Candidate, RankWeights, rank
@@ -36,7 +36,8 @@ CHANNEL_DEPTH = 3
 # Indexes are shared by all groups and filtered afterwards, so each channel over-fetches: per hit asked, at least,
 # by kind. Facts are also filtered by time (the history of a busy slot outnumbers its current fact), entities and
 # passages only by group and expiry, so they ask half as deep (the vector channels' cost grows with the depth).
-# A channel left short while its index had more asks again, MAX_INDEX_DEPTH deep.
+# A channel left short while its index had more asks again, MAX_INDEX_DEPTH deep. A vector channel of a group with
+# at most `graph.vector_scan_max` items of its kind reads its own items instead (exact, never asked again).
 OVERFETCH: dict[str, tuple[int, int]] = {"fact": (10, 100), "entity": (5, 50), "passage": (5, 50)}
 # Channels of one search run side by side; the driver's pool is thread-safe.
 _POOL = ThreadPoolExecutor(max_workers=8, thread_name_prefix="strata-search")
@@ -266,18 +267,26 @@ def _index_channels(graph: Graph, args: dict[str, Any], names: tuple[str, ...],
     once more: a full-text channel with the group required inside Lucene (cheap for a small
     group, and not paid by a large one whose first ask suffices), a vector channel as deep as allowed.
     Every short channel asks again in one more round trip, whatever their number. Short means fewer hits
-    than the caller asked for (``want``), while ``limit`` hits per channel are kept for the ranker.
+    than the caller asked for (``want``), while ``limit`` hits per channel are kept for the ranker. A vector
+    channel of a group with at most ``graph.vector_scan_max`` items of its kind scans them instead of asking the
+    index (``exact``): its answer is complete, and is never asked again. A group found larger is remembered for
+    a while and asks the index alone (graph/nearest.py).
     Returns the channels and the names of those asked again.
     """
-    cypher = q.index_channels(names, expand) if names else q.FACT_EXPANSION
+    group = args["group_id"]
+    scanning = tuple(n for n in names if n.endswith("_vector") and nearest.scans(graph, group, n.split("_")[0]))
+    args = {**args, "scan_max": graph.vector_scan_max, "scan_cap": graph.vector_scan_max + 1}
+    cypher = q.index_channels(names, expand, scanning) if names else q.FACT_EXPANSION
     rows = {row["channel"]: row for row in _rows(graph, cypher, args)}
     again: dict[str, Any] = {}
     deepened = []
     for name, row in rows.items():
         prefix, text = name.split("_")[0], name.endswith("_fulltext")
+        if name in scanning and not row["exact"]:
+            nearest.found_large(graph, group, prefix)
         depth = f"kt_{prefix}" if text else f"k_{prefix}"
-        if name in names and len(row["hits"]) < args["want"] and row["raw"] >= args[depth] \
-                and args[depth] < MAX_INDEX_DEPTH:
+        if name in names and not row["exact"] and len(row["hits"]) < args["want"] \
+                and row["raw"] >= args[depth] and args[depth] < MAX_INDEX_DEPTH:
             if text:  # the group required inside Lucene, as deep as before
                 fields = lucene.TEXT_FIELDS[prefix]
                 again[f"{prefix}_lucene"] = lucene.in_group(args["group_id"], args["terms"][prefix], fields,

@@ -74,6 +74,11 @@ class Settings(BaseSettings):
     # true also embeds every prose passage for semantic search, at about a third of the ingestion speed
     # (P&P with two workers: 924 vs 3,210 words/s, docs/benchmarks.md). Chat messages are always embedded.
     prose_passage_vectors: bool = False
+    # Vector search keeps to a group's own items: a group with at most this many facts (entities, passages) is
+    # answered by an exact cosine scan of its own, found through a group index, instead of the vector index all
+    # groups share (whose nearest k can be another group's, however deep it is asked). Decided per channel and
+    # per search; below this size the scan also costs less than the index (docs/scaling.md). 0 = always the index.
+    vector_scan_max: int = Field(default=1000, ge=0)
     embedding_model: str = "text-embedding-3-small"
     embedding_base_url: str | None = None
     embedding_api_key: SecretStr | None = None

@@ -124,7 +124,45 @@ CALL (query) {
          {uuid: e.uuid, name: e.name, type: e.type, aliases: e.aliases, score: h.score,
           mentions: COUNT { (e)<-[:MENTIONS]-() }} END) WHERE x IS NOT NULL] AS hits
 }
-RETURN query.name AS query, raw, hits
+RETURN query.name AS query, raw, false AS exact, hits
+"""
+
+# The same lookup keeping to the group's own names when it has few (at most $scan_max, $scan_cap = $scan_max + 1):
+# its entities are found through the group index and their vectors read once for every query, each query's
+# cosine to each is exact, and no other group's names can crowd them out (`exact`: never asked again). A larger
+# group asks the shared index per query as ENTITY_VECTOR does.
+ENTITY_VECTOR_SCANNING = """
+CALL () {
+  MATCH (e:Entity) WHERE e.group_id = $group_id
+  WITH e LIMIT $scan_cap
+  RETURN collect(e) AS own
+}
+WITH size(own) <= $scan_max AS exact, own
+WITH exact, CASE WHEN exact THEN [e IN own WHERE e.expired_at IS NULL AND e.name_embedding IS NOT NULL
+                                   | {e: e, v: e.name_embedding}] ELSE [] END AS named
+UNWIND $queries AS query
+CALL (query, exact, named) {
+  CALL (query, exact, named) {
+    WITH query, named WHERE exact
+    UNWIND named AS x
+    RETURN collect({e: x.e, score: vector.similarity.cosine(x.v, query.embedding)}) AS scanned
+  }
+  CALL (query, exact) {
+    WITH query WHERE NOT exact
+    CALL db.index.vector.queryNodes('entity_name_embedding', $depth, query.embedding) YIELD node, score
+    RETURN collect({e: node, score: score}) AS indexed
+  }
+  WITH scanned + indexed AS raw
+  CALL (raw) {
+    UNWIND raw AS h
+    WITH h.e AS e, h.score AS score WHERE e.group_id = $group_id AND e.expired_at IS NULL
+    WITH e, score ORDER BY score DESC LIMIT $limit
+    RETURN collect({uuid: e.uuid, name: e.name, type: e.type, aliases: e.aliases, score: score,
+                    mentions: COUNT { (e)<-[:MENTIONS]-() }}) AS hits
+  }
+  RETURN size(raw) AS raw, hits
+}
+RETURN query.name AS query, raw, exact, hits
 """
 
 GET_ENTITY = """

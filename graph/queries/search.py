@@ -2,9 +2,10 @@
 graph expansion from entities. Every value is a parameter; index names are constants.
 
 Neo4j 5.26 vector indexes are not filtered, so each channel over-fetches ($k_<kind>) and then filters by group,
-time and type; the caller sizes the depth. Channels return only uuid and score, and several run as one query
-(``index_channels``): the few fused winners are read whole afterwards (``HITS_BY_UUID``) with the quoted spans
-of their provenance, which keeps every reply small.
+time and type; the caller sizes the depth. A vector channel of a group with few items of its kind (at most
+$scan_max) scans the group's own instead, exactly (``SCANNING_CHANNELS``). Channels return only uuid and score,
+and several run as one query (``index_channels``): the few fused winners are read whole afterwards
+(``HITS_BY_UUID``) with the quoted spans of their provenance, which keeps every reply small.
 """
 
 from functools import cache
@@ -59,7 +60,7 @@ CALL (entities) {
 FACT_EXPANSION = """
 WITH $entities AS entities
 """ + _EXPANSION + """
-RETURN 'fact_expansion' AS channel, 0 AS raw, expansion AS hits
+RETURN 'fact_expansion' AS channel, 0 AS raw, true AS exact, expansion AS hits
 """
 
 ENTITY_HIT_MAP = """
@@ -94,7 +95,8 @@ embedding: CASE WHEN $with_embedding THEN p.embedding END
 
 # Each index channel answers one row: its name, how many entries the index gave (`raw`: equal to its depth,
 # $k_<kind> for vectors and $kt_<kind> for full text, means the index had more, so a short filtered list is worth
-# another ask) and the filtered hits, best first.
+# another ask), whether the answer is already complete (`exact`: a scan of the group's own items) and the filtered
+# hits, best first.
 # kind -> (variable, filter, full-text index, vector index); a full-text channel reads $<kind>_lucene.
 # Passages are found through their context (the passage before it and itself): it holds the passage's own
 # words and what they answer, and two channels instead of four halve the passages' share of a search's cost
@@ -116,32 +118,87 @@ _HIT_FEATURES = {
 _SAID_AT = {"r": "r.valid_at", "e": "null", "p": "ep.reference_time"}
 
 
-def _index_channel(kind: str, method: str) -> str:
+# A group's own items of each kind, through a group index (facts: fact_group; entities: entity_group; passages:
+# their episodes through episode_group), and the property the vector index covers.
+_OWN = {"r": "MATCH ()-[r:RELATES_TO]->() WHERE r.group_id = $group_id",
+        "e": "MATCH (e:Entity) WHERE e.group_id = $group_id",
+        "p": "MATCH (own_ep:Episode) WHERE own_ep.group_id = $group_id MATCH (own_ep)-[:HAS_PASSAGE]->(p:Passage)"}
+_VECTOR_PROPERTY = {"r": "fact_embedding", "e": "name_embedding", "p": "context_embedding"}
+
+
+def _nearest(var: str, call: str, yielded: str) -> str:
+    """``raw`` (the candidates, {var: item, score: index-scale cosine}) and ``exact``, from the shared index
+    (``call``) or, for a group with at most $scan_max items of this kind, from every one of its own items.
+
+    The index holds every group's items and cannot filter, so its nearest k may all be other groups'; the scan
+    is exact whatever the neighbours hold. Which one runs is read per search from a bounded look at the group
+    index ($scan_max + 1 entries at most, so a large group pays a fixed, small price); the branch not taken
+    costs nothing (its input row is filtered out before the procedure call).
+    """
+    return _NEAREST.format(own=_OWN[var], var=var, prop=_VECTOR_PROPERTY[var], call=call, yielded=yielded)
+
+
+_NEAREST = """
+CALL () {{
+  {own}
+  WITH {var} LIMIT $scan_cap
+  RETURN collect({var}) AS own
+}}
+CALL (own) {{
+  WITH own WHERE size(own) <= $scan_max
+  UNWIND own AS {var}
+  WITH {var} WHERE {var}.{prop} IS NOT NULL
+  RETURN collect({{{var}: {var}, score: vector.similarity.cosine({var}.{prop}, $embedding)}}) AS scanned
+}}
+CALL (own) {{
+  WITH own WHERE size(own) > $scan_max
+  {call} YIELD {yielded}, score
+  RETURN collect({{{var}: {yielded}, score: score}}) AS indexed
+}}
+WITH scanned + indexed AS raw, size(own) <= $scan_max AS exact
+"""
+
+
+def _index_channel(kind: str, method: str, scan: bool = False) -> str:
+    """One channel's query: its name, ``raw`` (how many entries the index gave: equal to the depth asked means
+    it had more), ``exact`` (the answer is complete: a scan of the group's own items, never asked again) and the
+    filtered hits, best first. ``scan``: a vector channel decides between the group's own items and the index."""
     var, where, text_index, vector_index = _CHANNEL_KINDS[kind]
     target, yielded = ("Relationships", "relationship") if var == "r" else ("Nodes", "node")
     call = (f"CALL db.index.fulltext.query{target}('{text_index}', ${kind}_lucene, {{limit: $kt_{kind}}})"
             if method == "fulltext" else f"CALL db.index.vector.query{target}('{vector_index}', $k_{kind}, $embedding)")
+    if method == "vector" and scan:
+        source = _nearest(var, call, yielded)
+    else:
+        source = (call + f" YIELD {yielded}, score\n"
+                  f"WITH collect({{{var}: {yielded}, score: score}}) AS raw\nWITH raw, false AS exact\n")
     ends = ", startNode(hit.r) AS s, endNode(hit.r) AS o" if var == "r" else ""
-    return (call + f" YIELD {yielded}, score\n"
-            f"WITH collect({{{var}: {yielded}, score: score}}) AS raw\n"
+    # A scan's candidates (every item of the group) are sorted first and filtered only until $limit pass: the
+    # filter reads several properties an item (a passage's episode), most of a scan's cost when it ran over all.
+    # The index's few candidates come sorted and are filtered as before.
+    scanned = scan and method == "vector"
+    first, then = ("  WITH hit ORDER BY hit.score DESC\n", "") if scanned else ("", "ORDER BY score DESC ")
+    return (source +
             "CALL (raw) {\n"
-            "  UNWIND raw AS hit\n"
+            "  UNWIND raw AS hit\n" + first +
             f"  WITH hit.{var} AS {var}, hit.score AS score{ends}\n"
             f"  WHERE {where}\n"
-            f"  WITH {var}, score, {_SAID_AT[var]} AS said_at ORDER BY score DESC LIMIT $limit\n"
+            f"  WITH {var}, score, {_SAID_AT[var]} AS said_at {then}LIMIT $limit\n"
             f"  RETURN collect({{uuid: {var}.uuid, score: score, {_HIT_FEATURES[var]}}}) AS hits\n"
             "}\n"
-            f"RETURN '{kind}_{method}' AS channel, size(raw) AS raw, hits\n")
+            f"RETURN '{kind}_{method}' AS channel, size(raw) AS raw, exact, hits\n")
 
 
 INDEX_CHANNELS = {f"{kind}_{method}": _index_channel(kind, method)
                   for kind in _CHANNEL_KINDS for method in ("fulltext", "vector")}
+# The vector channels that scan a small group's own items instead of asking the shared index.
+SCANNING_CHANNELS = {f"{kind}_vector": _index_channel(kind, "vector", scan=True) for kind in _CHANNEL_KINDS}
 
 
 # Expansion seeds from the entity channels among those of the query: $center first, then the top $seeds
 # entities by reciprocal rank fusion (1 / ($rrf_k + rank)), ties by uuid, as graph/search.py fuses.
 _SEEDS = """
-WITH collect({channel: channel, raw: raw, hits: hits}) AS found
+WITH collect({channel: channel, raw: raw, exact: exact, hits: hits}) AS found
 CALL (found) {
   UNWIND found AS c
   WITH c WHERE c.channel STARTS WITH 'entity_'
@@ -155,18 +212,20 @@ WITH found, $center + [u IN ranked WHERE NOT u IN $center] AS entities
 
 
 @cache
-def index_channels(names: tuple[str, ...], expand: bool = False) -> str:
+def index_channels(names: tuple[str, ...], expand: bool = False, scanning: tuple[str, ...] = ()) -> str:
     """Several index channels in one query (one round trip): a UNION of the constant channel queries above.
 
     With ``expand``, the facts around the channels' best entities come back as one more channel row,
-    ``fact_expansion``, from the same round trip.
+    ``fact_expansion``, from the same round trip. The vector channels named in ``scanning`` read a small group's
+    own items exactly ($scan_max, $scan_cap = $scan_max + 1) instead of the shared index.
     """
-    union = "CALL () {\n" + "\nUNION ALL\n".join(INDEX_CHANNELS[n] for n in names) + "\n}\n"
+    chosen = [SCANNING_CHANNELS[n] if n in scanning else INDEX_CHANNELS[n] for n in names]
+    union = "CALL () {\n" + "\nUNION ALL\n".join(chosen) + "\n}\n"
     if not expand:
-        return union + "RETURN channel, raw, hits"
+        return union + "RETURN channel, raw, exact, hits"
     return (union + _SEEDS + _EXPANSION
-            + "UNWIND found + [{channel: 'fact_expansion', raw: 0, hits: expansion}] AS c\n"
-            + "RETURN c.channel AS channel, c.raw AS raw, c.hits AS hits")
+            + "UNWIND found + [{channel: 'fact_expansion', raw: 0, exact: true, hits: expansion}] AS c\n"
+            + "RETURN c.channel AS channel, c.raw AS raw, c.exact AS exact, c.hits AS hits")
 
 
 # The fused winners, read whole once the channels (which return only uuid and score) are fused: one query for

@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 import random
 import socket
+from collections.abc import Iterator
 from datetime import UTC, datetime
 
 import pytest
@@ -60,8 +61,18 @@ def _facts_plan(group: str, seq: int, texts: list[str], embeddings: list[list[fl
                       predicates=[PredicateWrite(name="relates")], extractor=ExtractorInfo(name="test"))
 
 
+@pytest.fixture(params=["scan", "index"])
+def vector_path(request: pytest.FixtureRequest, graph: Graph) -> Iterator[str]:
+    """Both ways to a small group's nearest items: the exact scan of its own (shipped), and the shared index with its
+    deeper second ask (``vector_scan_max`` 0: what a group above the scan threshold gets)."""
+    shipped = graph.vector_scan_max
+    graph.vector_scan_max = shipped if request.param == "scan" else 0
+    yield request.param
+    graph.vector_scan_max = shipped
+
+
 def test_a_small_groups_vector_match_is_not_crowded_out_by_a_large_group(graph: Graph, settings: Settings,
-                                                                           group_id: str) -> None:
+                                                                           group_id: str, vector_path: str) -> None:
     crowd = f"{group_id}-crowd"
     try:
         # 400 facts of another group lie closer to the query (cosine ~0.96) than ours does (~0.89).
@@ -265,7 +276,7 @@ def _names_plan(group: str, names: list[str], embeddings: list[list[float]]) -> 
 
 
 def test_resolution_finds_a_small_groups_name_by_vector_beside_a_crowd(graph: Graph, settings: Settings,
-                                                                       group_id: str) -> None:
+                                                                       group_id: str, vector_path: str) -> None:
     crowd = f"{group_id}-crowd"
     try:
         # 300 names of another group lie closer to the mention's vector (cosine ~0.96) than ours (~0.89).
