@@ -163,10 +163,10 @@ def unclaimed_deliveries(graph: Graph, deliveries: Sequence[Delivery]) -> list[s
 
 
 def redrive_orphans(graph: Graph, now: datetime, cutoff: datetime, *, queues: Sequence[str],
-                    default_queue: str | None, pending: Sequence[str], limit: int = 1000) -> list[Redriven]:
-    """Queued episodes of ``queues`` (empty in the broker) sent before ``cutoff`` whose task no delivery holds
+                    pending: Sequence[str], limit: int = 1000) -> list[Redriven]:
+    """Queued episodes sent to ``queues`` (empty in the broker) before ``cutoff`` whose task no delivery holds
     (``pending``: the episodes of every delivery not yet acknowledged), to be sent again; each to one caller."""
-    rows = graph.query(q.REDRIVE_ORPHANS, now=now, cutoff=cutoff, queues=list(queues), default_queue=default_queue,
+    rows = graph.query(q.REDRIVE_ORPHANS, now=now, cutoff=cutoff, queues=list(queues), default_queue=None,
                        pending=list(pending), limit=limit)
     return [Redriven.model_validate(r) for r in rows]
 

@@ -101,15 +101,15 @@ class Deliveries:
         return out
 
 
-def recover_lost_tasks(graph: Graph, celery: Celery, *, queues: list[str] | None, default_queue: str | None,
-                       older_than_s: float, deliveries: Deliveries | None = None) -> list[str]:
+def recover_lost_tasks(graph: Graph, celery: Celery, *, queues: list[str] | None, older_than_s: float,
+                       deliveries: Deliveries | None = None) -> list[str]:
     """Tasks lost with a worker before they claimed their episode (no lease covers them). Two kinds:
 
     - delivered more than ``older_than_s`` ago, never acknowledged, episode still queued, held by nobody and not
       re-driven since: the worker died holding it. The delivery goes back to the head of its queue (as Kombu
       restores: one watched Redis transaction, so of several workers only one restores it).
-    - nowhere at all: the episode is queued, was sent more than ``older_than_s`` ago, its queue in the broker
-      is empty and no delivery holds it (Kombu takes a task from the list before it records the delivery: a
+    - nowhere at all: the episode is queued, was sent to a queue more than ``older_than_s`` ago, that queue in
+      the broker is empty and no delivery holds it (Kombu takes a task from the list before it records the delivery: a
       kill between the two loses it). The episode is re-driven (one Cypher claim, one worker).
 
     Returns the episodes' uuids. Only queues named in ``queues`` (None: restores on every queue, no orphan
@@ -127,7 +127,7 @@ def recover_lost_tasks(graph: Graph, celery: Celery, *, queues: list[str] | None
         uuid_of = {d.tag: d.uuid for d in old}
         restored = [uuid_of[tag] for tag in store.unclaimed_deliveries(graph, old)
                     if _restore(channel, channel.client, tag)]
-    orphans = store.redrive_orphans(graph, utcnow(), cutoff, queues=empty, default_queue=default_queue,
+    orphans = store.redrive_orphans(graph, utcnow(), cutoff, queues=empty,
                                     pending=sorted({uuid for _, uuid, _, _ in held})) if empty else []
     _send(graph, celery, orphans)
     if restored or orphans:
@@ -198,8 +198,8 @@ class LeaseWatch:
                 try:
                     redrive(graph, self.celery, queues=self.queues, default_queue=cfg.celery_queue,
                             stuck_after_s=cfg.stuck_after_s if sweep else None)
-                    recover_lost_tasks(graph, self.celery, queues=self.queues, default_queue=cfg.celery_queue,
-                                       older_than_s=cfg.episode_lease_s, deliveries=self._deliveries)
+                    recover_lost_tasks(graph, self.celery, queues=self.queues, older_than_s=cfg.episode_lease_s,
+                                       deliveries=self._deliveries)
                     if sweep:
                         next_sweep = time.monotonic() + cfg.sweep_interval_s
                 except Exception as exc:  # noqa: BLE001 - Neo4j or Redis away: the next round tries again
@@ -240,8 +240,7 @@ def register_recovery(celery: Celery, settings: Settings, runtime: WorkerRuntime
         """Re-drive expired leases, lost deliveries and episodes stuck without a lease, on every queue."""
         rows = redrive(runtime.graph, celery, queues=None, default_queue=settings.celery_queue,
                        stuck_after_s=settings.stuck_after_s)
-        lost = recover_lost_tasks(runtime.graph, celery, queues=None, default_queue=settings.celery_queue,
-                                  older_than_s=settings.episode_lease_s)
+        lost = recover_lost_tasks(runtime.graph, celery, queues=None, older_than_s=settings.episode_lease_s)
         return {"requeued": len(rows), "redelivered": len(lost)}
 
     celery.conf.beat_schedule = {

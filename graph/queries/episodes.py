@@ -117,11 +117,12 @@ SET e.last_error = 'lease expired: ' + coalesce(e.lease_owner, 'a worker')
 """
 
 # Orphans: queued, sent before the cutoff, held by no lease and by no delivery ($pending), in a queue the
-# broker holds nothing for ($queues, checked by the caller): the task was lost on its way to a worker.
+# broker holds nothing for ($queues, checked by the caller): the task was lost on its way to a worker. Only
+# episodes sent to a named queue: those of an inline run (no queue) wait for their turn in its process.
 _ORPHAN = ("e.status = 'queued' AND e.enqueued_at < $cutoff AND coalesce(e.lease_until < datetime(), true) "
            "AND NOT e.uuid IN $pending")
 REDRIVE_ORPHANS = f"""
-MATCH (e:Episode) WHERE {_ORPHAN} AND coalesce(e.queue, $default_queue) IN $queues
+MATCH (e:Episode) WHERE {_ORPHAN} AND e.queue IN $queues
 WITH e ORDER BY e.uuid LIMIT $limit
 {_LOCK}
 WITH e WHERE {_ORPHAN}

@@ -228,17 +228,17 @@ def test_a_task_lost_with_its_worker_before_the_claim_goes_back_to_its_queue(gra
         again = store.redrive_expired(graph, utcnow(), queues=[queue], default_queue=None)
         assert [r.uuid for r in again] == [redriven]
         client.delete(queue)  # the re-drive's own task: as if taken by a worker
-        recent = recover_lost_tasks(graph, celery, queues=[queue], default_queue=None, older_than_s=30)
+        recent = recover_lost_tasks(graph, celery, queues=[queue], older_than_s=30)
         assert recent == []  # delivered a moment ago
         for tag in tags:
             client.zadd("unacked_index", {tag: time.time() - 60})
-        assert recover_lost_tasks(graph, celery, queues=[f"{queue}-b"], default_queue=None, older_than_s=30) == []
+        assert recover_lost_tasks(graph, celery, queues=[f"{queue}-b"], older_than_s=30) == []
         results: list[list[str]] = []
         barrier = threading.Barrier(4)
 
         def worker() -> None:
             barrier.wait()
-            results.append(recover_lost_tasks(graph, celery, queues=[queue], default_queue=None, older_than_s=30))
+            results.append(recover_lost_tasks(graph, celery, queues=[queue], older_than_s=30))
 
         threads = [threading.Thread(target=worker) for _ in range(4)]
         for t in threads:
@@ -271,7 +271,7 @@ def test_a_task_lost_between_queue_and_worker_is_sent_again(graph: Graph, settin
         assert json.loads(taken.body)[0] == [held]  # the oldest task comes first
         client.delete(queue)  # the two others are lost
         assert _claim(graph, claimed, "alive", 60)[1]  # ... but this one was claimed before
-        recent = recover_lost_tasks(graph, celery, queues=[queue], default_queue=None, older_than_s=30)
+        recent = recover_lost_tasks(graph, celery, queues=[queue], older_than_s=30)
         assert recent == []  # sent a moment ago: maybe on its way
         graph.query("MATCH (e:Episode {group_id: $g}) SET e.enqueued_at = e.enqueued_at - duration('PT60S')",
                     g=group_id)
@@ -280,7 +280,7 @@ def test_a_task_lost_between_queue_and_worker_is_sent_again(graph: Graph, settin
 
         def worker() -> None:
             barrier.wait()
-            results.append(recover_lost_tasks(graph, celery, queues=[queue], default_queue=None, older_than_s=30))
+            results.append(recover_lost_tasks(graph, celery, queues=[queue], older_than_s=30))
 
         threads = [threading.Thread(target=worker) for _ in range(4)]
         for t in threads:
