@@ -77,7 +77,8 @@ class Settings(BaseSettings):
     # Vector search keeps to a group's own items: a group with at most this many facts (entities, passages) is
     # answered by an exact cosine scan of its own, found through a group index, instead of the vector index all
     # groups share (whose nearest k can be another group's, however deep it is asked). Decided per channel and
-    # per search; below this size the scan also costs less than the index (docs/scaling.md). 0 = always the index.
+    # per search; up to about this size the scan costs less than the two asks of a crowded index channel
+    # (docs/scaling.md). 0 = always the index.
     vector_scan_max: int = Field(default=1000, ge=0)
     embedding_model: str = "text-embedding-3-small"
     embedding_base_url: str | None = None
