@@ -7,22 +7,18 @@ The planner calls it only for mentions its string and embedding scores could not
 
 from __future__ import annotations
 
-import json
 import logging
 from collections.abc import Sequence
 
-from pydantic import ValidationError
-
+from strata.ingest.cached_call import cached_call
 from strata.ingest.prompts.adjudication import (
     ADJUDICATION_VERSION,
     INSTRUCTIONS,
     AdjudicationResponse,
     response_schema,
 )
-from strata.ingest.protocols import LLM, Cache, ChatMessage, JsonSchema, MalformedOutputError
+from strata.ingest.protocols import LLM, Cache, ChatMessage, JsonSchema
 from strata.resolve.planner import AmbiguousCase
-from strata.schema.errors import StrataError
-from strata.schema.ids import content_hash
 from strata.schema.models import Episode, TokenUsage
 
 log = logging.getLogger(__name__)
@@ -47,22 +43,10 @@ class LLMAdjudicator:
                                        {"role": "user", "content": render_cases(episode, cases)}]
         # bounded by the number of cases, so a weak model cannot repeat decisions until max_tokens
         schema = JsonSchema(name="entity_adjudication", schema=response_schema(max_items=len(cases)))
-        key = content_hash("\x1f".join([ADJUDICATION_VERSION, self.llm.model, json.dumps(messages),
-                                         json.dumps(schema.schema_, sort_keys=True)]))
-        data = self.cache.get(key) if self.cache is not None else None
-        usage = TokenUsage(cached=data is not None)
-        try:
-            if data is None:
-                data, usage = self.llm.complete(messages, schema)
-            answer = AdjudicationResponse.model_validate(data)
-        except MalformedOutputError as exc:
-            log.warning("adjudication failed for episode %s: %s", episode.uuid, exc)
-            return {}, exc.usage
-        except (StrataError, ValidationError) as exc:
-            log.warning("adjudication failed for episode %s: %s", episode.uuid, exc)
+        answer, usage = cached_call(self.llm, self.cache, ADJUDICATION_VERSION, messages, schema,
+                                    AdjudicationResponse, f"adjudication for episode {episode.uuid}")
+        if answer is None:
             return {}, usage
-        if self.cache is not None and not usage.cached:
-            self.cache.set(key, answer.model_dump(mode="json"))
         out: dict[int, str | None] = {}
         for d in answer.decisions:
             if 0 <= d.case < len(cases):

@@ -16,16 +16,14 @@ the call fails.
 
 from __future__ import annotations
 
-import json
 import logging
 import time
 from collections.abc import Callable, Sequence
 from datetime import datetime
 
-from pydantic import ValidationError
-
 from strata.graph import summaries as store
 from strata.graph.driver import Graph
+from strata.ingest.cached_call import cached_call
 from strata.ingest.logging import log_event
 from strata.ingest.prompts.summaries import (
     COMMUNITY_INSTRUCTIONS,
@@ -36,10 +34,8 @@ from strata.ingest.prompts.summaries import (
     entity_prompt,
     response_schema,
 )
-from strata.ingest.protocols import LLM, Cache, ChatMessage, JsonSchema, MalformedOutputError
+from strata.ingest.protocols import LLM, Cache, ChatMessage, JsonSchema
 from strata.resolve.summaries import digest_lines, extractive_summary, fingerprint, fit, sentences
-from strata.schema.errors import StrataError
-from strata.schema.ids import content_hash
 from strata.schema.models import TokenUsage, utcnow
 from strata.schema.settings import Settings
 from strata.schema.summaries import EntityDigest, SummaryRefresh, SummaryWrite
@@ -105,25 +101,13 @@ class Summarizer:
         messages: list[ChatMessage] = [{"role": "system", "content": instructions.format(max_chars=limit)},
                                        {"role": "user", "content": prompt}]
         schema = JsonSchema(name="summary", schema=response_schema(limit))
-        key = content_hash("\x1f".join([SUMMARY_PROMPT_VERSION, self.llm.model, json.dumps(messages),
-                                         json.dumps(schema.schema_, sort_keys=True)]))
-        data = self.cache.get(key) if self.cache is not None else None
-        usage = TokenUsage(cached=data is not None)
-        try:
-            if data is None:
-                data, usage = self.llm.complete(messages, schema)
-            answer = SummaryResponse.model_validate(data)
-        except MalformedOutputError as exc:
-            log.warning("summary of %s failed: %s", what, exc)
-            return None, exc.usage
-        except (StrataError, ValidationError) as exc:
-            log.warning("summary of %s failed: %s", what, exc)
+        answer, usage = cached_call(self.llm, self.cache, SUMMARY_PROMPT_VERSION, messages, schema, SummaryResponse,
+                                    f"summary of {what}")
+        if answer is None:
             return None, usage
         text = fit(answer.summary, limit)
         if not text:
             return None, usage
-        if self.cache is not None and not usage.cached:
-            self.cache.set(key, answer.model_dump(mode="json"))
         return text, usage
 
 
