@@ -23,6 +23,7 @@ class CastRow(BaseModel):
     episodes: list[int] = Field(default_factory=list)
     first_position: int = 0
     seen: list[list[str]] = Field(default_factory=list)  # surface forms of each mentioning episode
+    apart: list[str] = Field(default_factory=list)  # entities kept apart from it
 
 
 def sources(graph: Graph, group_id: str) -> list[str]:

@@ -3,8 +3,10 @@ good (no later resolution or consolidation pass suggests the pair again)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 
+from neo4j import ManagedTransaction
 from pydantic import BaseModel
 
 from strata.graph.driver import Graph
@@ -70,3 +72,17 @@ def reject_suggestion(graph: Graph, group_id: str, entity_uuid: str, candidate_u
     _pending(graph, group_id, entity_uuid, candidate_uuid)
     graph.query(q.REJECT, group_id=group_id, a=entity_uuid, b=candidate_uuid, now=now, actor=actor, reason=reason)
     return Rejection(entity_uuid=entity_uuid, candidate_uuid=candidate_uuid, rejected_at=now)
+
+
+def kept_apart(graph: Graph, group_id: str, uuids: Sequence[str]) -> dict[str, list[str]]:
+    """For each of ``uuids`` with any, the entities kept apart from it (strata.resolve.apart)."""
+    if len(uuids) < 2:
+        return {}
+    rows = graph.query(q.KEPT_APART, group_id=group_id, uuids=sorted(set(uuids)))
+    return {r["uuid"]: sorted(r["apart"]) for r in rows}
+
+
+def keep_apart(tx: ManagedTransaction, group_id: str, a: str, b: str, now: datetime, reason: str,
+               actor: str | None = None) -> None:
+    """Mark a pair as not the same (an undone merge), so no automatic path joins them again."""
+    tx.run(q.KEEP_APART, group_id=group_id, a=a, b=b, now=now, actor=actor, reason=reason).consume()

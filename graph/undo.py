@@ -4,7 +4,8 @@ Restores exactly: the merged entity is current again under its own name and alia
 (episode, spans, surface forms) point at it again, and an episode's mention of the survivor that the merge
 created is removed; its facts (same uuids, either side) and quotes (said / spoken to) come back; the survivor's
 aliases are what they were; facts expired as duplicates by the merge are current again; the touched slots'
-temporal rules run again. Not restored: provenance the kept duplicate took from the expired one (episodes,
+temporal rules run again; the pair is kept apart from then on (a rejected suggestion: strata.resolve.apart).
+Not restored: provenance the kept duplicate took from the expired one (episodes,
 evidence) stays on it, and anything written to the survivor after the merge stays on the survivor.
 
 A record of names that joined inside an episode (no merged entity to revive) is undone by a split
@@ -27,6 +28,7 @@ from strata.graph.network import refresh_partners
 from strata.graph.queries import consolidate as q
 from strata.graph.queries import split as sq
 from strata.graph.split import split_forms
+from strata.graph.suggestions import keep_apart
 from strata.schema.errors import InputError, NotFoundError
 
 
@@ -63,6 +65,8 @@ def undo_record(graph: Graph, group_id: str, entity_uuid: str, record_uuid: str,
     done = split_forms(graph, group_id, entity_uuid, list(rec.get("forms") or []), timeline, now,
                        rule="undo", reason=f"undo of merge record {record_uuid} ({rec.get('rule')})")
     graph.query(q.MARK_UNDONE, record_uuid=record_uuid, now=now)
+    graph.write(lambda tx: keep_apart(tx, group_id, done.into_uuid, entity_uuid, now,
+                                      f"merge {record_uuid} undone"))
     return UndoResult(record_uuid=record_uuid, restored=done.into_uuid, survivor=entity_uuid,
                       facts_restored=done.facts_moved, mentions_restored=done.mentions_moved, duplicates_reopened=0,
                       slot_updates=done.slot_updates)
@@ -88,6 +92,7 @@ def undo_merge(graph: Graph, group_id: str, entity_uuid: str, record_uuid: str, 
         tx.run(q.UNDO_MENTIONS, mentions=snap["mentions"], **p).consume()
         tx.run(q.UNDO_QUOTES, said=snap["said"], told=snap["told"], **p).consume()
         tx.run(q.MARK_UNDONE, record_uuid=record_uuid, now=now).consume()
+        keep_apart(tx, group_id, rec["merged_uuid"], entity_uuid, now, f"merge {record_uuid} undone")
         refresh_partners(tx, group_id, (rec["merged_uuid"], entity_uuid), now)
         seeds = sorted({(r["subject_uuid"], r["predicate"], r["object_uuid"]) for r in moved + reopened})
         _, updates = recompute_slots(tx, group_id, seeds, timeline, now)

@@ -83,7 +83,7 @@ def _members(graph: Graph, group_id: str, source_uuid: str | None) -> list[CastM
             continue
         counts = Counter(f for forms in r.seen for f in set(forms))
         out.append(CastMember(uuid=r.uuid, name=r.name, aliases=r.aliases, episodes=r.episodes,
-                              first_position=r.first_position, form_episodes=dict(counts)))
+                              first_position=r.first_position, form_episodes=dict(counts), apart=r.apart))
     return out
 
 

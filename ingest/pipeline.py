@@ -15,6 +15,7 @@ from pydantic import BaseModel
 from strata.graph import Graph, lucene
 from strata.graph.commit import CommitResult, commit_episode
 from strata.graph.read import entity_candidates, predicates, previous_summary, roster
+from strata.graph.suggestions import kept_apart
 from strata.ingest.extractors.interactions import with_interactions
 from strata.ingest.gcpause import gc_paused
 from strata.ingest.protocols import EMPTY_CONTEXT, Embedder, ExtractionContext, Extractor, RosterEntry
@@ -154,7 +155,9 @@ class Pipeline:
                     embedding=hit.embedding or (prior.embedding if prior else None),
                     cosine=hit.cosine if hit.cosine is not None else (prior.cosine if prior else None),
                     mentions=max(hit.mentions, prior.mentions if prior else 0))
-        return {i: list(c.values()) for i, c in out.items()}
+        apart = kept_apart(self.graph, group_id, sorted({u for c in out.values() for u in c}))
+        return {i: [x.model_copy(update={"apart": apart[x.uuid]}) if x.uuid in apart else x for x in c.values()]
+                for i, c in out.items()}
 
 
 def _outcome(episode: Episode, result: CommitResult, report: PlanReport, extraction: Extraction,

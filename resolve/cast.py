@@ -26,6 +26,8 @@ class CastMember(Frozen):
     first_position: int = 0  # story position (book offset) of its first episode
     # episodes in which each form was written (from the mentions' surface forms)
     form_episodes: dict[str, int] = Field(default_factory=dict)
+    # entities kept apart from it (a rejected suggestion, an undone merge: strata.resolve.apart)
+    apart: list[str] = Field(default_factory=list)
 
 
 class Marriage(Frozen):
@@ -72,6 +74,7 @@ class Member:
     forms: list[str]
     episodes: set[int]
     first_position: int
+    apart: set[str] = field(default_factory=set)
     parsed: list[ParsedName] = field(default_factory=list)
 
     def __post_init__(self) -> None:
@@ -117,7 +120,10 @@ class Member:
 class Cast:
     def __init__(self, members: Iterable[CastMember]) -> None:
         self.members = {m.uuid: Member(m.uuid, list(dict.fromkeys([m.name, *m.aliases])), set(m.episodes),
-                                        m.first_position) for m in members}
+                                        m.first_position, set(m.apart)) for m in members}
+        for m in list(self.members.values()):  # kept apart either way round
+            for other in m.apart & self.members.keys():
+                self.members[other].apart.add(m.uuid)
         self.merged: dict[str, str] = {}
         self.plan: list[CastMerge] = []
         self.suggestions: dict[tuple[str, str], CastSuggestion] = {}
@@ -148,9 +154,13 @@ class Cast:
                                    mention_form=score.mention_form if score else None,
                                    candidate_form=score.candidate_form if score else None,
                                    score=score.score if score else None))
+        # what either was kept apart from, the joined entity is kept apart from
         merged = Member(dst.uuid, dst.forms + added, dst.episodes | src.episodes,
-                         min(dst.first_position, src.first_position))
+                        min(dst.first_position, src.first_position), dst.apart | src.apart)
         self.members[dst.uuid] = merged
+        for m in self.members.values():
+            if src.uuid in m.apart:
+                m.apart.add(dst.uuid)
         del self.members[src.uuid]
         self.merged[src.uuid] = dst.uuid
 
@@ -160,8 +170,27 @@ class Cast:
                                                                           rule=rule))
 
 
+def kept_apart(a: Member, b: Member) -> bool:
+    return b.uuid in a.apart or a.uuid in b.apart
+
+
 def score(a: Member, b: Member) -> MatchScore:
+    """The name score, or a conflict for a pair kept apart: no rule merges or suggests it."""
+    if kept_apart(a, b):
+        return MatchScore(candidate_uuid=b.uuid, score=0.0, reason="conflict", conflict="kept_apart")
     return score_pair(a.as_mention(), b.as_candidate())
+
+
+def contested(m: Member, others: Iterable[Member]) -> bool:
+    """A lone name kept apart from one it could mean: the rules leave it to the reviewer rather than hand it
+    to the next best match (a lone "Gardiner" rejected for Mr. Gardiner is not therefore Mrs. Gardiner)."""
+    return m.bare and any(kept_apart(m, o) and score_pair(m.as_mention(), o.as_candidate()).score
+                          >= POSSIBLE_THRESHOLD for o in others)
+
+
+def settled(cast: Cast, a: Member, b: Member, blocks: dict[str, set[str]]) -> bool:
+    """Neither of a pair the rules would join is a contested lone name."""
+    return not any(contested(x, cast.neighbours(x, blocks)) for x in (a, b))
 
 
 def other_surnames(m: Member, o: Member) -> bool:

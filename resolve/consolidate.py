@@ -23,8 +23,10 @@ from strata.resolve.cast import (
     Marriage,
     Member,
     Reply,
+    contested,
     other_surnames,
     score,
+    settled,
     viable,
 )
 from strata.resolve.decide import PROMINENCE_MIN, PROMINENCE_RATIO, evidence, prominent, surname_match
@@ -121,6 +123,8 @@ def _name_match(cast: Cast) -> bool:
         back = [x for x, _ in viable(o, cast.neighbours(o, blocks)) if x is not m]
         src, dst = (m, o) if (m.mentions, m.uuid) <= (o.mentions, o.uuid) else (o, m)
         if any(score(m, x).conflict for x in back) or not _introduced_first(m, o, s) or not _every_form_fits(src, dst):
+            continue
+        if not settled(cast, m, o, blocks):
             continue  # the other also fits one this name rules out: "Caroline Bingley" fits "Miss Bingley" too
         cast.merge(src, dst, f"name:{s.reason}", "the entity this name clearly means", s)
         return True
@@ -137,7 +141,7 @@ def _title_surname(cast: Cast) -> bool:
         found = viable(m, cast.neighbours(m, blocks))
         fitting = [(o, s) for o, s in found if s.reason == "surname_only" and surname_match(s)]
         strong = [o for o, s in found if s.score >= MERGE_THRESHOLD]
-        if len(fitting) == 1 and not strong:
+        if len(fitting) == 1 and not strong and settled(cast, m, fitting[0][0], blocks):
             o, s = fitting[0]
             src, dst = (m, o) if (m.mentions, m.uuid) <= (o.mentions, o.uuid) else (o, m)
             cast.merge(src, dst, "title_surname", "the only full name of the same gender with this surname", s)
@@ -158,7 +162,7 @@ def _bare_surname(cast: Cast) -> bool:
             continue
         surname = m.parsed[0].bare or ""
         holders = _holders(cast, m, surname, blocks)
-        if not holders:
+        if not holders or contested(m, cast.neighbours(m, blocks)):
             continue
         men = [(o, s) for o, s in holders if o.genders == {"m"}]
         if len(holders) == 1:
@@ -287,7 +291,7 @@ def _vocative(cast: Cast, replies: Sequence[Reply]) -> bool:
             continue
         o = cast.members[replier]
         s = score(m, o)
-        if s.conflict is not None:
+        if s.conflict is not None or not settled(cast, m, o, cast.blocks()):
             continue
         cast.merge(m, o, "vocative_reply", f"{n} of {sum(counts.values())} replies to this name come from it", s)
         return True

@@ -14,6 +14,7 @@ from typing import Protocol
 
 from pydantic import BaseModel
 
+from strata.resolve.apart import foreign_forms, keep_apart
 from strata.resolve.attachments import notes_for, quotes_for
 from strata.resolve.clusters import collapse_mentions
 from strata.resolve.decide import decide
@@ -122,6 +123,7 @@ def build_plan(episode: Episode, extraction: Extraction, *, lookup: CandidateLoo
                             embedding=name_vecs[i] if name_vecs else None, exact_only=episode.kind == "facts")
                for i, g in enumerate(groups)]
     found = lookup(episode.group_id, queries) if queries else {}
+    found = {i: keep_apart([groups[i].name, *groups[i].aliases], c) for i, c in found.items()}
     if episode.kind == "facts":
         # Structured statements name their entities exactly: "Abdullah" (a king) is not "Abdullah Gül". The
         # lookup asked only for exact keys, so any candidate is the same normalized name and type class.
@@ -141,7 +143,9 @@ def build_plan(episode: Episode, extraction: Extraction, *, lookup: CandidateLoo
         uuid = chosen[i] or ids.entity_uuid(episode.group_id, key)
         uuid_of_group.append(uuid)
         prior = entities.get(uuid)
-        aliases = sorted({g.name, *g.aliases, *(prior.aliases if prior else [])})
+        foreign = foreign_forms([g.name, *g.aliases], uuid, found.get(i, []))
+        aliases = sorted({f for f in (g.name, *g.aliases) if fold_name(f) not in foreign}
+                         | set(prior.aliases if prior else []))
         entities[uuid] = EntityWrite(uuid=uuid, key=key, name=prior.name if prior else g.name, type=label,
                                      aliases=aliases, summary=g.description[:500],
                                      embedding=name_vecs[i] if name_vecs else None)
@@ -199,6 +203,7 @@ def _merge_records(episode: Episode, groups: list[MentionGroup], decisions: list
     for i, g in enumerate(groups):
         uuid, decision = uuid_of_group[i], decisions[i]
         known = {fold_name(f) for c in found.get(i, []) if c.uuid == uuid for f in (c.name, *c.aliases)}
+        known |= foreign_forms((g.name, *g.aliases), uuid, found.get(i, []))  # names of an entity kept apart
         forms = [f for f in dict.fromkeys((g.name, *g.aliases)) if fold_name(f) not in known]
         if chosen[i] is None:
             forms = [f for f in forms if fold_name(f) != fold_name(g.name)]  # a new entity's own name joins nothing

@@ -34,6 +34,8 @@ class CandidateEntity(Frozen):
     cosine: float | None = None
     # Episodes that mention it (prominence): a bare "Darcy" names the Darcy the text keeps talking about.
     mentions: int = 0
+    # Entities kept apart from it (a rejected suggestion, an undone merge): never joined automatically.
+    apart: list[str] = Field(default_factory=list)
 
 
 class MatchScore(Frozen):

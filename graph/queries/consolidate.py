@@ -7,7 +7,9 @@ WHERE ($source_uuid IS NULL OR ep.source_uuid = $source_uuid) AND e.expired_at I
 WITH e, collect(DISTINCT ep.seq) AS episodes, min(coalesce(ep.story_position, ep.seq)) AS first_position,
      collect(coalesce(m.surface_forms, [])) AS seen
 RETURN e.uuid AS uuid, e.name AS name, coalesce(e.aliases, []) AS aliases, coalesce(e.type, 'Entity') AS type,
-       episodes, first_position, seen
+       episodes, first_position, seen,
+       // kept apart: a rejected suggestion either way round (strata.resolve.apart)
+       [(e)-[s:POSSIBLY_SAME_AS]-(o:Entity) WHERE s.rejected_at IS NOT NULL | o.uuid] AS apart
 """
 
 SOURCES = """

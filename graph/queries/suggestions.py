@@ -32,3 +32,23 @@ ACCEPTED = """
 MATCH (a:Entity {uuid: $a, group_id: $group_id})-[s:POSSIBLY_SAME_AS]-(b:Entity {uuid: $b, group_id: $group_id})
 DELETE s
 """
+
+# Pairs kept apart among some entities: a rejected suggestion either way round (an undone merge writes one).
+KEPT_APART = """
+MATCH (a:Entity)-[s:POSSIBLY_SAME_AS]-(b:Entity)
+WHERE a.uuid IN $uuids AND s.group_id = $group_id AND s.rejected_at IS NOT NULL
+RETURN a.uuid AS uuid, collect(DISTINCT b.uuid) AS apart
+"""
+
+# An undone merge: the two are not the same, so the pair is marked rejected (a suggestion no one reviews).
+KEEP_APART = """
+MATCH (a:Entity {uuid: $a, group_id: $group_id}), (b:Entity {uuid: $b, group_id: $group_id})
+OPTIONAL MATCH (b)-[back:POSSIBLY_SAME_AS]->(a)
+FOREACH (x IN CASE WHEN back IS NULL THEN [] ELSE [back] END |
+  SET x.rejected_at = coalesce(x.rejected_at, $now), x.rejected_by = coalesce(x.rejected_by, $actor),
+      x.reason = coalesce(x.reason, $reason))
+MERGE (a)-[s:POSSIBLY_SAME_AS]->(b)
+ON CREATE SET s.group_id = $group_id, s.created_at = $now, s.rule = 'undo'
+SET s.rejected_at = coalesce(s.rejected_at, $now), s.rejected_by = coalesce(s.rejected_by, $actor),
+    s.reason = coalesce(s.reason, $reason)
+"""
