@@ -139,12 +139,12 @@ def app_from_environment() -> FastAPI:
 
 def _install_routes(app: FastAPI, settings: Settings) -> None:
     from strata.api.explorer import mount_explorer
-    from strata.api.routers import browser, entities, health, query, review, summaries, writes
+    from strata.api.routers import browser, entities, health, query, retention, review, summaries, writes
 
     app.include_router(health.router)
     app.include_router(browser.router)
     mount_explorer(app)
-    for module in (query, entities, review, writes, summaries):
+    for module in (query, entities, review, writes, summaries, retention):
         app.include_router(module.router, prefix="/v1")
     try:
         from strata.api.mcp_server import mount_mcp

@@ -1,7 +1,8 @@
 """The MCP endpoint (official ``mcp`` SDK, streamable HTTP at ``/mcp``), authenticated with the same API keys.
 
 Tools: add_episode, search, get_context, get_entity, entity_timeline, list_facts, network, list_quotes,
-retract_episode, merge_entities, undo_merge, list_suggestions, review_suggestion. Each tool
+retract_episode, merge_entities, undo_merge, list_suggestions, review_suggestion; get_retention, set_retention,
+apply_retention (api/mcp_retention.py). Each tool
 checks the key against the group exactly as the REST routers do, and runs the synchronous driver in a worker
 thread.
 """
@@ -284,6 +285,9 @@ def build_mcp(app: FastAPI) -> MCPServer:
 
         return await call(run)
 
+    from strata.api.mcp_retention import register_retention_tools
+
+    register_retention_tools(mcp, rt, key_of, call)
     return mcp
 
 

@@ -24,6 +24,7 @@ from datetime import datetime, timedelta
 
 from pydantic import BaseModel, Field
 
+from strata.resolve.retention import salience_feature
 from strata.schema.models import TimeWindow
 
 
@@ -39,6 +40,8 @@ class RankWeights(BaseModel):
     time_slack_days: float = Field(default=14.0, ge=0)
     kind: dict[str, float] = Field(default_factory=lambda: {"fact": -1.0, "entity": 0.0, "episode": 0.0},
                                    description="A prior per hit kind, added to its score.")
+    # Retention's salience decay (a group policy): log2 of a memory's salience, 0 when fresh or without decay.
+    salience: float = Field(default=4.0, ge=0, description="Taken off per half-life a memory went unused.")
 
 
 @dataclass
@@ -56,6 +59,7 @@ class Candidate:
     start: int | None = None
     end: int | None = None
     fusion: float = 0.0  # reciprocal-rank fusion, the tie-break (and the order when the query has no text)
+    salience: float = 1.0  # retention's decay of unused memories (strata.resolve.retention); 1.0 without it
     base: float = 0.0
     score: float = 0.0
     features: dict[str, float] = field(default_factory=dict)
@@ -75,9 +79,11 @@ def rank(candidates: Sequence[Candidate], weights: RankWeights, text_channels: d
         text = [c.text.get(ch, 0.0) / best[ch] if best.get(ch) else 0.0 for ch in asked]
         cosines = [2.0 * s - 1.0 for s in c.semantic if s is not None]
         semantic = [(cos - weights.cosine_mean) / weights.cosine_scale for cos in cosines]
-        c.features = {"text": _mean(text), "semantic": _mean(semantic), "time": _in_window(c, window, weights)}
+        c.features = {"text": _mean(text), "semantic": _mean(semantic), "time": _in_window(c, window, weights),
+                      "salience": salience_feature(c.salience)}
         c.base = (weights.text * c.features["text"] + weights.semantic * c.features["semantic"]
-                  + weights.time * c.features["time"] + weights.kind.get(c.kind, 0.0))
+                  + weights.time * c.features["time"] + weights.kind.get(c.kind, 0.0)
+                  + weights.salience * c.features["salience"])
     episode_weight = _episode_weights(candidates, weights.episode_top)
     for c in candidates:
         c.features["episode"] = episode_weight.get(c.episode, 0.0) if c.kind == "episode" else 0.0

@@ -19,7 +19,7 @@ from typing import Any, Literal
 import numpy as np
 from pydantic import BaseModel, Field
 
-from strata.graph import lucene, nearest
+from strata.graph import lucene, nearest, retention
 from strata.graph.driver import Graph
 from strata.graph.queries import search as q
 from strata.graph.ranking import Candidate, RankWeights, rank
@@ -157,7 +157,20 @@ class Gathered(BaseModel):
 
 def search(graph: Graph, group_id: str, query: SearchQuery, embed: EmbedFn | None = None,
            weights: RankWeights | None = None) -> SearchResult:
-    return answer(graph, gather(graph, group_id, query, embed), weights)
+    gathered = gather(graph, group_id, query, embed)
+    decay = retention.half_life(graph, group_id)
+    if decay is None:  # the default: no salience, no write
+        return answer(graph, gathered, weights)
+    now = utcnow()
+    found = retention.saliences(graph, group_id, [c.uuid for c in gathered.candidates if c.kind == "fact"],
+                                [c.uuid for c in gathered.candidates if c.kind == "entity"], now, decay)
+    for c in gathered.candidates:
+        c.salience = found.get(c.uuid, 1.0)
+    result = answer(graph, gathered, weights)
+    retention.touch(graph, group_id, [h.fact.uuid for h in result.hits if h.fact],
+                    [h.entity.uuid for h in result.hits if h.entity],
+                    [h.episode.uuid for h in result.hits if h.episode], now)
+    return result
 
 
 def gather(graph: Graph, group_id: str, query: SearchQuery, embed: EmbedFn | None = None) -> Gathered:

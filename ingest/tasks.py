@@ -38,6 +38,7 @@ from strata.schema.usage import LLMUsage
 TASK_EPISODE = "strata.ingest.episode"
 TASK_SUMMARIES = "strata.summaries.sweep"
 TASK_COMMUNITIES = "strata.communities.refresh"
+TASK_RETENTION = "strata.retention.apply"
 # Errors that no retry can fix: the episode fails at once. ExtractionError is raised after the LLM path's own
 # repair turn and splits; a task retry would pay the same calls again for the same answer.
 PERMANENT = (InputError, ConfigError, SchemaMismatchError, ExtractionError)
@@ -375,9 +376,22 @@ def register_tasks(celery: Celery, settings: Settings) -> WorkerRuntime:
         runs = scheduled_refresh(runtime.graph, settings, runtime.pipeline.summarizer)
         return {"groups": len(runs), "written": sum(r.written for r in runs)}
 
+    @celery.task(name=TASK_RETENTION, acks_late=True)
+    def apply_retention() -> dict[str, int]:
+        """Apply every group's retention policy (ingest/retention.py)."""
+        from strata.ingest.retention import scheduled
+
+        runs = scheduled(runtime.graph)
+        totals: dict[str, int] = {"groups": len(runs)}
+        for run in runs:
+            for k, v in run.counts.model_dump().items():
+                totals[k] = totals.get(k, 0) + v
+        return totals
+
     celery.conf.beat_schedule = {  # beside the recovery sweep (ingest/recovery.py)
         **(celery.conf.beat_schedule or {}),
         "strata-summaries": {"task": TASK_SUMMARIES, "schedule": settings.summary_sweep_interval_s},
         "strata-communities": {"task": TASK_COMMUNITIES, "schedule": settings.community_interval_s},
+        "strata-retention": {"task": TASK_RETENTION, "schedule": settings.retention_interval_s},
     }
     return runtime

@@ -123,6 +123,8 @@ class Settings(BaseSettings):
     community_max_edges: int = Field(default=200_000, gt=0)  # the edge read is bounded (strongest kept)
     community_min_size: int = Field(default=2, ge=2)
     community_resolution: float = Field(default=1.0, gt=0)
+    # Retention (ingest/retention.py): the beat task applying every group's policy (default: keep everything).
+    retention_interval_s: float = Field(default=3600.0, gt=0)
     max_episode_chars: int = Field(default=200_000, gt=0)
     book_window_tokens: int = Field(default=1500, gt=0)
     chat_window_messages: int = Field(default=0, ge=0)  # 0: one episode per session

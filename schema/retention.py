@@ -1,0 +1,101 @@
+"""Retention policies: how long a group keeps what it was told, per kind of memory. Defaults keep everything.
+
+Each policy hides what is due rather than deleting it: the hidden values move to ``archived_*`` properties
+beside the originals (outside every index), so a looser policy applied again restores them, until a retention
+purge removes them for good. What each policy keeps and what reads see afterwards: docs/api.md, "Retention".
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from pydantic import Field, ValidationError, model_validator
+
+from strata.schema.errors import InputError
+from strata.schema.models import Frozen, UtcDatetime
+
+MAX_DAYS = 36_500  # a century: longer is "forever", which is None
+
+
+class RetentionPolicy(Frozen):
+    """A group's policy. Every field None (the default) keeps that kind of memory as it is, forever."""
+
+    raw_text_days: int | None = Field(
+        None, ge=0, le=MAX_DAYS,
+        description="Keep an episode's raw text (its content, chat messages and passages' text) this many days "
+                    "after ingestion; then the episode is compacted: facts, notes, mentions, quotes and provenance "
+                    "pointers stay.")
+    passages_days: int | None = Field(
+        None, ge=0, le=MAX_DAYS,
+        description="Keep passages (the searched pieces of the raw text, with their vectors) this many days after "
+                    "ingestion; the episode's own text, facts and notes stay.")
+    compact_history_days: int | None = Field(
+        None, ge=0, le=MAX_DAYS,
+        description="Facts ended, retracted or expired as duplicates more than this many days ago (transaction "
+                    "time) keep every temporal and provenance property but lose their vector: listings, timelines "
+                    "and as-of / known-at reads still see them, vector search no longer does.")
+    salience_half_life_days: float | None = Field(
+        None, gt=0, le=MAX_DAYS,
+        description="Salience of facts, notes and entities halves every this many days since search last returned "
+                    "them (or since they were learned); search ranks less salient memories lower.")
+
+    @model_validator(mode="after")
+    def _passages_go_with_raw_text(self) -> RetentionPolicy:
+        if self.raw_text_days is not None and self.passages_days is not None \
+                and self.passages_days > self.raw_text_days:
+            raise ValueError("passages_days must not exceed raw_text_days: passages are raw text and go with it")
+        return self
+
+    @property
+    def keeps_everything(self) -> bool:
+        return all(v is None for v in self.model_dump().values())
+
+
+def policy_from(**fields: Any) -> RetentionPolicy:
+    """A policy from loose arguments (CLI options, MCP tool arguments): a bad value is an InputError."""
+    try:
+        return RetentionPolicy(**fields)
+    except ValidationError as exc:
+        raise InputError("; ".join(f"{'.'.join(map(str, e['loc'])) or 'policy'}: {e['msg']}" for e in exc.errors()),
+                         {"policy": {k: v for k, v in fields.items() if v is not None}}) from None
+
+
+class StoredPolicy(Frozen):
+    """A group's policy as stored, with who set it and when it last ran."""
+
+    group_id: str
+    policy: RetentionPolicy = Field(default_factory=RetentionPolicy)
+    updated_at: UtcDatetime | None = None
+    updated_by: str | None = None
+    applied_at: UtcDatetime | None = None
+
+
+class RetentionCounts(Frozen):
+    """What a run hid (or would hide: dry run) and restored, per kind."""
+
+    episodes_compacted: int = 0
+    episodes_restored: int = 0
+    passages_hidden: int = 0
+    passages_restored: int = 0
+    facts_compacted: int = 0
+    facts_restored: int = 0
+
+
+class RetentionRun(Frozen):
+    group_id: str
+    dry_run: bool
+    ran_at: datetime
+    policy: RetentionPolicy
+    counts: RetentionCounts
+    seconds: float = 0.0
+
+
+class RetentionPurge(Frozen):
+    """A retention purge: the hidden values removed for good (no longer restorable)."""
+
+    group_id: str
+    purged_at: datetime
+    episodes: int = 0
+    passages: int = 0
+    facts: int = 0
