@@ -82,3 +82,15 @@ def test_ranking_again_with_other_weights_starts_from_the_channel_findings() -> 
     ranked = rank(once, RankWeights(), PASSAGE_TEXT)
     fresh = rank(found(), RankWeights(), PASSAGE_TEXT)
     assert [(c.uuid, c.score, c.features) for c in ranked] == [(c.uuid, c.score, c.features) for c in fresh]
+
+
+def test_salience_only_moves_what_retention_decayed() -> None:
+    fresh = Candidate(kind="fact", uuid="a-fresh", text={"fact_fulltext": 4.0}, semantic=[_sim(0.4)])
+    stale = Candidate(kind="fact", uuid="b-stale", text={"fact_fulltext": 4.5}, semantic=[_sim(0.4)], salience=0.25)
+    ranked = rank([stale, fresh], RankWeights(), {"fact": ["fact_fulltext"]})
+    assert [c.uuid for c in ranked] == ["a-fresh", "b-stale"]  # two half-lives unused outweigh a little text
+    assert ranked[1].features["salience"] == -2.0 and ranked[0].features["salience"] == 0.0
+    undecayed = Candidate(kind="fact", uuid="b-stale", text={"fact_fulltext": 4.5}, semantic=[_sim(0.4)])
+    again = rank([undecayed, Candidate(kind="fact", uuid="a-fresh", text={"fact_fulltext": 4.0},
+                                       semantic=[_sim(0.4)])], RankWeights(), {"fact": ["fact_fulltext"]})
+    assert [c.uuid for c in again] == ["b-stale", "a-fresh"]  # without decay (salience 1) the text decides
