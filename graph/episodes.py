@@ -62,7 +62,7 @@ def store_job(graph: Graph, job: dict[str, Any], source: Source | None, episodes
         head = tx.run(q.CREATE_JOB, job=job, now=now).single()
         assert head is not None
         if not head["created"]:
-            again = tx.run(q.REQUEUE_RETRACTED, job_uuid=head["uuid"], uuids=[r["uuid"] for r in rows], now=now)
+            again = tx.run(q.REQUEUE_RETRACTED, job_uuid=head["uuid"], episodes=rows, now=now)
             to_enqueue = [r["uuid"] for r in again.data()]
             if to_enqueue and source is not None:
                 tx.run(q.RESTORE_SOURCE, source_uuid=source.uuid).consume()

@@ -23,9 +23,9 @@ class RetentionPolicy(Frozen):
 
     raw_text_days: int | None = Field(
         None, ge=0, le=MAX_DAYS,
-        description="Keep an episode's raw text (its content, chat messages and passages' text) this many days "
-                    "after ingestion; then the episode is compacted: facts, notes, mentions, quotes and provenance "
-                    "pointers stay.")
+        description="Keep an episode's raw text (its content, chat messages, structured statements and "
+                    "passages' text) this many days after ingestion; then the episode is compacted: facts, notes, "
+                    "mentions, quotes and provenance pointers stay.")
     passages_days: int | None = Field(
         None, ge=0, le=MAX_DAYS,
         description="Keep passages (the searched pieces of the raw text, with their vectors) this many days after "

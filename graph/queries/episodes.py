@@ -37,6 +37,10 @@ MERGE (e:Episode {uuid: row.uuid})
 ON CREATE SET e += row, e.status = 'queued', e.created_at = $now, e.job_uuid = $job_uuid, e.queue = $queue
 FOREACH (_ IN CASE WHEN e.status IN ['failed', 'retracted'] THEN [1] ELSE [] END |
   SET e.status = 'queued', e.requeued_at = $now, e.enqueued_at = null)
+// an episode retention compacted (graph/queries/retention.py) is processed again from the body posted again
+FOREACH (_ IN CASE WHEN e.status = 'queued' AND e.compacted_at IS NOT NULL THEN [1] ELSE [] END |
+  SET e.content = row.content, e.messages_json = row.messages_json, e.facts_json = row.facts_json
+  REMOVE e.compacted_at, e.archived_content, e.archived_messages_json, e.archived_facts_json)
 MERGE (j)-[:INCLUDES]->(e)
 WITH e
 OPTIONAL MATCH (s:Source {uuid: e.source_uuid})
@@ -48,8 +52,13 @@ ORDER BY seq
 # The same source submitted again: only its retracted episodes are queued again (what still stands, and episodes
 # another segmentation of the file would make, are left alone: the submission is a duplicate).
 REQUEUE_RETRACTED = """
-MATCH (:Job {uuid: $job_uuid})-[:INCLUDES]->(e:Episode) WHERE e.uuid IN $uuids AND e.status = 'retracted'
+UNWIND $episodes AS row
+MATCH (:Job {uuid: $job_uuid})-[:INCLUDES]->(e:Episode {uuid: row.uuid}) WHERE e.status = 'retracted'
 SET e.status = 'queued', e.requeued_at = $now, e.enqueued_at = null
+// compacted by retention: processed again from the text uploaded again
+FOREACH (_ IN CASE WHEN e.compacted_at IS NOT NULL THEN [1] ELSE [] END |
+  SET e.content = row.content, e.messages_json = row.messages_json, e.facts_json = row.facts_json
+  REMOVE e.compacted_at, e.archived_content, e.archived_messages_json, e.archived_facts_json)
 RETURN e.uuid AS uuid ORDER BY e.seq
 """
 

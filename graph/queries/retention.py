@@ -28,7 +28,8 @@ HALF_LIFE = """
 OPTIONAL MATCH (p:RetentionPolicy {group_id: $group_id}) RETURN p.salience_half_life_days AS half_life
 """
 
-# --- episodes' raw text: content and chat messages (passages follow their own cutoff, which is never earlier)
+# --- episodes' raw text: content, chat messages and structured statements (passages follow their own cutoff,
+# which is never earlier)
 _EPISODE_DUE = """
 MATCH (ep:Episode) WHERE ep.group_id = $group_id AND ep.status = 'done' AND ep.compacted_at IS NULL
   AND $before IS NOT NULL AND ep.created_at < $before
@@ -40,13 +41,15 @@ MATCH (ep:Episode) WHERE ep.group_id = $group_id AND ep.archived_content IS NOT 
 EPISODES_DUE = _EPISODE_DUE + "RETURN count(ep) AS n"
 EPISODES_BACK = _EPISODE_BACK + "RETURN count(ep) AS n"
 HIDE_EPISODES = _EPISODE_DUE + """WITH ep LIMIT $batch
-SET ep.archived_content = ep.content, ep.archived_messages_json = ep.messages_json, ep.content = '',
-    ep.messages_json = '[]', ep.compacted_at = $now
+SET ep.archived_content = ep.content, ep.archived_messages_json = ep.messages_json,
+    ep.archived_facts_json = ep.facts_json, ep.content = '', ep.messages_json = '[]', ep.facts_json = '[]',
+    ep.compacted_at = $now
 RETURN count(ep) AS n
 """
 RESTORE_EPISODES = _EPISODE_BACK + """WITH ep LIMIT $batch
-SET ep.content = ep.archived_content, ep.messages_json = ep.archived_messages_json
-REMOVE ep.archived_content, ep.archived_messages_json, ep.compacted_at
+SET ep.content = ep.archived_content, ep.messages_json = ep.archived_messages_json,
+    ep.facts_json = ep.archived_facts_json
+REMOVE ep.archived_content, ep.archived_messages_json, ep.archived_facts_json, ep.compacted_at
 RETURN count(ep) AS n
 """
 
@@ -103,7 +106,7 @@ RETURN count(r) AS n
 PURGE_EPISODES = """
 MATCH (ep:Episode) WHERE ep.group_id = $group_id AND ep.archived_content IS NOT NULL
 WITH ep LIMIT $batch
-REMOVE ep.archived_content, ep.archived_messages_json SET ep.text_purged_at = $now
+REMOVE ep.archived_content, ep.archived_messages_json, ep.archived_facts_json SET ep.text_purged_at = $now
 RETURN count(ep) AS n
 """
 PURGE_PASSAGES = """
@@ -152,8 +155,10 @@ RETURN uuid, last_used_at, learned_at
 CONTENT_SIZE = """
 CALL () {
   MATCH (ep:Episode) WHERE ep.group_id = $group_id
-  RETURN sum(size(coalesce(ep.content, '')) + size(coalesce(ep.messages_json, ''))) AS raw_text,
-         sum(size(coalesce(ep.archived_content, '')) + size(coalesce(ep.archived_messages_json, ''))) AS raw_text_hidden
+  RETURN sum(size(coalesce(ep.content, '')) + size(coalesce(ep.messages_json, ''))
+             + size(coalesce(ep.facts_json, ''))) AS raw_text,
+         sum(size(coalesce(ep.archived_content, '')) + size(coalesce(ep.archived_messages_json, ''))
+             + size(coalesce(ep.archived_facts_json, ''))) AS raw_text_hidden
 }
 CALL () {
   MATCH (ep:Episode)-[:HAS_PASSAGE]->(p:Passage) WHERE ep.group_id = $group_id

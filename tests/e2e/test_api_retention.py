@@ -34,7 +34,7 @@ def test_policy_endpoint_round_trip_run_and_purge(client, group_id, make_key) ->
     run = client.post(f"{base}:apply", headers=h).json()
     assert run["counts"]["episodes_compacted"] == 1 and not run["dry_run"]
     size = client.get(base, headers=h, params={"size": "true"}).json()["size"]
-    assert size["raw_text"] == len("[]") and size["raw_text_hidden"] > 0
+    assert size["raw_text"] == len("[]") * 2 and size["raw_text_hidden"] > 0  # no messages, no statements
     assert client.post(f"{base}:purge", headers=h).status_code == 400  # not confirmed
     purged = client.post(f"{base}:purge", headers=h, json={"confirm": True})
     assert purged.status_code == 200 and purged.json()["episodes"] == 1
@@ -109,3 +109,18 @@ def test_retention_over_mcp(client, group_id, make_key) -> None:
     reader = make_key([group_id], "r")
     denied = rpc(client, reader, "tools/call", {"name": "apply_retention", "arguments": {"group": group_id}})
     assert denied.json()["result"]["isError"]
+
+
+def test_a_compacted_episode_retracted_and_posted_again_is_processed_from_the_new_body(client, graph, group_id,
+                                                                                     make_key) -> None:
+    h = make_key([group_id], "rw")
+    ep = client.post(f"/v1/groups/{group_id}/episodes", headers=h, json={"facts": FACTS}).json()["episode_uuid"]
+    assert client.put(f"/v1/groups/{group_id}/retention", headers=h, json={"raw_text_days": 0}).status_code == 200
+    assert client.post(f"/v1/groups/{group_id}/retention:apply", headers=h).json()["counts"]["episodes_compacted"] == 1
+    assert client.delete(f"/v1/episodes/{ep}", headers=h).json()["facts_expired"] == 1
+    again = client.post(f"/v1/groups/{group_id}/episodes", headers=h, json={"facts": FACTS})
+    assert again.status_code == 202 and again.json()["episode_uuid"] == ep
+    listed = client.get(f"/v1/groups/{group_id}/facts", headers=h).json()["items"]
+    assert [f["object_name"] for f in listed] == ["Gullhaven"]
+    row = graph.query("MATCH (e:Episode {uuid: $u}) RETURN e.content AS c, e.compacted_at AS at", u=ep)[0]
+    assert "Gullhaven" in row["c"] and row["at"] is None

@@ -130,6 +130,10 @@ def test_raw_text_policy_compacts_old_episodes_keeps_facts_and_is_undone(graph: 
     # facts, their provenance pointers and mentions stay; every temporal read is unchanged
     assert _reads(graph, group_id) == reads
     assert graph.query("MATCH (:Episode {uuid: $u})-[m:MENTIONS]->(e) RETURN e.uuid AS e", u=old.uuid) == mentions
+    # a fact still points into the compacted episode (uuid and offsets); the quoted words are gone with the text
+    cited = [p for h in search(graph, group_id, SearchQuery(q="Quillport", kinds=["fact"], include_history=True),
+                               embed=EMBED.embed).hits for p in h.provenance if p.episode_uuid == old.uuid]
+    assert cited and all(p.start is not None and not p.text for p in cited)
     assert apply_group(graph, group_id, NOW).counts.episodes_compacted == 0  # idempotent
 
     # undo: a looser policy restores exactly
