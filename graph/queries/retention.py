@@ -78,8 +78,9 @@ REMOVE p.archived_text, p.archived_context, p.archived_embedding, p.archived_con
 RETURN count(p) AS n
 """
 
-# --- fact history: facts ended (the end set) or expired (retracted, merged as a duplicate) before the cutoff
-_ENDED = """(r.invalid_at IS NOT NULL AND coalesce(r.invalidated_at, r.created_at) < $before)
+# --- fact history: facts that ended before the cutoff, in valid time and as learned (a stated future end is not
+# an end yet; an old end learned today is news), or expired (retracted, merged as a duplicate) before it
+_ENDED = """(r.invalid_at < $before AND coalesce(r.invalidated_at, r.created_at) < $before)
        OR r.expired_at < $before"""
 _FACT_DUE = """
 MATCH ()-[r:RELATES_TO]->() WHERE r.group_id = $group_id AND r.compacted_at IS NULL

@@ -182,6 +182,12 @@ def test_history_compaction_keeps_as_of_reads_and_drops_the_old_vector(graph: Gr
     for seq, place in enumerate(("Quillport", "Brindlemoor")):
         ep = _episode(group_id, seq, f"Maya Orlov lives in {place}.")
         _commit(pipeline, ep, [("Maya Orlov", "lives_in", place, f"Maya Orlov lives in {place}.")], OLD)
+    # a contract stated to end next year, learned 40 days ago: not an end yet
+    ep = _episode(group_id, 2, "Maya Orlov works for Quarry Co until next year.")
+    pipeline.commit(ep, Extraction(episode_uuid=ep.uuid, extractor=INFO, entities=[
+        ExtractedEntity(name="Maya Orlov", type="Person"), ExtractedEntity(name="Quarry Co", type="Organization")],
+        facts=[ExtractedFact(subject="Maya Orlov", predicate="works_for", object="Quarry Co", fact=ep.content,
+                             valid_at=ep.reference_time, invalid_at=NOW + timedelta(days=365))]), now=OLD)
     reads = _reads(graph, group_id)
 
     def channels() -> list[str]:
@@ -196,7 +202,8 @@ def test_history_compaction_keeps_as_of_reads_and_drops_the_old_vector(graph: Gr
     rows = graph.query("MATCH ()-[r:RELATES_TO]->() WHERE r.group_id = $g RETURN r.fact AS fact, "
                        "r.fact_embedding IS NULL AS bare, r.archived_fact_embedding IS NOT NULL AS kept", g=group_id)
     assert sorted((r["fact"], r["bare"], r["kept"]) for r in rows) == [
-        ("Maya Orlov lives in Brindlemoor.", False, False), ("Maya Orlov lives in Quillport.", True, True)]
+        ("Maya Orlov lives in Brindlemoor.", False, False), ("Maya Orlov lives in Quillport.", True, True),
+        ("Maya Orlov works for Quarry Co until next year.", False, False)]
     assert _reads(graph, group_id) == reads  # as-of, known-at and history reads see the same facts
     # still found by its words (full text), no longer by its vector
     left = channels()
