@@ -143,8 +143,10 @@ def saliences(graph: Graph, group_id: str, facts: Sequence[str], entities: Seque
 def touch(graph: Graph, group_id: str, facts: Iterable[str], entities: Iterable[str], passages: Iterable[str],
           now: datetime) -> None:
     """Record that search returned these memories (notes through the passages they hang off)."""
-    graph.query(q.TOUCH, group_id=group_id, facts=list(facts), entities=list(entities), passages=list(passages),
-                now=now)
+    facts, entities, passages = list(facts), list(entities), list(passages)
+    if not (facts or entities or passages):
+        return
+    graph.query(q.TOUCH, group_id=group_id, facts=facts, entities=entities, passages=passages, now=now)
 
 
 def _dt(value: Any) -> datetime | None:

@@ -4,7 +4,8 @@ Restores exactly: the merged entity is current again under its own name and alia
 (episode, spans, surface forms) point at it again, and an episode's mention of the survivor that the merge
 created is removed; its facts (same uuids, either side) and quotes (said / spoken to) come back; the survivor's
 aliases are what they were; facts expired as duplicates by the merge are current again; the touched slots'
-temporal rules run again; the pair is kept apart from then on (a rejected suggestion: strata.resolve.apart).
+temporal rules run again; the pair is kept apart from then on (a rejected suggestion: strata.resolve.apart),
+except when a whole pass is taken back (``undo_pass``).
 Not restored: provenance the kept duplicate took from the expired one (episodes,
 evidence) stays on it, and anything written to the survivor after the merge stays on the survivor.
 
@@ -43,14 +44,15 @@ class UndoResult(BaseModel):
 
 
 def undo_record(graph: Graph, group_id: str, entity_uuid: str, record_uuid: str, timeline: TimelineFn,
-                now: datetime) -> UndoResult:
-    """Undo the merge a record describes: revive the merged entity, or split an episode's names off."""
+                now: datetime, apart: bool = True) -> UndoResult:
+    """Undo the merge a record describes: revive the merged entity, or split an episode's names off. ``apart``:
+    the two are kept apart from then on (a judgement on this merge; not when a whole pass is taken back)."""
     rows = graph.query(q.GET_RECORD, record_uuid=record_uuid, group_id=group_id, uuid=entity_uuid)
     if not rows:
         raise NotFoundError(f"merge record {record_uuid} of entity {entity_uuid} not found")
     rec = rows[0]["props"]
     if rec.get("merged_uuid") or rec.get("undone_at") is not None:
-        return undo_merge(graph, group_id, entity_uuid, record_uuid, timeline, now)
+        return undo_merge(graph, group_id, entity_uuid, record_uuid, timeline, now, apart)
     if rec.get("split_from"):  # a split goes back: the names and exactly the episodes it moved
         if rec.get("undone_at") is not None:
             raise InputError("this split was already undone", {"record_uuid": record_uuid})
@@ -65,15 +67,16 @@ def undo_record(graph: Graph, group_id: str, entity_uuid: str, record_uuid: str,
     done = split_forms(graph, group_id, entity_uuid, list(rec.get("forms") or []), timeline, now,
                        rule="undo", reason=f"undo of merge record {record_uuid} ({rec.get('rule')})")
     graph.query(q.MARK_UNDONE, record_uuid=record_uuid, now=now)
-    graph.write(lambda tx: keep_apart(tx, group_id, done.into_uuid, entity_uuid, now,
-                                      f"merge {record_uuid} undone"))
+    if apart:
+        graph.write(lambda tx: keep_apart(tx, group_id, done.into_uuid, entity_uuid, now,
+                                          f"merge {record_uuid} undone"))
     return UndoResult(record_uuid=record_uuid, restored=done.into_uuid, survivor=entity_uuid,
                       facts_restored=done.facts_moved, mentions_restored=done.mentions_moved, duplicates_reopened=0,
                       slot_updates=done.slot_updates)
 
 
 def undo_merge(graph: Graph, group_id: str, entity_uuid: str, record_uuid: str, timeline: TimelineFn,
-               now: datetime) -> UndoResult:
+               now: datetime, apart: bool = True) -> UndoResult:
     def work(tx: ManagedTransaction) -> UndoResult:
         row = tx.run(q.GET_RECORD, record_uuid=record_uuid, group_id=group_id, uuid=entity_uuid).single()
         if row is None:
@@ -92,7 +95,8 @@ def undo_merge(graph: Graph, group_id: str, entity_uuid: str, record_uuid: str, 
         tx.run(q.UNDO_MENTIONS, mentions=snap["mentions"], **p).consume()
         tx.run(q.UNDO_QUOTES, said=snap["said"], told=snap["told"], **p).consume()
         tx.run(q.MARK_UNDONE, record_uuid=record_uuid, now=now).consume()
-        keep_apart(tx, group_id, rec["merged_uuid"], entity_uuid, now, f"merge {record_uuid} undone")
+        if apart:
+            keep_apart(tx, group_id, rec["merged_uuid"], entity_uuid, now, f"merge {record_uuid} undone")
         refresh_partners(tx, group_id, (rec["merged_uuid"], entity_uuid), now)
         seeds = sorted({(r["subject_uuid"], r["predicate"], r["object_uuid"]) for r in moved + reopened})
         _, updates = recompute_slots(tx, group_id, seeds, timeline, now)
@@ -105,6 +109,7 @@ def undo_merge(graph: Graph, group_id: str, entity_uuid: str, record_uuid: str, 
 
 def undo_pass(graph: Graph, group_id: str, source_uuid: str | None, timeline: TimelineFn,
               now: datetime) -> list[UndoResult]:
-    """Undo every merge and split of the consolidation pass over a group (or one source), newest first."""
+    """Undo every merge and split of the consolidation pass over a group (or one source), newest first. The
+    pairs are not kept apart: taking a whole pass back judges no merge of it (a pass run again redoes them)."""
     rows = graph.query(q.PASS_RECORDS, group_id=group_id, source_uuid=source_uuid)
-    return [undo_record(graph, group_id, r["entity_uuid"], r["uuid"], timeline, now) for r in rows]
+    return [undo_record(graph, group_id, r["entity_uuid"], r["uuid"], timeline, now, apart=False) for r in rows]

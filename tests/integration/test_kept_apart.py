@@ -11,7 +11,7 @@ import pytest
 from strata.graph import Graph
 from strata.graph.read import merge_records
 from strata.graph.suggestions import pending_suggestions, reject_suggestion
-from strata.graph.undo import undo_merge
+from strata.graph.undo import undo_merge, undo_pass
 from strata.ingest.consolidate import consolidate_group
 from strata.ingest.pipeline import Pipeline
 from strata.resolve.planner import AmbiguousCase
@@ -117,3 +117,13 @@ def test_adjudication_is_never_offered_a_rejected_candidate(graph: Graph, group_
                         ep=ids.stable_uuid("apart-test", group_id, 3))
     assert [r["uuid"] for r in forms] == [cast["Gardiner"]]
     assert all(cast["Mr. Gardiner"] not in offered or cast["Gardiner"] not in offered for offered in judge.offered)
+
+
+def test_taking_a_whole_pass_back_keeps_nothing_apart(graph: Graph, group_id: str) -> None:
+    pipeline = Pipeline(graph, None, None)  # type: ignore[arg-type]
+    cast = _gardiners(graph, group_id, pipeline)
+    [first] = consolidate_group(graph, group_id)
+    assert undo_pass(graph, group_id, None, recompute_timeline, utcnow())
+    [again] = consolidate_group(graph, group_id)
+    assert [(m.merged, m.into) for m in again.merges] == [(m.merged, m.into) for m in first.merges]
+    assert _current(graph, group_id)["Gardiner"] == cast["Mr. Gardiner"]
