@@ -257,7 +257,7 @@ CALL (e) {
 RETURN e.uuid AS uuid, e.group_id AS group_id, e.source_uuid AS source_uuid, e.job_uuid AS job_uuid,
        e.seq AS seq, e.kind AS kind, e.status AS status, e.error AS error, e.last_error AS last_error,
        coalesce(e.attempts, 0) AS attempts, e.created_at AS created_at, e.started_at AS started_at,
-       e.finished_at AS finished_at, e.extractor AS extractor, entities, facts,
+       e.finished_at AS finished_at, e.extractor AS extractor, e.compacted_at AS compacted_at, entities, facts,
        {llm_calls: e.llm_calls, llm_prompt_tokens: e.llm_prompt_tokens, llm_completion_tokens: e.llm_completion_tokens,
         llm_extraction_calls: e.llm_extraction_calls, llm_adjudication_calls: e.llm_adjudication_calls,
         llm_summary_calls: e.llm_summary_calls, llm_cache_hits: e.llm_cache_hits} AS llm

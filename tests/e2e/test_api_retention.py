@@ -117,6 +117,7 @@ def test_a_compacted_episode_retracted_and_posted_again_is_processed_from_the_ne
     ep = client.post(f"/v1/groups/{group_id}/episodes", headers=h, json={"facts": FACTS}).json()["episode_uuid"]
     assert client.put(f"/v1/groups/{group_id}/retention", headers=h, json={"raw_text_days": 0}).status_code == 200
     assert client.post(f"/v1/groups/{group_id}/retention:apply", headers=h).json()["counts"]["episodes_compacted"] == 1
+    assert client.get(f"/v1/episodes/{ep}", headers=h).json()["compacted_at"]
     assert client.delete(f"/v1/episodes/{ep}", headers=h).json()["facts_expired"] == 1
     again = client.post(f"/v1/groups/{group_id}/episodes", headers=h, json={"facts": FACTS})
     assert again.status_code == 202 and again.json()["episode_uuid"] == ep
