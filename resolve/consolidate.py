@@ -123,9 +123,9 @@ def _name_match(cast: Cast) -> bool:
         back = [x for x, _ in viable(o, cast.neighbours(o, blocks)) if x is not m]
         src, dst = (m, o) if (m.mentions, m.uuid) <= (o.mentions, o.uuid) else (o, m)
         if any(score(m, x).conflict for x in back) or not _introduced_first(m, o, s) or not _every_form_fits(src, dst):
-            continue
-        if not settled(cast, m, o, blocks):
             continue  # the other also fits one this name rules out: "Caroline Bingley" fits "Miss Bingley" too
+        if not settled(cast, m, o, blocks):
+            continue
         cast.merge(src, dst, f"name:{s.reason}", "the entity this name clearly means", s)
         return True
     return False
