@@ -18,23 +18,25 @@ from strata.schema.models import Frozen, UtcDatetime
 MAX_DAYS = 36_500  # a century: longer is "forever", which is None
 
 
+def _days(description: str) -> Any:
+    """A number of days a kind of memory is kept; None keeps it forever."""
+    return Field(None, ge=0, le=MAX_DAYS, description=description)
+
+
 class RetentionPolicy(Frozen):
     """A group's policy. Every field None (the default) keeps that kind of memory as it is, forever."""
 
-    raw_text_days: int | None = Field(
-        None, ge=0, le=MAX_DAYS,
-        description="Keep an episode's raw text (its content, chat messages, structured statements and "
-                    "passages' text) this many days after ingestion; then the episode is compacted: facts, notes, "
-                    "mentions, quotes and provenance pointers stay.")
-    passages_days: int | None = Field(
-        None, ge=0, le=MAX_DAYS,
-        description="Keep passages (the searched pieces of the raw text, with their vectors) this many days after "
-                    "ingestion; the episode's own text, facts and notes stay.")
-    compact_history_days: int | None = Field(
-        None, ge=0, le=MAX_DAYS,
-        description="Facts ended, retracted or expired as duplicates more than this many days ago (transaction "
-                    "time) keep every temporal and provenance property but lose their vector: listings, timelines "
-                    "and as-of / known-at reads still see them, vector search no longer does.")
+    raw_text_days: int | None = _days(
+        "Keep an episode's raw text (its content, chat messages, structured statements and passages' text) this "
+        "many days after ingestion; then the episode is compacted: facts, notes, mentions, quotes and provenance "
+        "pointers stay.")
+    passages_days: int | None = _days(
+        "Keep passages (the searched pieces of the raw text, with their vectors) this many days after ingestion; "
+        "the episode's own text, facts and notes stay.")
+    compact_history_days: int | None = _days(
+        "Facts that ended (in valid time and as learned), or were retracted or expired as duplicates, more than "
+        "this many days ago keep every temporal and provenance property but lose their vector: listings, "
+        "timelines and as-of / known-at reads still see them, vector search no longer does.")
     salience_half_life_days: float | None = Field(
         None, gt=0, le=MAX_DAYS,
         description="Salience of facts, notes and entities halves every this many days since search last returned "
