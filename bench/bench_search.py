@@ -244,7 +244,7 @@ def serve(port: int, embedder: str) -> None:
     import uvicorn
 
     from strata.api.app import create_app
-    from strata.api.deps import Runtime
+    from strata.api.memory import Runtime
 
     settings = Settings(embedder=embedder)
     graph = Graph.from_settings(settings)
