@@ -112,6 +112,20 @@ def build_mcp(app: FastAPI) -> MCPServer:
         return await call(run)
 
     @mcp.tool()
+    async def add_source(group: str, text: str, format: str, name: str, ctx: Context, agent: str | None = None
+                         ) -> Answer:
+        """Ingest a whole file's text (a book, a chat log, a transcript, facts) as one job, segmented into
+        episodes as an upload to POST /groups/{group}/sources is; ``format``: book, chat-jsonl, transcript,
+        sessions-json or facts-jsonl. The same text again answers the first job (``duplicate_of``)."""
+
+        def run() -> Answer:
+            key = key_of(ctx)
+            check_group(key, group, "w")
+            return _json(mem().add_source(group, text.encode(), format, name, agent or key.agent))
+
+        return await call(run)
+
+    @mcp.tool()
     async def get_job(uuid: str, ctx: Context) -> Answer:
         """A job's progress: episode counts by status, facts committed, LLM usage."""
 

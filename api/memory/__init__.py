@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from strata.api.memory.episodes import BatchIn, EpisodeIn
-from strata.api.memory.names import Resolution
+from strata.api.memory.names import UUID, Resolution
 from strata.api.memory.recall import MAX_BUDGET, MIN_BUDGET, ContextBlock
 from strata.api.memory.results import (
     BatchAccepted,
@@ -43,7 +43,7 @@ __all__ = [
     "CorrectionResult", "EpisodeAccepted", "EpisodeIn", "FactPage", "FactQuery", "GroupClock", "GroupSchema",
     "JobInfo", "Memory", "MergeRecord", "MergeResult", "Neighborhood", "Notes", "open_memory", "PathsResult",
     "PurgeRecord", "Rejection", "Removal", "Resolution", "Runtime", "SearchHit", "SearchQuery", "SearchResult",
-    "StoryAsk", "Suggestion", "Timeline", "UndoResult"
+    "StoryAsk", "Suggestion", "Timeline", "UndoResult", "UUID"
 ]
 
 

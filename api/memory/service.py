@@ -15,7 +15,7 @@ from datetime import datetime
 from typing import Any
 
 from strata.api.memory.episodes import EpisodeIn, to_episode
-from strata.api.memory.names import Resolution, entity_ref, resolve_name
+from strata.api.memory.names import NO_ENTITY, Resolution, entity_ref, resolve_name
 from strata.api.memory.predicates import stored_predicate_filter, stored_predicates
 from strata.api.memory.quotes import quotes_said
 from strata.api.memory.recall import ContextBlock, context_block, recall_search
@@ -32,8 +32,8 @@ from strata.api.memory.results import (
 from strata.graph.bloom import browse_schema
 from strata.graph.communities import list_communities
 from strata.graph.edit import Correction, CorrectionResult, MergeResult, correct_fact, merge_entities
-from strata.graph.keys import ApiKey, verify_token
-from strata.graph.migrate import pending_migrations
+from strata.graph.keys import ApiKey, CreatedKey, create_key, revoke_key, verify_token
+from strata.graph.migrate import MigrationReport, apply_migrations, pending_migrations
 from strata.graph.network import interaction_network
 from strata.graph.purge import PurgeRecord, purge_episode, purge_group, purge_source
 from strata.graph.read import (
@@ -62,7 +62,7 @@ from strata.ingest.submit import JobInfo, episode_info, job_info, retry_failed, 
 from strata.resolve.purging import purge_rules
 from strata.resolve.timeline import recompute_timeline
 from strata.schema.bloom import Perspective, build_perspective
-from strata.schema.errors import InputError, NotFoundError
+from strata.schema.errors import InputError, NotFoundError, SizeLimitError
 from strata.schema.models import Fact, QuotePage, utcnow
 from strata.schema.network import Network
 from strata.schema.queries import FactQuery
@@ -105,6 +105,15 @@ class Memory:
             return False, []
         return True, pending_migrations(self.graph)
 
+    def apply_schema(self) -> MigrationReport:
+        return apply_migrations(self.graph, self.settings.embedding_dim)
+
+    def create_key(self, groups: list[str], rights: str, name: str | None = None) -> CreatedKey:
+        return create_key(self.graph, groups, rights, name)
+
+    def revoke_key(self, key_id: str) -> None:
+        revoke_key(self.graph, key_id)
+
     def group_of(self, kind: str, uuid: str) -> str | None:
         return group_of(self.graph, kind, uuid)  # type: ignore[arg-type]
 
@@ -122,6 +131,14 @@ class Memory:
     def add_episode(self, group: str, body: EpisodeIn, agent: str | None) -> EpisodeAccepted:
         done = self.add_episodes(group, [body], agent)
         return EpisodeAccepted(episode_uuid=done.episode_uuids[0], job_id=done.job_id, status=done.job.status)
+
+    def add_source(self, group: str, data: bytes, fmt: str, name: str, agent: str | None) -> JobInfo:
+        """A whole file (book, chat log, transcript, facts) segmented into episodes and stored as one job; the
+        same file again to the same group answers the first job (``duplicate_of``)."""
+        limit = self.settings.max_request_bytes
+        if len(data) > limit:
+            raise SizeLimitError(f"file exceeds {limit} bytes")
+        return self.add_document(self.parse_source(group, data, fmt, name, agent), agent)
 
     def parse_source(self, group: str, data: bytes, fmt: str, name: str, agent: str | None) -> SourceDocument:
         if len(data) == 0:
@@ -237,6 +254,13 @@ class Memory:
                 return
             query = query.model_copy(update={"cursor": page.next_cursor})
             page = self.facts(group, query, story)
+
+    def entity_id(self, group: str, ref: str) -> str:
+        """An entity's uuid from a uuid or an exact name (404 when none, 400 when the name is ambiguous)."""
+        found = entity_ref(self.graph, group, ref, None, "entity")
+        if found is None or found == NO_ENTITY:
+            raise NotFoundError(f"no entity named {ref!r} in group {group}")
+        return found
 
     def survivor(self, group: str, uuid: str) -> str | None:
         """The entity a merged-away uuid was merged into (following chains), None when it was not merged."""

@@ -23,7 +23,7 @@ from strata.api.memory import (
     PurgeRecord,
     Removal,
 )
-from strata.schema.errors import InputError, SizeLimitError
+from strata.schema.errors import InputError
 
 router = APIRouter(tags=["writes"])
 Uuid = Path(..., max_length=64, examples=["0f6e2a52-8c1d-5b8e-9a55-3f0d7a1c2b11"])
@@ -53,12 +53,8 @@ def upload_source(file: UploadFile = File(..., description="The file to ingest."
                   mem: Memory = Depends(memory)) -> JobInfo:
     """Upload a book, chat log, transcript or facts file; it is segmented into episodes and queued as one job.
     The same file uploaded again to the same group returns the first job (``duplicate_of``)."""
-    limit = mem.settings.max_request_bytes
-    data = file.file.read(limit + 1)
-    if len(data) > limit:
-        raise SizeLimitError(f"file exceeds {limit} bytes")
-    doc = mem.parse_source(group, data, format, name or file.filename or "upload", agent or key.agent)
-    return mem.add_document(doc, agent or key.agent)
+    data = file.file.read(mem.settings.max_request_bytes + 1)  # one byte over says it is too large
+    return mem.add_source(group, data, format, name or file.filename or "upload", agent or key.agent)
 
 
 @router.get("/jobs/{uuid}", response_model=JobInfo)
