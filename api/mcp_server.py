@@ -323,6 +323,21 @@ def build_mcp(app: FastAPI) -> MCPServer:
                                                                  limit=max(1, min(limit, 50)))))
 
     @mcp.tool()
+    async def entity_notes(uuid: str, ctx: Context, limit: int = 100) -> Answer:
+        """The memory notes about an entity (its statements rewritten to stand alone), latest said first."""
+
+        def run() -> Answer:
+            group = owned_group(mem(), key_of(ctx), "entity", uuid, "r")
+            return _json(mem().notes(group, mem().survivor(group, uuid) or uuid, max(1, min(limit, 1000))))
+
+        return await call(run)
+
+    @mcp.tool()
+    async def list_agents(group: str, ctx: Context) -> Answer:
+        """Who wrote to the group: each agent's episodes and current facts (``list_facts`` takes ``agent``)."""
+        return await call(lambda: _json(reader(ctx, group).agents(group)))
+
+    @mcp.tool()
     async def get_fact(uuid: str, ctx: Context) -> Answer:
         """One fact (current, ended or retracted) with its provenance: supporting spans, messages, speakers."""
         return await call(lambda: _json(mem().fact(owned_group(mem(), key_of(ctx), "fact", uuid, "r"), uuid)))
