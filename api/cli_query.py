@@ -75,7 +75,7 @@ def search_cmd(query: str = typer.Argument(...), group: str = typer.Option(..., 
         except (InputError, NotFoundError) as exc:
             _fail(exc)
     if as_json:
-        sys.stdout.write(result.model_dump_json() + "\n")
+        _json_out(result)
         return
     if result.degraded:
         console.print(f"[yellow]partial answer: no {', '.join(result.degraded)} channels (embedder unreachable)[/]")
@@ -98,7 +98,7 @@ def context_cmd(query: str = typer.Argument(...), group: str = typer.Option(...,
     with open_memory() as mem:
         block = mem.context(group, query, budget, as_of=_when(as_of))
     if as_json:
-        sys.stdout.write(block.model_dump_json() + "\n")
+        _json_out(block)
         return
     if block.degraded:
         console.print(f"[yellow]partial answer: no {', '.join(block.degraded)} channels (embedder unreachable)[/]")
