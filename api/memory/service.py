@@ -81,7 +81,7 @@ class Memory:
         self.settings = runtime.settings
         self._keys: dict[str, tuple[float, ApiKey]] = {}
         # The temporal rules every write that moves facts recomputes slot timelines with, chosen here once.
-        self.timeline = recompute_timeline
+        self.slot_rules = recompute_timeline
 
     @property
     def embed(self) -> EmbedFn | None:
@@ -176,7 +176,7 @@ class Memory:
             out = purger(self.graph, group, uuid, purge_rules(self.embed), utcnow(), key_id=key_id)
             return Removal(**out.retraction.model_dump(), purged=out.record)
         retracter = retract_episode if kind == "episode" else retract_source
-        return Removal(**retracter(self.graph, group, uuid, self.timeline, utcnow()).model_dump())
+        return Removal(**retracter(self.graph, group, uuid, self.slot_rules, utcnow()).model_dump())
 
     def purge_group(self, group: str, key_id: str | None = None) -> PurgeRecord:
         return purge_group(self.graph, group, utcnow(), key_id=key_id)
@@ -187,18 +187,18 @@ class Memory:
         written = fix.predicate
         if written:
             fix = fix.model_copy(update={"predicate": stored_predicate_filter(self.graph, group, written, self.embed)})
-        return correct_fact(self.graph, group, uuid, fix, self.timeline, utcnow(), embed=self.embed,
+        return correct_fact(self.graph, group, uuid, fix, self.slot_rules, utcnow(), embed=self.embed,
                             predicate_text=written)
 
     def merge(self, group: str, uuid: str, into: str, *, actor: str, reason: str | None = None) -> MergeResult:
-        return merge_entities(self.graph, group, uuid, into, self.timeline, utcnow(), reason=reason,
+        return merge_entities(self.graph, group, uuid, into, self.slot_rules, utcnow(), reason=reason,
                               actor=actor)
 
     def unmerge(self, group: str, uuid: str, record: str) -> UndoResult:
-        return undo_record(self.graph, group, uuid, record, self.timeline, utcnow())
+        return undo_record(self.graph, group, uuid, record, self.slot_rules, utcnow())
 
     def undo_consolidation(self, group: str, source: str | None) -> list[UndoResult]:
-        return undo_pass(self.graph, group, source, self.timeline, utcnow())
+        return undo_pass(self.graph, group, source, self.slot_rules, utcnow())
 
     def merges(self, group: str, uuid: str, limit: int = 200) -> list[MergeRecord]:
         return merge_records(self.graph, group, uuid, limit)
@@ -209,7 +209,7 @@ class Memory:
 
     def accept_suggestion(self, group: str, uuid: str, candidate: str, into: str | None, *, actor: str
                           ) -> MergeResult:
-        return accept_suggestion(self.graph, group, uuid, candidate, into, self.timeline, utcnow(), actor=actor)
+        return accept_suggestion(self.graph, group, uuid, candidate, into, self.slot_rules, utcnow(), actor=actor)
 
     def reject_suggestion(self, group: str, uuid: str, candidate: str, *, actor: str, reason: str | None = None
                           ) -> Rejection:
