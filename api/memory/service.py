@@ -68,6 +68,7 @@ from strata.schema.network import Network
 from strata.schema.queries import FactQuery
 from strata.schema.summaries import CommunityRun, SummaryRefresh
 
+MAX_OFFSET = 1_000_000
 # A verified key is trusted this long before the graph is asked again (revocation takes effect within it).
 KEY_CACHE_SECONDS = 10.0
 
@@ -205,7 +206,8 @@ class Memory:
 
     def suggestions(self, group: str, entity: str | None = None, offset: int = 0, limit: int = 100
                     ) -> list[Suggestion]:
-        return pending_suggestions(self.graph, group, entity, offset, limit)
+        # an offset past what any group holds reads nothing; one past 64 bits would not reach Neo4j at all
+        return pending_suggestions(self.graph, group, entity, max(0, min(offset, MAX_OFFSET)), limit)
 
     def accept_suggestion(self, group: str, uuid: str, candidate: str, into: str | None, *, actor: str
                           ) -> MergeResult:
@@ -311,7 +313,8 @@ class Memory:
 
     def quotes(self, group: str, speaker: str | None = None, addressee: str | None = None, offset: int = 0,
                limit: int = 100) -> QuotePage:
-        return quotes_said(self.graph, group, speaker=speaker, addressee=addressee, offset=offset, limit=limit)
+        return quotes_said(self.graph, group, speaker=speaker, addressee=addressee, offset=min(offset, MAX_OFFSET),
+                           limit=limit)
 
     def network(self, group: str, story: StoryAsk | None = None, entity: str | None = None, limit: int = 20
                 ) -> Network:

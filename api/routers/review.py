@@ -25,7 +25,7 @@ class Reject(BaseModel):
 @router.get("/groups/{group}/suggestions", response_model=list[Suggestion])
 def suggestions(group: str = Depends(read_group), mem: Memory = Depends(memory),
                 entity: str | None = Query(None, max_length=64, description="Only suggestions naming this entity."),
-                offset: int = Query(0, ge=0), limit: int = Query(100, ge=1, le=1000)) -> list[Suggestion]:
+                offset: int = Query(0, ge=0, le=1_000_000), limit: int = Query(100, ge=1, le=1000)) -> list[Suggestion]:
     """Pairs of entities resolution or the consolidation pass found possibly the same but did not merge,
     strongest first, with how often each is mentioned."""
     return mem.suggestions(group, entity, offset, limit)
