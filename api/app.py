@@ -1,4 +1,4 @@
-"""The FastAPI application factory and its lifespan (graph, embedder, migrations, optional Celery).
+"""The FastAPI application factory and its lifespan: the runtime (ingest/runtime.py) and the ``Memory`` over it.
 
 Endpoints that call the synchronous Neo4j driver are plain ``def`` so Starlette runs them in its thread pool.
 """
@@ -15,7 +15,7 @@ from prometheus_client import Counter, Histogram
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from strata.api import errors
-from strata.api.deps import Runtime
+from strata.api.memory import Memory, Runtime, build_runtime
 from strata.schema.settings import Settings
 
 REQUESTS = Counter("strata_http_requests_total", "HTTP requests", ["method", "route", "status"])
@@ -67,26 +67,6 @@ class _TooLarge(Exception):
     pass
 
 
-def build_runtime(settings: Settings, inline: bool = False) -> Runtime:
-    from strata.graph import Graph, apply_migrations
-    from strata.ingest.embedders import make_embedder
-
-    graph = Graph.from_settings(settings)
-    apply_migrations(graph, settings.embedding_dim)
-    rt = Runtime(settings=settings, graph=graph, embedder=make_embedder(settings, for_queries=not inline))
-    if inline:
-
-        from strata.ingest.tasks import build_pipeline
-
-        rt.inline_pipeline = build_pipeline(settings, graph)
-        rt.summarizer = rt.inline_pipeline.summarizer
-    else:
-        from strata.ingest.celery_app import make_celery
-
-        rt.celery = make_celery(settings)
-    return rt
-
-
 def _collect_ingest_state(rt: Runtime, settings: Settings, stack: AsyncExitStack) -> None:
     """/metrics also reports episodes by status and queue depth (read when scraped), once per process."""
     from prometheus_client import REGISTRY
@@ -106,10 +86,11 @@ def create_app(settings: Settings, *, inline: bool = False, runtime: Runtime | N
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         async with AsyncExitStack() as stack:
-            rt = runtime or build_runtime(settings, inline)
+            rt = runtime or build_runtime(settings, pipeline=inline, celery=not inline, migrate=True)
             if runtime is None:
-                stack.callback(rt.graph.close)
+                stack.callback(rt.close)
             app.state.runtime = rt
+            app.state.memory = Memory(rt)
             if runtime is None:
                 _collect_ingest_state(rt, settings, stack)
             yield

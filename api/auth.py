@@ -6,19 +6,16 @@ object (entity, episode, job...) of another group answers 404, exactly as if it 
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 
 from fastapi import Depends, Path, Request, Security
 from fastapi.security import APIKeyHeader, HTTPAuthorizationCredentials, HTTPBearer
 
-from strata.api.deps import Runtime, runtime
+from strata.api.deps import memory
 from strata.api.errors import ForbiddenError, UnauthorizedError
-from strata.graph.keys import GROUP, ApiKey, verify_token
-from strata.graph.traverse import group_of
+from strata.api.memory import GROUP, ApiKey, Memory
 from strata.schema.errors import InputError, NotFoundError
 
-KEY_CACHE_SECONDS = 10.0
 _bearer = HTTPBearer(auto_error=False, description="An API key created with `strata keys create`.")
 _header = APIKeyHeader(name="X-API-Key", auto_error=False, description="The same API key, as a header.")
 
@@ -36,28 +33,21 @@ class AllAccess(ApiKey):
 LOCAL = AllAccess.model_construct(id="local", groups=[], rights="rw", name="auth disabled")
 
 
-def authenticate(rt: Runtime, token: str | None) -> ApiKey:
-    if rt.settings.auth_disabled:
+def authenticate(mem: Memory, token: str | None) -> ApiKey:
+    if mem.settings.auth_disabled:
         return LOCAL
     if not token:
         raise UnauthorizedError("an API key is required: send 'Authorization: Bearer <key>' or 'X-API-Key: <key>'")
-    now = time.monotonic()
-    cached = rt.key_cache.get(token)
-    if cached and cached[0] > now:
-        return cached[1]
-    key = verify_token(rt.graph, token)
+    key = mem.verify_key(token)
     if key is None:
         raise UnauthorizedError("the API key is invalid or revoked")
-    if len(rt.key_cache) > 10_000:
-        rt.key_cache.clear()
-    rt.key_cache[token] = (now + KEY_CACHE_SECONDS, key)
     return key
 
 
 def principal(request: Request, bearer: HTTPAuthorizationCredentials | None = Security(_bearer),
               header: str | None = Security(_header)) -> ApiKey:
     token = bearer.credentials if bearer else header
-    return authenticate(runtime(request), token)
+    return authenticate(memory(request), token)
 
 
 def check_group(key: ApiKey, group_id: str, right: str) -> None:
@@ -80,11 +70,11 @@ def group_access(right: str) -> Callable[..., str]:
     return dep
 
 
-def owned_group(rt: Runtime, key: ApiKey, kind: str, uuid: str, right: str) -> str:
+def owned_group(mem: Memory, key: ApiKey, kind: str, uuid: str, right: str) -> str:
     """The group of an object the key may use with ``right`` (``r``, ``w``, or ``any`` of them); 404 when it
     does not exist or belongs to a group the key does not hold, 403 when the key holds the group without the
     right."""
-    group_id = group_of(rt.graph, kind, uuid)
+    group_id = mem.group_of(kind, uuid)
     if group_id is None or not key.holds(group_id):
         raise NotFoundError(f"{kind} {uuid} not found")
     if right != "any":
@@ -94,3 +84,16 @@ def owned_group(rt: Runtime, key: ApiKey, kind: str, uuid: str, right: str) -> s
 
 read_group = group_access("r")
 write_group = group_access("w")
+
+
+def owned_pair(mem: Memory, key: ApiKey, uuid: str, other: str, right: str = "w") -> str:
+    """The group of two entities of one group the key may use with ``right``; 404 when they are not."""
+    group = owned_group(mem, key, "entity", uuid, right)
+    if owned_group(mem, key, "entity", other, right) != group:
+        raise NotFoundError(f"entity {other} not found")
+    return group
+
+
+def actor(key: ApiKey) -> str:
+    """Who a key's writes are recorded as (merges, reviews)."""
+    return key.name or key.id

@@ -134,11 +134,10 @@ def services_status() -> None:
 @schema_app.command("apply")
 def schema_apply() -> None:
     """Apply the versioned Cypher migrations (idempotent) and check vector dimensions."""
-    from strata.graph import Graph, apply_migrations
+    from strata.api.memory import open_memory
 
-    cfg = settings()
-    with Graph.from_settings(cfg) as graph:
-        report = apply_migrations(graph, cfg.embedding_dim)
+    with open_memory(settings(), embedder=False) as mem:
+        report = mem.apply_schema()
     console.print(report.summary())
 
 
@@ -150,12 +149,12 @@ def demo(book: Path | None = typer.Option(None, exists=True, dir_okay=False,
     the three ways to browse the demo graph."""
     import httpx
 
-    from strata.graph import Graph, apply_migrations
+    from strata.api.memory import open_memory
     from strata.services.neo4j import api_url
 
     cfg = settings()
-    with Graph.from_settings(cfg) as graph:
-        report = apply_migrations(graph, cfg.embedding_dim)
+    with open_memory(cfg, embedder=False) as mem:
+        report = mem.apply_schema()
     browser = f"http://127.0.0.1:{cfg.neo4j_http_port}/browser/"
     try:
         code = httpx.get(browser, timeout=10).status_code
@@ -165,10 +164,10 @@ def demo(book: Path | None = typer.Option(None, exists=True, dir_okay=False,
         raise StrataError(f"Neo4j Browser at {browser} answered HTTP {code}")
     from strata.api.demo import GROUP, explorer_key, run_demo, write_perspective
 
-    with Graph.from_settings(cfg) as graph:
-        run_demo(cfg, graph, console, book, chapters)
-        token = explorer_key(graph)
-        perspective = write_perspective(graph, cfg.services_dir.resolve() / "demo-perspective.json")
+    with open_memory(cfg, embedder=False) as mem:
+        run_demo(cfg, mem.graph, console, book, chapters)
+        token = explorer_key(mem.graph)
+        perspective = write_perspective(mem.graph, cfg.services_dir.resolve() / "demo-perspective.json")
     console.print(report.summary())
     api = api_url(cfg)
     console.print("\n[bold]Browse the demo graph[/] (docs/browse.md):", highlight=False)
@@ -186,6 +185,7 @@ def _register_command_modules() -> None:
     """Command groups live in their own modules; each exposes a Typer ``app`` whose commands join the root."""
     from strata.api import (
         cli_bloom,
+        cli_edit,
         cli_extract,
         cli_ingest,
         cli_purge,
@@ -195,7 +195,8 @@ def _register_command_modules() -> None:
         cli_summaries,
     )
 
-    for module in (cli_extract, cli_ingest, cli_purge, cli_query, cli_review, cli_bloom, cli_summaries, cli_retention):
+    for module in (cli_extract, cli_ingest, cli_edit, cli_purge, cli_query, cli_review, cli_bloom, cli_summaries,
+                   cli_retention):
         for command in module.app.registered_commands:
             app.registered_commands.append(command)
         for group in module.app.registered_groups:

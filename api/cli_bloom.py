@@ -9,8 +9,6 @@ from pathlib import Path
 import typer
 from rich.console import Console
 
-from strata.schema.settings import Settings
-
 app = typer.Typer(no_args_is_help=True)
 bloom_app = typer.Typer(help="Neo4j Bloom (Desktop, Aura Explore): perspectives generated from a group's schema.",
                         no_args_is_help=True)
@@ -23,21 +21,17 @@ def export(group: str = typer.Option(..., "--group", help="The group whose schem
            out: Path | None = typer.Option(None, "--out", help="Write the JSON here (default: standard output).",
                                            dir_okay=False, writable=True)) -> None:
     """Write a Bloom 2.x perspective for the group: import it in Bloom's perspective gallery."""
-    from strata.graph import Graph
-    from strata.graph.bloom import browse_schema
-    from strata.graph.keys import GROUP
-    from strata.schema.bloom import build_perspective
+    from strata.api.memory import GROUP, open_memory
     from strata.schema.errors import InputError
-    from strata.schema.models import utcnow
 
     if not GROUP.match(group):
         raise InputError("invalid group id: letters, digits and _ . : - (at most 128)", {"group": group[:200]})
-    with Graph.from_settings(Settings()) as graph:
-        schema = browse_schema(graph, group)
-    text = json.dumps(build_perspective(schema, utcnow()).to_bloom(), ensure_ascii=False, indent=1) + "\n"
+    with open_memory(embedder=False) as mem:
+        perspective = mem.perspective(group)
+        types = ", ".join(t.name for t in mem.schema(group).entity_types if t.name) or "none yet"
+    text = json.dumps(perspective.to_bloom(), ensure_ascii=False, indent=1) + "\n"
     if out is None:
         sys.stdout.write(text)
         return
     out.write_text(text, encoding="utf-8")
-    types = ", ".join(t.name for t in schema.entity_types) or "none yet"
     err.print(f"wrote {out}: perspective 'Strata {group}' (entity types: {types})", highlight=False)

@@ -7,12 +7,16 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
 from strata.schema.errors import InputError
+
+if TYPE_CHECKING:
+    from strata.api.memory import Memory
 from strata.schema.models import Episode
 from strata.schema.settings import Settings
 from strata.schema.usage import LLMUsage
@@ -53,9 +57,8 @@ def ingest(
                                   "submit nothing."),
 ) -> None:
     """Segment PATH, store it and its episodes, enqueue them and print the job id."""
-    from strata.graph import Graph
+    from strata.api.memory import open_memory
     from strata.ingest.sources import load_source
-    from strata.ingest.submit import submit_document
 
     cfg = Settings()
     # Parse everything first: a bad file stops the run before anything is stored.
@@ -65,29 +68,20 @@ def ingest(
     if estimate:
         _print_estimate(cfg, [e for d in docs for e in d.episodes])
         return
-    with Graph.from_settings(cfg) as graph:
-        celery, pipeline = None, None
-        if inline:
-            from strata.ingest.tasks import build_pipeline
-
-            pipeline = build_pipeline(cfg, graph)
-        else:
-            from strata.ingest.celery_app import make_celery
-
-            celery = make_celery(cfg)
+    with open_memory(cfg, embedder=False, pipeline=inline, celery=not inline) as mem:
         jobs = []
         for doc in docs:
             for warning in doc.warnings:
                 typer.echo(f"warning: {doc.source.name}: {warning}", err=True)
             if inline:
                 console.print(f"{doc.source.name}: {len(doc.episodes)} episodes, running inline")
-            info = submit_document(graph, celery, doc, agent=agent, inline_pipeline=pipeline)
+            info = mem.add_document(doc, agent)
             note = f" (already submitted: job {info.duplicate_of})" if info.duplicate_of else ""
             console.print(f"job {info.uuid}: {doc.source.name}, {info.total} episodes{note}")
             jobs.append(info.uuid)
         if wait and not inline:
-            _follow(graph, jobs)
-        _summary(graph, jobs)
+            _follow(mem, jobs)
+        _summary(mem, jobs)
 
 
 def _print_estimate(cfg: Settings, episodes: list[Episode]) -> None:
@@ -115,10 +109,8 @@ def _usage_line(u: LLMUsage) -> str:
             f"{u.cache_hits} answers from the cache")
 
 
-def _follow(graph: object, jobs: list[str], poll_s: float = 0.5) -> None:
-    from strata.ingest.submit import job_info
-
-    infos = [job_info(graph, j) for j in jobs]  # type: ignore[arg-type]
+def _follow(mem: Memory, jobs: list[str], poll_s: float = 0.5) -> None:
+    infos = [mem.job(j) for j in jobs]
     total = sum(i.total for i in infos)
     columns = (TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
                TextColumn("failed {task.fields[failed]} · facts {task.fields[facts]} · {task.fields[rate]}/s"),
@@ -127,7 +119,7 @@ def _follow(graph: object, jobs: list[str], poll_s: float = 0.5) -> None:
     with Progress(*columns, console=console, transient=False) as progress:
         task = progress.add_task("episodes", total=total, failed=0, facts=0, rate="0.0")
         while True:
-            infos = [job_info(graph, j) for j in jobs]  # type: ignore[arg-type]
+            infos = [mem.job(j) for j in jobs]
             finished = sum(i.done + i.failed for i in infos)
             rate = (finished - first_done) / max(1e-6, time.monotonic() - started)
             progress.update(task, completed=finished, failed=sum(i.failed for i in infos),
@@ -137,12 +129,10 @@ def _follow(graph: object, jobs: list[str], poll_s: float = 0.5) -> None:
             time.sleep(poll_s)
 
 
-def _summary(graph: object, jobs: list[str]) -> None:
-    from strata.ingest.submit import job_info
-
+def _summary(mem: Memory, jobs: list[str]) -> None:
     failed = False
     for j in jobs:
-        i = job_info(graph, j)  # type: ignore[arg-type]
+        i = mem.job(j)
         failed = failed or i.status == "failed"
         console.print(f"job {i.uuid}: {i.status}; {i.done} done, {i.failed} failed, {i.queued + i.processing} "
                       f"pending of {i.total}; {i.facts} facts")
@@ -155,11 +145,10 @@ def _summary(graph: object, jobs: list[str]) -> None:
 @jobs_app.command("show")
 def jobs_show(job_id: str = typer.Argument(...), as_json: bool = typer.Option(False, "--json")) -> None:
     """A job's counts (the same numbers as GET /v1/jobs/{id})."""
-    from strata.graph import Graph
-    from strata.ingest.submit import job_info
+    from strata.api.memory import open_memory
 
-    with Graph.from_settings(Settings()) as graph:
-        info = job_info(graph, job_id)
+    with open_memory(embedder=False) as mem:
+        info = mem.job(job_id)
     if as_json:
         sys.stdout.write(info.model_dump_json() + "\n")
         return
@@ -177,21 +166,12 @@ def episodes_retry(
     inline: bool = typer.Option(False, "--inline", help="Run them in this process."),
 ) -> None:
     """Queue failed episodes again (their error is cleared when they succeed)."""
-    from strata.graph import Graph
-    from strata.ingest.submit import retry_failed
+    from strata.api.memory import open_memory
 
     if not failed:
         raise InputError("say which episodes: --failed")
-    cfg = Settings()
-    with Graph.from_settings(cfg) as graph:
-        if inline:
-            from strata.ingest.tasks import build_pipeline
-
-            uuids = retry_failed(graph, None, group_id=group, job_uuid=job, inline_pipeline=build_pipeline(cfg, graph))
-        else:
-            from strata.ingest.celery_app import make_celery
-
-            uuids = retry_failed(graph, make_celery(cfg), group_id=group, job_uuid=job)
+    with open_memory(embedder=False, pipeline=inline, celery=not inline) as mem:
+        uuids = mem.retry_failed(group, job)
     console.print(f"re-queued {len(uuids)} failed episode(s)")
 
 
@@ -213,7 +193,7 @@ def worker(
         folder = tempfile.mkdtemp(prefix="strata-metrics-")
         env.update(PROMETHEUS_MULTIPROC_DIR=folder, STRATA_METRICS_MULTIPROC_DIR=folder,
                    STRATA_WORKER_METRICS_PORT=str(metrics_port))
-    argv = [sys.executable, "-m", "celery", "-A", "strata.ingest.celery_app", "worker", f"--pool={pool}",
+    argv = [sys.executable, "-m", "celery", "-A", "strata.ingest.worker", "worker", f"--pool={pool}",
             "-Q", queue or cfg.celery_queue, f"--loglevel={loglevel}", "--without-gossip", "--without-mingle"]
     processes = concurrency or os.cpu_count() or 1
     argv.append(f"--concurrency={processes}")
@@ -232,20 +212,13 @@ def consolidate(
     undo: bool = typer.Option(False, "--undo", help="Take back the pass's merges instead (newest first)."),
 ) -> None:
     """Run the cast consolidation pass (merges with records, suggestions) over a group's books."""
-    from strata.graph import Graph
-    from strata.ingest.consolidate import consolidate_group
+    from strata.api.memory import open_memory
 
-    cfg = Settings()
-    with Graph.from_settings(cfg) as graph:
+    with open_memory(embedder=False) as mem:
         if undo:
-            from strata.graph.undo import undo_pass
-            from strata.resolve.timeline import recompute_timeline
-            from strata.schema.models import utcnow
-
-            undone = undo_pass(graph, group, source, recompute_timeline, utcnow())
-            console.print(f"undid {len(undone)} merge(s)")
+            console.print(f"undid {len(mem.undo_consolidation(group, source))} merge(s)")
             return
-        results = consolidate_group(graph, group, source)
+        results = mem.consolidate(group, source)
     for r in results:
         console.print(f"source {r.source_uuid}: {r.cast} persons, {len(r.splits)} split(s), {len(r.merges)} merge(s), "
                       f"{r.suggestions} suggestion(s), {r.skipped} skipped")

@@ -1,5 +1,5 @@
 """`strata purge episode|source|group`: the hard delete of a data-removal request, as REST's ``purge=true`` does it
-(docs/api.md, "Purge"). Prints the audit record as JSON."""
+(docs/api.md, "Purge"). Prints the retraction's counts and the audit record as JSON, as REST answers."""
 
 from __future__ import annotations
 
@@ -7,9 +7,8 @@ import sys
 
 import typer
 
-from strata.schema.errors import InputError, NotFoundError
-from strata.schema.models import utcnow
-from strata.schema.settings import Settings
+from strata.api.cli_edit import owned
+from strata.schema.errors import InputError
 
 app = typer.Typer(no_args_is_help=True)
 purge_app = typer.Typer(help="Hard delete for data-removal requests (an audit record without content stays).",
@@ -18,20 +17,12 @@ app.add_typer(purge_app, name="purge")
 KEY_ID = "cli"
 
 
-def _rules(cfg: Settings):
-    from strata.ingest.embedders import make_embedder
-    from strata.resolve.purging import purge_rules
+def _purge(kind: str, uuid: str, group: str | None) -> None:
+    from strata.api.memory import open_memory
 
-    return purge_rules(make_embedder(cfg).embed)
-
-
-def _group(graph, kind: str, uuid: str, group: str | None) -> str:
-    from strata.graph.traverse import group_of
-
-    found = group_of(graph, kind, uuid)
-    if found is None or (group is not None and found != group):
-        raise NotFoundError(f"{kind} {uuid} not found" + (f" in group {group}" if group else ""))
-    return found
+    with open_memory() as mem:  # the embedder: purged names leave the entities' name vectors too
+        out = mem.retract(owned(mem, kind, uuid, group), kind, uuid, purge=True, key_id=KEY_ID)
+    sys.stdout.write(out.model_dump_json() + "\n")
 
 
 @purge_app.command("episode")
@@ -39,13 +30,7 @@ def purge_episode_cmd(uuid: str = typer.Argument(..., help="Episode uuid."),
                       group: str = typer.Option(None, "--group", help="Refuse unless the episode is of this group.")
                       ) -> None:
     """Retract the episode (if it was not) and delete it with everything derived only from it."""
-    from strata.graph import Graph
-    from strata.graph.purge import purge_episode
-
-    cfg = Settings()
-    with Graph.from_settings(cfg) as graph:
-        out = purge_episode(graph, _group(graph, "episode", uuid, group), uuid, _rules(cfg), utcnow(), key_id=KEY_ID)
-    sys.stdout.write(out.model_dump_json() + "\n")
+    _purge("episode", uuid, group)
 
 
 @purge_app.command("source")
@@ -53,27 +38,19 @@ def purge_source_cmd(uuid: str = typer.Argument(..., help="Source uuid."),
                      group: str = typer.Option(None, "--group", help="Refuse unless the source is of this group.")
                      ) -> None:
     """Delete a source, its episodes and job, and everything derived only from them."""
-    from strata.graph import Graph
-    from strata.graph.purge import purge_source
-
-    cfg = Settings()
-    with Graph.from_settings(cfg) as graph:
-        out = purge_source(graph, _group(graph, "source", uuid, group), uuid, _rules(cfg), utcnow(), key_id=KEY_ID)
-    sys.stdout.write(out.model_dump_json() + "\n")
+    _purge("source", uuid, group)
 
 
 @purge_app.command("group")
 def purge_group_cmd(group: str = typer.Argument(..., help="Group id."),
                     yes: bool = typer.Option(False, "--yes", help="Required: every node of the group goes.")) -> None:
     """Delete every node and relationship of a group; the audit record stays."""
-    from strata.graph import Graph
-    from strata.graph.keys import GROUP
-    from strata.graph.purge import purge_group
+    from strata.api.memory import GROUP, open_memory
 
     if not yes:
         raise InputError("purging a whole group deletes all of it: add --yes")
     if not GROUP.match(group):
         raise InputError(f"invalid group id {group!r}")
-    with Graph.from_settings(Settings()) as graph:
-        record = purge_group(graph, group, utcnow(), key_id=KEY_ID)
+    with open_memory(embedder=False) as mem:
+        record = mem.purge_group(group, key_id=KEY_ID)
     sys.stdout.write(record.model_dump_json() + "\n")

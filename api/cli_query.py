@@ -5,13 +5,18 @@ from __future__ import annotations
 import json
 import sys
 from datetime import datetime
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 import typer
+from pydantic import BaseModel
 from rich.console import Console
 from rich.markup import escape
 
+from strata.schema.errors import InputError, NotFoundError
 from strata.schema.settings import Settings
+
+if TYPE_CHECKING:
+    from strata.api.memory import StoryAsk
 
 app = typer.Typer(no_args_is_help=True)
 keys_app = typer.Typer(help="API keys scoped to groups.", no_args_is_help=True)
@@ -23,13 +28,17 @@ def _when(value: str | None) -> datetime | None:
     return datetime.fromisoformat(value) if value else None
 
 
+def _json_out(value: BaseModel) -> None:
+    sys.stdout.write(value.model_dump_json() + "\n")
+
+
 POSITION = typer.Option(None, "--as-of-position", min=0, help="Story time: the book read up to this offset.")
 CHAPTER = typer.Option(None, "--as-of-chapter", min=0, help="Story time: the book read to the end of this chapter.")
 BOOK = typer.Option(None, "--source", help="The book (source uuid or file name) when the group holds several.")
 
 
-def _story(position: int | None, chapter: int | None, source: str | None):
-    from strata.graph.story import StoryAsk
+def _story(position: int | None, chapter: int | None, source: str | None) -> StoryAsk:
+    from strata.api.memory import StoryAsk
 
     return StoryAsk(as_of_position=position, as_of_chapter=chapter, source=source)
 
@@ -47,30 +56,26 @@ def _story_where(f) -> str:
     return f"  [story {f.story_at}{until}, chapter {f.story_chapter}]"
 
 
+KNOWN_AT = typer.Option(None, "--known-at", help="Transaction time: what the graph believed then (ISO date).")
+
+
 @app.command("search")
 def search_cmd(query: str = typer.Argument(...), group: str = typer.Option(..., "--group"),
-               as_of: str = typer.Option(None, "--as-of", help="Valid time (ISO date)."),
+               as_of: str = typer.Option(None, "--as-of", help="Valid time (ISO date)."), known_at: str = KNOWN_AT,
                limit: int = typer.Option(10, "--limit", min=1, max=100),
                position: int = POSITION, chapter: int = CHAPTER, source: str = BOOK,
                as_json: bool = typer.Option(False, "--json")) -> None:
     """Hybrid search in a group; prints hits with their provenance."""
-    from strata.api.recall import recall_search
-    from strata.graph import Graph
-    from strata.graph.search import SearchQuery
-    from strata.graph.story import story_cut
-    from strata.ingest.embedders import make_embedder
-    from strata.schema.errors import InputError, NotFoundError
+    from strata.api.memory import SearchQuery, open_memory
 
-    cfg = Settings()
-    with Graph.from_settings(cfg) as graph:
+    ask = SearchQuery(q=query, limit=limit, as_of=_when(as_of), known_at=_when(known_at))
+    with open_memory() as mem:
         try:
-            cut = story_cut(graph, group, _story(position, chapter, source), _when(as_of))
+            result = mem.search(group, ask, _story(position, chapter, source))
         except (InputError, NotFoundError) as exc:
             _fail(exc)
-        result = recall_search(graph, group, SearchQuery(q=query, limit=limit, as_of=_when(as_of), story=cut),
-                               make_embedder(cfg, for_queries=True).embed)
     if as_json:
-        sys.stdout.write(result.model_dump_json() + "\n")
+        _json_out(result)
         return
     if result.degraded:
         console.print(f"[yellow]partial answer: no {', '.join(result.degraded)} channels (embedder unreachable)[/]")
@@ -88,16 +93,12 @@ def context_cmd(query: str = typer.Argument(...), group: str = typer.Option(...,
                 as_of: str = typer.Option(None, "--as-of", help="Valid time (ISO date)."),
                 as_json: bool = typer.Option(False, "--json")) -> None:
     """A ready-to-paste memory block about QUERY within the token budget (what an agent's prompt takes)."""
-    from strata.api.recall import context_block
-    from strata.graph import Graph
-    from strata.ingest.embedders import make_embedder
+    from strata.api.memory import open_memory
 
-    cfg = Settings()
-    with Graph.from_settings(cfg) as graph:
-        embed = make_embedder(cfg, for_queries=True).embed
-        block = context_block(graph, group, query, budget, embed, as_of=_when(as_of))
+    with open_memory() as mem:
+        block = mem.context(group, query, budget, as_of=_when(as_of))
     if as_json:
-        sys.stdout.write(block.model_dump_json() + "\n")
+        _json_out(block)
         return
     if block.degraded:
         console.print(f"[yellow]partial answer: no {', '.join(block.degraded)} channels (embedder unreachable)[/]")
@@ -110,41 +111,32 @@ def facts_cmd(group: str = typer.Option(..., "--group"),
               predicate: str = typer.Option(None, "--predicate",
                                             help="As statements write it (plays_for, 'works at'): normalized as on "
                                                  "ingest."),
-              as_of: str = typer.Option(None, "--as-of"), position: int = POSITION, chapter: int = CHAPTER,
+              subject: str = typer.Option(None, "--subject", help="Entity uuid or exact name."),
+              obj: str = typer.Option(None, "--object", help="Entity uuid or exact name."),
+              as_of: str = typer.Option(None, "--as-of", help="Valid time (ISO date)."), known_at: str = KNOWN_AT,
+              history: bool = typer.Option(False, "--history", help="Also ended facts."),
+              position: int = POSITION, chapter: int = CHAPTER,
               source: str = BOOK, agent: str = typer.Option(None, "--agent", help="Only what this agent asserted."),
               as_json: bool = typer.Option(False, "--json")) -> None:
-    """Every fact of a group (optionally one predicate, or one agent's), as of a date or a point of a book's
-    story; pages through the complete listing."""
-    from strata.api.predicates import stored_predicate_filter
-    from strata.graph import Graph
-    from strata.graph.read import list_facts
-    from strata.graph.story import story_cut
-    from strata.ingest.embedders import make_embedder
-    from strata.schema.errors import InputError, NotFoundError
+    """Every fact of a group (optionally one subject, predicate, object, or one agent's), as of a date or a point
+    of a book's story; pages through the complete listing."""
+    from strata.api.memory import FactQuery, open_memory
 
-    cfg = Settings()
-    cursor, total = None, 0
-    with Graph.from_settings(cfg) as graph:
+    query = FactQuery(subject=subject, predicate=predicate, object=obj, as_of=_when(as_of), known_at=_when(known_at),
+                      include_history=history, agent=agent, limit=1000)
+    total = 0
+    with open_memory(embedder=bool(predicate)) as mem:
         try:
-            cut = story_cut(graph, group, _story(position, chapter, source), _when(as_of))
-        except (InputError, NotFoundError) as exc:
-            _fail(exc)
-        embed = make_embedder(cfg, for_queries=True).embed if predicate else None
-        stored = stored_predicate_filter(graph, group, predicate, embed)  # as the write path names it
-        while True:
-            page = list_facts(graph, group, predicate=stored, as_of=_when(as_of), story=cut, agent=agent,
-                              cursor=cursor, limit=1000)
-            for f in page.items:
+            for f in mem.all_facts(group, query, _story(position, chapter, source)):
+                total += 1
                 if as_json:
-                    sys.stdout.write(f.model_dump_json() + "\n")
+                    _json_out(f)
                 else:
                     console.print(escape(f"{f.subject_name} -[{f.predicate}]-> {f.object_name}  "
                                   f"{f.valid_at:%Y-%m-%d}..{f.invalid_at or ''}{_story_where(f)}"),
                                   highlight=False)
-            total += len(page.items)
-            cursor = page.next_cursor
-            if not cursor:
-                break
+        except (InputError, NotFoundError) as exc:
+            _fail(exc)
     if not as_json:
         console.print(f"{total} facts")
 
@@ -154,17 +146,13 @@ def network_cmd(group: str = typer.Option(..., "--group"), position: int = POSIT
                 source: str = BOOK, limit: int = typer.Option(20, "--limit", min=1, max=500),
                 as_json: bool = typer.Option(False, "--json")) -> None:
     """Who appears with whom and who speaks to whom, strongest first; as of a chapter of a book."""
-    from strata.graph import Graph
-    from strata.graph.network import interaction_network
-    from strata.graph.story import story_cut
-    from strata.schema.errors import InputError, NotFoundError
+    from strata.api.memory import open_memory
 
-    with Graph.from_settings(Settings()) as graph:
+    with open_memory(embedder=False) as mem:
         try:
-            cut = story_cut(graph, group, _story(position, chapter, source))
+            net = mem.network(group, _story(position, chapter, source), limit=limit)
         except (InputError, NotFoundError) as exc:
             _fail(exc)
-        net = interaction_network(graph, group, story=cut, limit=limit)
     if as_json:
         sys.stdout.write(net.model_dump_json(indent=2) + "\n")
         return
@@ -181,15 +169,13 @@ def quotes_cmd(group: str = typer.Option(..., "--group"), speaker: str = typer.O
                addressee: str = typer.Option(None, "--to", help="Whom the quotes were said to."),
                as_json: bool = typer.Option(False, "--json")) -> None:
     """What characters said to whom (by uuid or name), in reading order; pages through the complete listing."""
-    from strata.api.quotes import quotes_said
-    from strata.graph import Graph
+    from strata.api.memory import open_memory
 
-    cfg = Settings()
     offset: int | None = 0
     total = 0
-    with Graph.from_settings(cfg) as graph:
+    with open_memory(embedder=False) as mem:
         while offset is not None:
-            page = quotes_said(graph, group, speaker=speaker, addressee=addressee, offset=offset, limit=1000)
+            page = mem.quotes(group, speaker=speaker, addressee=addressee, offset=offset, limit=1000)
             for x in page.items:
                 if as_json:
                     sys.stdout.write(x.model_dump_json() + "\n")
@@ -203,27 +189,86 @@ def quotes_cmd(group: str = typer.Option(..., "--group"), speaker: str = typer.O
 
 
 @app.command("timeline")
-def timeline_cmd(entity: str = typer.Argument(..., help="Entity uuid."), group: str = typer.Option(..., "--group"),
+def timeline_cmd(entity: str = typer.Argument(..., help="Entity uuid or exact name."),
+                 group: str = typer.Option(..., "--group"),
+                 expired: bool = typer.Option(False, "--include-expired", help="Also retracted facts."),
                  position: int = POSITION, chapter: int = CHAPTER, source: str = BOOK,
                  as_json: bool = typer.Option(False, "--json")) -> None:
-    """Every fact about an entity in (valid time, story) order; with a story cut, what the book stated by then."""
-    from strata.graph import Graph
-    from strata.graph.read import entity_timeline
-    from strata.graph.story import story_cut
-    from strata.schema.errors import InputError, NotFoundError
+    """Every fact about an entity in (valid time, story) order; with a story cut, what the book stated by then.
+    A merged-away entity answers for the entity it was merged into."""
+    from strata.api.memory import open_memory
 
-    with Graph.from_settings(Settings()) as graph:
+    with open_memory(embedder=False) as mem:
         try:
-            facts = entity_timeline(graph, group, entity, story=story_cut(graph, group, _story(position, chapter,
-                                                                                                source)))
+            uuid = mem.entity_id(group, entity)
+            timeline = mem.timeline(group, mem.survivor(group, uuid) or uuid, expired,
+                                    _story(position, chapter, source))
         except (InputError, NotFoundError) as exc:
             _fail(exc)
-    for f in facts:
-        if as_json:
-            sys.stdout.write(f.model_dump_json() + "\n")
-        else:
-            console.print(escape(f"{f.subject_name} -[{f.predicate}]-> {f.object_name}{_story_where(f)}"),
-                          highlight=False)
+    if as_json:
+        _json_out(timeline)
+        return
+    for f in timeline.facts:
+        console.print(escape(f"{f.subject_name} -[{f.predicate}]-> {f.object_name}  {f.valid_at:%Y-%m-%d}.."
+                             f"{f.invalid_at or ''}{_story_where(f)}"), highlight=False)
+
+
+@app.command("entity")
+def entity_cmd(name: str = typer.Argument(..., help="A name, or an entity uuid."),
+               group: str = typer.Option(..., "--group"), limit: int = typer.Option(10, "--limit", min=1, max=50),
+               as_json: bool = typer.Option(False, "--json")) -> None:
+    """An entity by uuid (a merged-away one answers with its survivor), or the entities a name may mean, best
+    first (exact key, full text and name vector, as `GET /groups/{group}/entities?name=`)."""
+    from strata.api.memory import UUID, open_memory
+
+    with open_memory() as mem:
+        found = (mem.entity(group, name, follow=True) if UUID.match(name)
+                 else mem.resolve(group, name, limit))
+    if as_json:
+        _json_out(found)
+        return
+    for c in getattr(found, "candidates", [found]):
+        aliases = f"  aka {', '.join(c.aliases)}" if c.aliases else ""
+        score = f"{c.score:.3f} " if hasattr(c, "score") else ""
+        console.print(escape(f"{score}{c.name} ({c.type}) {c.uuid}{aliases}"), highlight=False)
+
+
+@app.command("neighborhood")
+def neighborhood_cmd(entity: str = typer.Argument(..., help="Entity uuid or exact name."),
+                     group: str = typer.Option(..., "--group"), depth: int = typer.Option(1, "--depth", min=1, max=3),
+                     as_of: str = typer.Option(None, "--as-of", help="Valid time (ISO date)."),
+                     known_at: str = KNOWN_AT, as_json: bool = typer.Option(False, "--json")) -> None:
+    """Entities and facts within DEPTH hops of an entity, over the facts true at --as-of (default: now)."""
+    from strata.api.memory import open_memory
+
+    with open_memory(embedder=False) as mem:
+        uuid = mem.entity_id(group, entity)
+        found = mem.neighbourhood(group, mem.survivor(group, uuid) or uuid, depth, as_of=_when(as_of),
+                                  known_at=_when(known_at))
+    if as_json:
+        _json_out(found)
+        return
+    for f in found.facts:
+        console.print(escape(f"{f.subject_name} -[{f.predicate}]-> {f.object_name}"), highlight=False)
+
+
+@app.command("paths")
+def paths_cmd(source_entity: str = typer.Argument(..., help="Entity uuid or exact name."),
+              target_entity: str = typer.Argument(..., help="Entity uuid or exact name."),
+              group: str = typer.Option(..., "--group"), max_depth: int = typer.Option(4, "--max-depth", min=1, max=6),
+              as_of: str = typer.Option(None, "--as-of", help="Valid time (ISO date)."),
+              as_json: bool = typer.Option(False, "--json")) -> None:
+    """Shortest paths between two entities over the facts true at --as-of (default: now)."""
+    from strata.api.memory import open_memory
+
+    with open_memory(embedder=False) as mem:
+        found = mem.paths(group, source_entity, target_entity, max_depth, as_of=_when(as_of))
+    if as_json:
+        _json_out(found)
+        return
+    for p in found.paths:
+        console.print(escape(" / ".join(f"{f.subject_name} -[{f.predicate}]-> {f.object_name}" for f in p.facts)),
+                      highlight=False)
 
 
 @app.command("serve")
@@ -256,13 +301,10 @@ def keys_create(group: list[str] = typer.Option(..., "--group", help="Repeat for
                 rights: str = typer.Option("r", "--rights", help="r, w or rw"),
                 name: str = typer.Option(None, "--name")) -> None:
     """Create an API key; the secret is printed once and stored only as a hash."""
-    from strata.graph import Graph, apply_migrations
-    from strata.graph.keys import create_key
+    from strata.api.memory import open_memory
 
-    cfg = Settings()
-    with Graph.from_settings(cfg) as graph:
-        apply_migrations(graph, cfg.embedding_dim)
-        created = create_key(graph, group, rights, name)
+    with open_memory(embedder=False, migrate=True) as mem:
+        created = mem.create_key(group, rights, name)
     sys.stdout.write(json.dumps({"id": created.key.id, "groups": created.key.groups, "rights": created.key.rights,
                                  "token": created.token}) + "\n")
 
@@ -270,9 +312,8 @@ def keys_create(group: list[str] = typer.Option(..., "--group", help="Repeat for
 @keys_app.command("revoke")
 def keys_revoke(key_id: str = typer.Argument(...)) -> None:
     """Revoke an API key by id."""
-    from strata.graph import Graph
-    from strata.graph.keys import revoke_key
+    from strata.api.memory import open_memory
 
-    with Graph.from_settings(Settings()) as graph:
-        revoke_key(graph, key_id)
+    with open_memory(embedder=False) as mem:
+        mem.revoke_key(key_id)
     console.print(f"revoked {key_id}")

@@ -25,12 +25,11 @@ DAYS = {"min": 0, "max": 36_500}
 def show(group: str = GROUP, size: bool = typer.Option(False, "--size", help="Also measure what the group holds."),
          as_json: bool = typer.Option(False, "--json")) -> None:
     """The group's policy (null: keep forever) and when it last ran."""
-    from strata.graph import Graph
-    from strata.graph import retention as store
+    from strata.api.memory import open_memory
 
-    with Graph.from_settings(Settings()) as graph:
-        stored = store.get_policy(graph, _group(group))
-        measured = store.content_size(graph, group) if size else None
+    with open_memory(Settings(), embedder=False) as mem:
+        stored = mem.retention(_group(group))
+        measured = mem.retention_size(group) if size else None
     out = {**stored.model_dump(mode="json"), "size": measured.model_dump() if measured else None}
     if as_json:
         sys.stdout.write(json.dumps(out) + "\n")
@@ -56,15 +55,13 @@ def set_policy(group: str = GROUP,
                                                              help="Halve unused memories' salience this often.")
                ) -> None:
     """Replace the group's policy (an option left out keeps that kind forever); `strata retention apply` runs it."""
-    from strata.graph import Graph
-    from strata.graph import retention as store
-    from strata.schema.models import utcnow
+    from strata.api.memory import open_memory
     from strata.schema.retention import policy_from
 
     policy = policy_from(raw_text_days=raw_text_days, passages_days=passages_days,
                          compact_history_days=compact_history_days, salience_half_life_days=salience_half_life_days)
-    with Graph.from_settings(Settings()) as graph:
-        stored = store.put_policy(graph, _group(group), policy, utcnow(), actor=f"cli:{getpass.getuser()}")
+    with open_memory(Settings(), embedder=False) as mem:
+        stored = mem.set_retention(_group(group), policy, actor=f"cli:{getpass.getuser()}")
     console.print(f"retention of {group}: {stored.policy.model_dump(exclude_none=True) or 'keep everything'}",
                   highlight=False)
 
@@ -73,11 +70,10 @@ def set_policy(group: str = GROUP,
 def apply(group: str = GROUP, dry_run: bool = typer.Option(False, "--dry-run", help="Count only; change nothing."),
           as_json: bool = typer.Option(False, "--json")) -> None:
     """Run the group's policy now: restore what it no longer makes due, hide what it does."""
-    from strata.graph import Graph
-    from strata.ingest.retention import apply_group
+    from strata.api.memory import open_memory
 
-    with Graph.from_settings(Settings()) as graph:
-        run = apply_group(graph, _group(group), dry_run=dry_run)
+    with open_memory(Settings(), embedder=False) as mem:
+        run = mem.apply_retention(_group(group), dry_run=dry_run)
     if as_json:
         sys.stdout.write(run.model_dump_json() + "\n")
         return
@@ -90,14 +86,12 @@ def apply(group: str = GROUP, dry_run: bool = typer.Option(False, "--dry-run", h
 def purge(group: str = GROUP, yes: bool = typer.Option(False, "--yes", help="Confirm: this cannot be undone.")
           ) -> None:
     """Remove for good what retention hid in the group."""
-    from strata.graph import Graph
-    from strata.graph import retention as store
+    from strata.api.memory import open_memory
     from strata.schema.errors import InputError
-    from strata.schema.models import utcnow
 
     if not yes:
         raise InputError("a retention purge cannot be undone: pass --yes")
-    with Graph.from_settings(Settings()) as graph:
-        done = store.purge_hidden(graph, _group(group), utcnow())
+    with open_memory(Settings(), embedder=False) as mem:
+        done = mem.purge_retention(_group(group))
     console.print(f"purged hidden values of {done.episodes} episodes, {done.passages} passages, {done.facts} facts",
                   highlight=False)

@@ -9,8 +9,6 @@ from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from strata.schema.settings import Settings
-
 app = typer.Typer(no_args_is_help=True)
 summaries_app = typer.Typer(help="Entity summaries: what the graph says about each entity, in a few sentences.",
                             no_args_is_help=True)
@@ -22,7 +20,7 @@ err = Console(stderr=True, soft_wrap=True)
 
 
 def _group(group: str) -> str:
-    from strata.graph.keys import GROUP
+    from strata.api.memory import GROUP
     from strata.schema.errors import InputError
 
     if not GROUP.match(group):
@@ -38,22 +36,17 @@ def summaries_refresh(group: str = typer.Option(..., "--group", help="Group id."
                                                 help="Entities per round trip (default STRATA_SUMMARY_BATCH)."),
                       as_json: bool = typer.Option(False, "--json")) -> None:
     """Summarise every entity of a group again from what the graph says now, with a progress bar."""
-    from strata.graph import Graph
-    from strata.ingest.summaries import make_summarizer, refresh_group
-    from strata.schema.errors import InputError
+    from strata.api.memory import open_memory
 
-    cfg = Settings()
-    summarizer = make_summarizer(cfg)
-    if summarizer is None:
-        raise InputError("entity summaries are off (STRATA_SUMMARIES=off)")
-    if batch:
-        summarizer.batch = batch
-    with Graph.from_settings(cfg) as graph, Progress(
+    with open_memory(embedder=False) as mem, Progress(
             TextColumn("summaries"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=err,
             transient=True, disable=as_json) as bar:
+        summarizer = mem.summarizer()
+        if summarizer is not None and batch:
+            summarizer.batch = batch
         task = bar.add_task("entities", total=None)
-        result = refresh_group(graph, _group(group), summarizer, force=force,
-                               progress=lambda done, total: bar.update(task, completed=done, total=total))
+        result = mem.refresh_summaries(_group(group), force=force,
+                                       progress=lambda done, total: bar.update(task, completed=done, total=total))
     if as_json:
         sys.stdout.write(result.model_dump_json() + "\n")
         return
@@ -69,13 +62,10 @@ def communities_refresh(group: str = typer.Option(..., "--group", help="Group id
                                                           "STRATA_COMMUNITY_TIME_BUDGET_S)."),
                         as_json: bool = typer.Option(False, "--json")) -> None:
     """Recompute a group's communities and their titles and summaries."""
-    from strata.graph import Graph
-    from strata.ingest.communities import refresh_communities
-    from strata.ingest.summaries import make_summarizer
+    from strata.api.memory import open_memory
 
-    cfg = Settings()
-    with Graph.from_settings(cfg) as graph:
-        run = refresh_communities(graph, _group(group), cfg, make_summarizer(cfg), budget or None)
+    with open_memory(embedder=False) as mem:
+        run = mem.refresh_communities(_group(group), budget or None)
     if as_json:
         sys.stdout.write(run.model_dump_json() + "\n")
         return
@@ -93,11 +83,10 @@ def communities_list(group: str = typer.Option(..., "--group", help="Group id.")
                      limit: int = typer.Option(20, "--limit", min=1, max=100),
                      as_json: bool = typer.Option(False, "--json")) -> None:
     """A group's communities, largest first (or best matching ``--q`` first), with their summaries."""
-    from strata.graph import Graph
-    from strata.graph.communities import list_communities
+    from strata.api.memory import open_memory
 
-    with Graph.from_settings(Settings()) as graph:
-        found = list_communities(graph, _group(group), query=query, limit=limit)
+    with open_memory(embedder=False) as mem:
+        found = mem.communities(_group(group), query, limit=limit).communities
     if as_json:
         sys.stdout.write("[" + ",".join(c.model_dump_json() for c in found) + "]\n")
         return

@@ -1,32 +1,11 @@
-"""What the routers share: the runtime built by the lifespan, and typed access to it."""
+"""What the routers share: the application service the lifespan built, typed."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
-
 from fastapi import Request
 
-from strata.graph.driver import Graph
-from strata.ingest.protocols import Embedder
-from strata.schema.settings import Settings
+from strata.api.memory import Memory
 
 
-@dataclass
-class Runtime:
-    settings: Settings
-    graph: Graph
-    embedder: Embedder | None
-    celery: Any | None = None
-    inline_pipeline: Any | None = None  # a Pipeline: episodes commit during the request (tests, `serve --inline`)
-    summarizer: Any | None = None  # built on the first summaries refresh (api/routers/summaries.py)
-    key_cache: dict[str, tuple[float, Any]] = field(default_factory=dict)
-
-    def embed(self, texts: list[str]) -> list[list[float]]:
-        if self.embedder is None:
-            return []
-        return self.embedder.embed(texts)
-
-
-def runtime(request: Request) -> Runtime:
-    return request.app.state.runtime
+def memory(request: Request) -> Memory:
+    return request.app.state.memory

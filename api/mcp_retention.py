@@ -8,15 +8,11 @@ from typing import Any
 from mcp.server.mcpserver import Context
 
 from strata.api.auth import check_group
-from strata.api.deps import Runtime
-from strata.graph import retention as store
-from strata.graph.keys import ApiKey
-from strata.ingest.retention import apply_group
-from strata.schema.models import utcnow
+from strata.api.memory import ApiKey, Memory
 from strata.schema.retention import policy_from
 
 
-def register_retention_tools(mcp: Any, rt: Callable[[], Runtime], key_of: Callable[[Any], ApiKey],
+def register_retention_tools(mcp: Any, mem: Callable[[], Memory], key_of: Callable[[Any], ApiKey],
                              call: Callable[[Callable[[], Any]], Awaitable[Any]]) -> None:
     @mcp.tool()
     async def get_retention(group: str, ctx: Context) -> dict[str, Any]:
@@ -24,7 +20,7 @@ def register_retention_tools(mcp: Any, rt: Callable[[], Runtime], key_of: Callab
 
         def run() -> dict[str, Any]:
             check_group(key_of(ctx), group, "r")
-            return store.get_policy(rt().graph, group).model_dump(mode="json")
+            return mem().retention(group).model_dump(mode="json")
 
         return await call(run)
 
@@ -41,7 +37,7 @@ def register_retention_tools(mcp: Any, rt: Callable[[], Runtime], key_of: Callab
             policy = policy_from(raw_text_days=raw_text_days, passages_days=passages_days,
                                  compact_history_days=compact_history_days,
                                  salience_half_life_days=salience_half_life_days)
-            return store.put_policy(rt().graph, group, policy, utcnow(), actor=key.name or key.id).model_dump(
+            return mem().set_retention(group, policy, actor=key.name or key.id).model_dump(
                 mode="json")
 
         return await call(run)
@@ -52,6 +48,6 @@ def register_retention_tools(mcp: Any, rt: Callable[[], Runtime], key_of: Callab
 
         def run() -> dict[str, Any]:
             check_group(key_of(ctx), group, "w")
-            return apply_group(rt().graph, group, dry_run=dry_run).model_dump(mode="json")
+            return mem().apply_retention(group, dry_run=dry_run).model_dump(mode="json")
 
         return await call(run)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from fastapi import Query
 
-from strata.graph.story import StoryAsk
+from strata.api.memory import StoryAsk
 
 
 def story_ask(

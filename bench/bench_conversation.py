@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.locomo import DEV, load_conversations
-from strata.api.routers.bodies import EpisodeIn, to_episode
+from strata.api.memory.episodes import EpisodeIn, to_episode
 from strata.ingest.extractors.factory import make_extractor
 from strata.schema.models import Episode, Extraction
 from strata.schema.settings import Settings

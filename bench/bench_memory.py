@@ -19,6 +19,7 @@ from strata.graph.retract import retract_episode
 from strata.ingest.embedders import HashEmbedder, OnnxMiniLMEmbedder
 from strata.ingest.extractors import SpacyExtractor
 from strata.ingest.pipeline import Pipeline
+from strata.ingest.runtime import build_runtime
 from strata.resolve.normalize import entity_key
 from strata.resolve.timeline import recompute_timeline
 from strata.schema import ids
@@ -175,7 +176,8 @@ def _median_run(graph: Graph, per_episode: int) -> dict:
 
 def main() -> None:
     cfg = Settings()
-    with Graph.from_settings(cfg) as graph:
+    with build_runtime(cfg, embedder=False) as rt:  # the graph with its search pool, as in the API
+        graph = rt.graph
         apply_migrations(graph, cfg.embedding_dim)
         results = {"entity_resolution": entity_resolution(graph),
                    "entity_resolution_novel_order": entity_resolution(graph, in_novel_order=True),

@@ -55,6 +55,7 @@ from strata.graph.read import MAX_INDEX_DEPTH
 from strata.graph.search import OVERFETCH, SearchQuery, _depth, gather, search
 from strata.ingest.embedders import make_embedder
 from strata.ingest.protocols import Embedder
+from strata.ingest.runtime import build_runtime
 from strata.schema.models import utcnow
 from strata.schema.settings import Settings
 
@@ -229,7 +230,8 @@ def crossovers(scans: dict[str, dict[int, float]], index: dict[str, dict[str, An
 
 def settings_graphs(graph: Graph, shipped: int) -> dict[str, Graph]:
     """The two settings compared, on one driver: the shared index only, and the shipped scan threshold."""
-    return {"index_only": Graph(graph.driver, graph.database, 0), "scan": Graph(graph.driver, graph.database, shipped)}
+    return {"index_only": Graph(graph.driver, graph.database, 0, graph.pool),
+            "scan": Graph(graph.driver, graph.database, shipped, graph.pool)}
 
 
 def large_group(graph: Graph, gen: Generated, embedder: Embedder, shipped: int) -> dict[str, Any]:
@@ -287,7 +289,8 @@ def main() -> None:
     report: dict[str, Any] = {"embedder": settings.embedder, "conversation": conv.sample_id,
                               "questions": len(questions), "vector_scan_max": shipped,
                               "neighbour_facts": args.neighbour}
-    with Graph.from_settings(settings) as graph, ExitStack() as stack:
+    with build_runtime(settings, embedder=False) as rt, ExitStack() as stack:  # the search pool, as in the API
+        graph = rt.graph
         apply_migrations(graph, settings.embedding_dim)
         key = create_key(graph, [group], "rw", name="bench-neighbour")
         stack.callback(delete_key, graph, key.key.id)

@@ -49,6 +49,7 @@ from strata.graph.read import list_facts
 from strata.graph.search import SearchQuery, brute_force_fact_scan, brute_force_scan, fact_vector_channel, search
 from strata.ingest.embedders import make_embedder
 from strata.ingest.protocols import Embedder
+from strata.ingest.runtime import build_runtime
 from strata.schema.settings import Settings
 from strata.services.manager import ServicesManager
 
@@ -244,11 +245,10 @@ def serve(port: int, embedder: str) -> None:
     import uvicorn
 
     from strata.api.app import create_app
-    from strata.api.deps import Runtime
+    from strata.api.memory import build_runtime
 
     settings = Settings(embedder=embedder)
-    graph = Graph.from_settings(settings)
-    rt = Runtime(settings=settings, graph=graph, embedder=make_embedder(settings))
+    rt = build_runtime(settings)  # as the API's lifespan builds it, the search pool included
     uvicorn.run(create_app(settings, runtime=rt), host="127.0.0.1", port=port, log_level="warning",
                 access_log=False)
 
@@ -267,7 +267,8 @@ def main() -> None:
     if args.serve:
         return serve(args.serve, settings.embedder)
     embedder = make_embedder(settings)
-    with Graph.from_settings(settings) as graph:
+    with build_runtime(settings, embedder=False) as rt:  # the graph with its search pool, as in the API
+        graph = rt.graph
         apply_migrations(graph, settings.embedding_dim)
         try:
             sizes = [run_size(settings, graph, embedder, n, args.requests, args.scans, args.restart)

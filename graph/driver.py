@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from concurrent.futures import Executor, Future
 from contextlib import contextmanager
 from typing import Any, TypeVar
 
@@ -48,17 +49,33 @@ class Graph:
     """A driver bound to one database; every read and write goes through here.
 
     ``vector_scan_max``: a group with at most this many items of a kind is searched by an exact scan of its own
-    vectors instead of the shared vector index (graph/search.py; 0: always the index)."""
+    vectors instead of the shared vector index (graph/search.py; 0: always the index).
+
+    ``pool``: threads for the reads a query runs side by side (search's two round trips); the runtime that
+    built it owns and closes it. Without one, side work runs in the calling thread."""
 
     def __init__(self, driver: Driver, database: str = "neo4j",
-                 vector_scan_max: int = Settings.model_fields["vector_scan_max"].default) -> None:
+                 vector_scan_max: int = Settings.model_fields["vector_scan_max"].default,
+                 pool: Executor | None = None) -> None:
         self.driver = driver
         self.database = database
         self.vector_scan_max = vector_scan_max
+        self.pool = pool
 
     @classmethod
-    def from_settings(cls, settings: Settings) -> Graph:
-        return cls(make_driver(settings), settings.neo4j_database, settings.vector_scan_max)
+    def from_settings(cls, settings: Settings, pool: Executor | None = None) -> Graph:
+        return cls(make_driver(settings), settings.neo4j_database, settings.vector_scan_max, pool)
+
+    def beside(self, work: Callable[..., T], *args: Any) -> Future[T]:
+        """Start ``work`` beside the caller's own (the driver is thread-safe); its result is the future's."""
+        if self.pool is not None:
+            return self.pool.submit(work, *args)
+        done: Future[T] = Future()
+        try:
+            done.set_result(work(*args))
+        except BaseException as exc:  # the caller meets it at .result(), as with a pool
+            done.set_exception(exc)
+        return done
 
     def close(self) -> None:
         self.driver.close()

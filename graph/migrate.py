@@ -116,3 +116,9 @@ def check_vector_dimensions(graph: Graph, embedding_dim: int) -> None:
                 f"{embedding_dim}; drop the vector indexes or configure a matching embedder",
                 {"index": row["name"], "indexed": row["dimensions"], "configured": embedding_dim},
             )
+
+
+def pending_migrations(graph: Graph) -> list[str]:
+    """The migrations not applied yet, by label (``0003_name``)."""
+    applied = {row["version"] for row in graph.query(q.APPLIED_VERSIONS)}
+    return [f"{m.version:04d}_{m.name}" for m in load_migrations() if m.version not in applied]

@@ -19,8 +19,7 @@ from strata.graph.queries import read as q
 from strata.graph.story import StoryCut, story_params
 from strata.schema.errors import InputError
 from strata.schema.models import Entity, Fact, Note, Quote, QuotePage, QuoteQuery, as_utc, utcnow
-
-MAX_PAGE = 1000
+from strata.schema.queries import FactQuery
 
 
 class FactPage(BaseModel):
@@ -59,29 +58,26 @@ def native(row: dict[str, Any]) -> dict[str, Any]:
     return {k: (v.to_native() if hasattr(v, "to_native") else v) for k, v in row.items()}
 
 
-def list_facts(graph: Graph, group_id: str, *, subject: str | None = None, subject_key: str | None = None,
-               predicate: str | None = None, object: str | None = None, object_key: str | None = None,
-               subject_type: str | None = None, object_type: str | None = None,
-               as_of: datetime | None = None, known_at: datetime | None = None, include_history: bool = False,
-               story: StoryCut | None = None, agent: str | None = None, cursor: str | None = None,
-               limit: int = 100) -> FactPage:
+def list_facts(graph: Graph, group_id: str, query: FactQuery | None = None, *, story: StoryCut | None = None,
+               **filters: Any) -> FactPage:
     """A complete, countable listing (keyset pagination on uuid), current facts unless told otherwise.
 
-    ``story`` cuts a book's story at a position instead of valid time (graph/story.py); ``agent`` keeps the
-    facts that agent asserted (with others or alone).
+    ``query`` holds the filters (or pass its fields as keywords); ``story`` cuts a book's story at a position
+    instead of valid time (graph/story.py); ``agent`` keeps the facts that agent asserted (with others or alone).
 
     The first page pins "now" and counts; its cursor carries both, so every later page reads the same
     snapshot and none recounts (listing every page costs one count, not one per page).
     """
-    filters = {"group_id": group_id, "subject": subject, "subject_key": subject_key, "predicate": predicate,
-               "object": object, "object_key": object_key, "subject_type": subject_type,
-               "object_type": object_type, "as_of": as_utc(as_of), "known_at": as_utc(known_at),
-               "include_history": include_history, "agent": agent, **story_params(story)}
+    query = query or FactQuery(**filters)
+    cursor, limit, predicate = query.cursor, query.limit, query.predicate
+    filters = {"group_id": group_id, **query.model_dump(exclude={"cursor", "limit"}),
+               "as_of": as_utc(query.as_of), "known_at": as_utc(query.known_at), **story_params(story)}
     state = _decode_cursor(cursor, filters) if cursor else None
     now = state.now if state else utcnow()
     params = {**filters, "as_of": filters["as_of"] or now, "known_at": filters["known_at"] or now,
-              "after": state.after if state else None, "limit": max(1, min(limit, MAX_PAGE))}
-    by_predicate = predicate is not None and not (subject or subject_key or object or object_key)
+              "after": state.after if state else None, "limit": limit}
+    by_predicate = predicate is not None and not (query.subject or query.subject_key or query.object
+                                                  or query.object_key)
     rows = graph.query(q.LIST_PREDICATE_FACTS if by_predicate else q.LIST_FACTS, **params)
     count = state.count if state else graph.query(q.COUNT_FACTS, **params)[0]["n"]
     items = [Fact(**native(r)) for r in rows]

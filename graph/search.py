@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
 from typing import Any, Literal
 
@@ -39,8 +38,6 @@ CHANNEL_DEPTH = 3
 # A channel left short while its index had more asks again, MAX_INDEX_DEPTH deep. A vector channel of a group with
 # at most `graph.vector_scan_max` items of its kind reads its own items instead (exact, never asked again).
 OVERFETCH: dict[str, tuple[int, int]] = {"fact": (10, 100), "entity": (5, 50), "passage": (5, 50)}
-# Channels of one search run side by side; the driver's pool is thread-safe.
-_POOL = ThreadPoolExecutor(max_workers=8, thread_name_prefix="strata-search")
 EXPANSION_SEEDS = 3
 # A fact cites at most this many evidence spans; an entity its mentions inside the passages among the hits
 # (what the caller reads anyway), this many at most.
@@ -252,7 +249,7 @@ def _channels(graph: Graph, params: dict[str, Any], terms: dict[str, str], embed
     expand = "fact" in kinds
     here = tuple(n for n in names if not n.startswith("fact"))
     facts = tuple(n for n in names if n.startswith("fact"))
-    in_pool = _POOL.submit(_index_channels, graph, args, facts) if facts else None
+    in_pool = graph.beside(_index_channels, graph, args, facts) if facts else None
     out: dict[str, list[_Item]] = {}
     if here:
         out, deepened = _index_channels(graph, args, here, expand=expand)

@@ -1,17 +1,16 @@
 """The Celery application: Redis broker and result backend, reliability defaults from Celery's guide.
 
-``make_celery(settings)`` builds an app for a given configuration (tests, API); the module-level ``app``
-is the worker entry point (`celery -A strata.ingest.celery_app worker`), built from the environment.
-Tasks live in strata.ingest.tasks, the re-drive of dead workers' episodes in strata.ingest.recovery;
-``strata worker`` starts a worker with sensible defaults.
+``make_celery(settings)`` builds an app for a given configuration; importing this module builds nothing. The
+worker's entry point (`celery -A strata.ingest.worker worker`) is strata.ingest.worker, the one module that
+builds an app when imported, as Celery's ``-A`` needs. Tasks live in strata.ingest.tasks, the re-drive of dead
+workers' episodes in strata.ingest.recovery; ``strata worker`` starts a worker with sensible defaults.
 """
 
 from __future__ import annotations
 
 import socket
-from typing import Any
 
-from celery import Celery, signals
+from celery import Celery
 
 from strata.schema.settings import Settings
 
@@ -49,21 +48,3 @@ def make_celery(settings: Settings) -> Celery:
     return celery
 
 
-app = make_celery(Settings())
-
-
-@signals.setup_logging.connect
-def _json_logs(loglevel: Any = None, **_: Any) -> None:
-    """Workers log one JSON object per line, with episode and job ids."""
-    from strata.ingest.logging import configure_json_logging
-
-    configure_json_logging(loglevel or "INFO")
-
-
-@signals.worker_init.connect
-def _metrics_server(**_: Any) -> None:
-    port = app.conf.strata_settings.worker_metrics_port
-    if port:
-        from strata.ingest.metrics import serve_worker_metrics
-
-        serve_worker_metrics(app.conf.strata_settings, port)

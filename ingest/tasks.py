@@ -30,6 +30,7 @@ from strata.ingest.locks import GroupLocks, RedisGroupLocks
 from strata.ingest.logging import log_event
 from strata.ingest.pipeline import Pipeline, extraction_usage
 from strata.ingest.protocols import Extractor
+from strata.ingest.runtime import Runtime, build_runtime
 from strata.schema.errors import ConfigError, ExtractionError, InputError, SchemaMismatchError, StrataError
 from strata.schema.models import utcnow
 from strata.schema.settings import Settings
@@ -298,29 +299,35 @@ def build_pipeline(settings: Settings, graph: Graph) -> Pipeline:
 
 
 class WorkerRuntime:
-    """What a worker process builds once, lazily on its first task (after the prefork fork)."""
+    """What a worker process builds once, lazily on its first task (after the prefork fork): its runtime
+    (ingest/runtime.py), the pipeline on it, and the group locks. The graph comes first and alone, so a
+    pipeline that cannot be built (a configuration error) can still be recorded on the episode."""
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
         self.lease = LeaseTerms.from_settings(settings)
-        self._graph: Graph | None = None
-        self._pipeline: Pipeline | None = None
+        self._runtime: Runtime | None = None
         self._locks: RedisGroupLocks | None = None
         self._guard = threading.RLock()
 
     @property
-    def graph(self) -> Graph:
+    def runtime(self) -> Runtime:
         with self._guard:
-            if self._graph is None:
-                self._graph = Graph.from_settings(self.settings)
-            return self._graph
+            if self._runtime is None:
+                self._runtime = build_runtime(self.settings, embedder=False)
+            return self._runtime
+
+    @property
+    def graph(self) -> Graph:
+        return self.runtime.graph
 
     @property
     def pipeline(self) -> Pipeline:
         with self._guard:
-            if self._pipeline is None:
-                self._pipeline = build_pipeline(self.settings, self.graph)
-            return self._pipeline
+            rt = self.runtime
+            if rt.pipeline is None:
+                rt.pipeline = build_pipeline(self.settings, rt.graph)
+            return rt.pipeline
 
     @property
     def locks(self) -> RedisGroupLocks:
@@ -328,6 +335,12 @@ class WorkerRuntime:
             self._locks = RedisGroupLocks.from_url(self.settings.redis_url, self.settings.group_lock_ttl_s,
                                                    self.settings.group_lock_wait_s)
         return self._locks
+
+    def close(self) -> None:
+        with self._guard:
+            if self._runtime is not None:
+                self._runtime.close()
+                self._runtime = None
 
 
 def enqueue(celery: Celery, episode_uuids: list[str], job_uuid: str | None, queue: str | None = None) -> None:
@@ -338,6 +351,7 @@ def enqueue(celery: Celery, episode_uuids: list[str], job_uuid: str | None, queu
 
 def register_tasks(celery: Celery, settings: Settings) -> WorkerRuntime:
     runtime = WorkerRuntime(settings)
+    celery.conf.strata_worker_runtime = runtime  # closed when a worker process ends (ingest/worker.py)
 
     @celery.task(bind=True, name=TASK_EPISODE, acks_late=True, reject_on_worker_lost=True,
                  max_retries=settings.task_max_retries)

@@ -8,26 +8,22 @@ from fastapi import APIRouter, Depends, Path, Query, Request
 from fastapi.responses import RedirectResponse
 from pydantic import BaseModel, Field
 
-from strata.api.auth import owned_group, principal
-from strata.api.deps import Runtime, runtime
-from strata.api.story import story_ask
-from strata.graph.edit import MergeResult, merge_entities
-from strata.graph.keys import ApiKey
-from strata.graph.read import (
+from strata.api.auth import actor, owned_group, owned_pair, principal
+from strata.api.deps import memory
+from strata.api.memory import (
+    ApiKey,
+    Memory,
     MergeRecord,
-    entity_notes,
-    entity_timeline,
-    follow_merges,
-    get_entity,
-    merge_records,
+    MergeResult,
+    Neighborhood,
+    Notes,
+    SearchHit,
+    StoryAsk,
+    Timeline,
+    UndoResult,
 )
-from strata.graph.search import SearchHit, fact_with_provenance
-from strata.graph.story import StoryAsk, story_cut
-from strata.graph.traverse import Neighborhood, neighborhood
-from strata.graph.undo import UndoResult, undo_record
-from strata.resolve.timeline import recompute_timeline
-from strata.schema.errors import NotFoundError
-from strata.schema.models import Entity, Fact, Note, utcnow
+from strata.api.story import story_ask
+from strata.schema.models import Entity
 
 router = APIRouter(tags=["entities"])
 EntityId = Path(..., max_length=64, description="Entity uuid", examples=["6b0c5e4e-0000-5000-8000-000000000000"])
@@ -36,30 +32,23 @@ EntityId = Path(..., max_length=64, description="Entity uuid", examples=["6b0c5e
 MOVED = {308: {"description": "The entity was merged into another: `Location` names the survivor's same read."}}
 
 
+def _read(mem: Memory, key: ApiKey, uuid: str, request: Request) -> tuple[str, RedirectResponse | None]:
+    """The entity's group (checked against the key's rights) and, when the entity was merged away, the redirect
+    to the same read of its survivor (merges are sticky)."""
+    group = owned_group(mem, key, "entity", uuid, "r")
+    survivor = mem.survivor(group, uuid)
+    if survivor is None:
+        return group, None
+    query = f"?{request.url.query}" if request.url.query else ""
+    return group, RedirectResponse(request.url.path.replace(uuid, survivor, 1) + query, status_code=308)
+
+
 @router.get("/entities/{uuid}", response_model=Entity, responses=MOVED)
 def get_one(request: Request, uuid: str = EntityId, key: ApiKey = Depends(principal),
-            rt: Runtime = Depends(runtime)) -> Entity | RedirectResponse:
+            mem: Memory = Depends(memory)) -> Entity | RedirectResponse:
     """One entity; a merged-away uuid redirects (308) to the entity it was merged into."""
-    group = owned_group(rt, key, "entity", uuid, "r")
-    return _moved(rt, group, uuid, request) or _entity(rt, key, uuid)[1]
-
-
-def _moved(rt: Runtime, group: str, uuid: str, request: Request) -> RedirectResponse | None:
-    """Merges are sticky: a read of a merged-away entity is sent on to the same read of its survivor."""
-    survivor = follow_merges(rt.graph, group, [uuid]).get(uuid)
-    if survivor is None or survivor == uuid:
-        return None
-    query = f"?{request.url.query}" if request.url.query else ""
-    return RedirectResponse(request.url.path.replace(uuid, survivor, 1) + query, status_code=308)
-
-
-def _entity(rt: Runtime, key: ApiKey, uuid: str) -> tuple[str, Entity]:
-    """The entity's group (checked against the key's rights) and the entity, or 404."""
-    group = owned_group(rt, key, "entity", uuid, "r")
-    entity = get_entity(rt.graph, uuid, group)
-    if entity is None:
-        raise NotFoundError(f"entity {uuid} not found")
-    return group, entity
+    group, moved = _read(mem, key, uuid, request)
+    return moved or mem.entity(group, uuid)
 
 
 @router.get("/entities/{uuid}/neighborhood", response_model=Neighborhood, responses=MOVED)
@@ -68,62 +57,40 @@ def get_neighborhood(request: Request, uuid: str = EntityId, depth: int = Query(
                      known_at: datetime | None = Query(None, description="Transaction time (ISO 8601)."),
                      include_history: bool = False, limit: int = Query(200, ge=1, le=1000),
                      story: StoryAsk = Depends(story_ask),
-                     key: ApiKey = Depends(principal), rt: Runtime = Depends(runtime)
+                     key: ApiKey = Depends(principal), mem: Memory = Depends(memory)
                      ) -> Neighborhood | RedirectResponse:
     """Entities and facts within ``depth`` hops, over the facts true at ``as_of`` (default: now) or at a point
     of a book's story (``as_of_chapter``/``as_of_position``, docs/story-time.md)."""
-    group = owned_group(rt, key, "entity", uuid, "r")
-    if moved := _moved(rt, group, uuid, request):
-        return moved
-    return neighborhood(rt.graph, group, uuid, depth, as_of=as_of, known_at=known_at,
-                        include_history=include_history, story=story_cut(rt.graph, group, story, as_of),
-                        limit=limit)
-
-
-class Timeline(BaseModel):
-    entity: Entity
-    facts: list[Fact]
+    group, moved = _read(mem, key, uuid, request)
+    return moved or mem.neighbourhood(group, uuid, depth, as_of=as_of, known_at=known_at,
+                                      include_history=include_history, story=story, limit=limit)
 
 
 @router.get("/entities/{uuid}/timeline", response_model=Timeline, responses=MOVED)
 def get_timeline(request: Request, uuid: str = EntityId,
                  include_expired: bool = Query(False, description="Also retracted facts."),
                  story: StoryAsk = Depends(story_ask),
-                 key: ApiKey = Depends(principal), rt: Runtime = Depends(runtime)) -> Timeline | RedirectResponse:
+                 key: ApiKey = Depends(principal), mem: Memory = Depends(memory)) -> Timeline | RedirectResponse:
     """Every fact about the entity in valid-time order (then story order: a book's facts as the story states
     them), with when and by what each was invalidated; with a story cut, what the story stated before it."""
-    group, entity = _entity(rt, key, uuid)
-    if moved := _moved(rt, group, uuid, request):
-        return moved
-    return Timeline(entity=entity, facts=entity_timeline(rt.graph, group, uuid, include_expired,
-                                                         story=story_cut(rt.graph, group, story)))
+    group, moved = _read(mem, key, uuid, request)
+    return moved or mem.timeline(group, uuid, include_expired, story)
 
 
 @router.get("/facts/{uuid}", response_model=SearchHit)
 def get_fact(uuid: str = Path(..., max_length=64, description="Fact uuid"), key: ApiKey = Depends(principal),
-             rt: Runtime = Depends(runtime)) -> SearchHit:
+             mem: Memory = Depends(memory)) -> SearchHit:
     """One fact (current, ended or retracted) with its provenance: each supporting span with its text, the
     messages it covers, who said it and when, and its source; ``said_at`` is the earliest of them."""
-    group = owned_group(rt, key, "fact", uuid, "r")
-    hit = fact_with_provenance(rt.graph, group, uuid)
-    if hit is None:
-        raise NotFoundError(f"fact {uuid} not found")
-    return hit
-
-
-class Notes(BaseModel):
-    entity: Entity
-    notes: list[Note]
+    return mem.fact(owned_group(mem, key, "fact", uuid, "r"), uuid)
 
 
 @router.get("/entities/{uuid}/notes", response_model=Notes, responses=MOVED)
 def get_notes(request: Request, uuid: str = EntityId, limit: int = Query(100, ge=1, le=1000),
-              key: ApiKey = Depends(principal), rt: Runtime = Depends(runtime)) -> Notes | RedirectResponse:
+              key: ApiKey = Depends(principal), mem: Memory = Depends(memory)) -> Notes | RedirectResponse:
     """The memory notes about the entity (its statements rewritten to stand alone), latest said first."""
-    group, entity = _entity(rt, key, uuid)
-    if moved := _moved(rt, group, uuid, request):
-        return moved
-    return Notes(entity=entity, notes=entity_notes(rt.graph, group, uuid, limit))
+    group, moved = _read(mem, key, uuid, request)
+    return moved or mem.notes(group, uuid, limit)
 
 
 class MergeRequest(BaseModel):
@@ -136,28 +103,25 @@ class MergeRequest(BaseModel):
 
 @router.post("/entities/{uuid}:merge", response_model=MergeResult)
 def merge(body: MergeRequest, uuid: str = EntityId, key: ApiKey = Depends(principal),
-          rt: Runtime = Depends(runtime)) -> MergeResult:
+          mem: Memory = Depends(memory)) -> MergeResult:
     """Merge entity ``uuid`` into ``into``: facts, mentions and aliases move; ``uuid`` expires."""
-    group = owned_group(rt, key, "entity", uuid, "w")
-    if owned_group(rt, key, "entity", body.into, "w") != group:
-        raise NotFoundError(f"entity {body.into} not found")
-    return merge_entities(rt.graph, group, uuid, body.into, recompute_timeline, utcnow(), reason=body.reason,
-                          actor=key.name or key.id)
+    group = owned_pair(mem, key, uuid, body.into)
+    return mem.merge(group, uuid, body.into, actor=actor(key), reason=body.reason)
 
 
 @router.get("/entities/{uuid}/merges", response_model=list[MergeRecord])
 def get_merges(uuid: str = EntityId, limit: int = Query(200, ge=1, le=1000), key: ApiKey = Depends(principal),
-               rt: Runtime = Depends(runtime)) -> list[MergeRecord]:
+               mem: Memory = Depends(memory)) -> list[MergeRecord]:
     """Why each name joined this entity: the rule, its score and the forms it compared, per episode."""
-    group, _ = _entity(rt, key, uuid)
-    return merge_records(rt.graph, group, uuid, limit)
+    group = owned_group(mem, key, "entity", uuid, "r")
+    mem.entity(group, uuid)
+    return mem.merges(group, uuid, limit)
 
 
 @router.post("/entities/{uuid}/merges/{record}/undo", response_model=UndoResult)
 def undo(uuid: str = EntityId, record: str = Path(..., max_length=64, description="Merge record uuid"),
-         key: ApiKey = Depends(principal), rt: Runtime = Depends(runtime)) -> UndoResult:
+         key: ApiKey = Depends(principal), mem: Memory = Depends(memory)) -> UndoResult:
     """Take back a merge into this entity: a consolidation or manual merge revives the merged entity with its
     mentions, facts and quotes; names joined inside an episode are split off to their own entity
     (docs/resolution.md, "Undo")."""
-    group = owned_group(rt, key, "entity", uuid, "w")
-    return undo_record(rt.graph, group, uuid, record, recompute_timeline, utcnow())
+    return mem.unmerge(owned_group(mem, key, "entity", uuid, "w"), uuid, record)

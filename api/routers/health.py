@@ -7,9 +7,8 @@ from fastapi.responses import JSONResponse
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from pydantic import BaseModel
 
-from strata.api.deps import Runtime, runtime
-from strata.graph.migrate import load_migrations
-from strata.graph.queries import migrations as mq
+from strata.api.deps import memory
+from strata.api.memory import Memory
 
 router = APIRouter(tags=["health"])
 
@@ -33,14 +32,10 @@ def healthz() -> Health:
 
 
 @router.get("/readyz", response_model=Readiness, responses={503: {"model": Readiness}})
-def readyz(rt: Runtime = Depends(runtime)) -> JSONResponse:
+def readyz(mem: Memory = Depends(memory)) -> JSONResponse:
     """Neo4j and Redis answer and every migration is applied; 503 otherwise."""
-    neo4j = rt.graph.ping()
-    pending: list[str] = []
-    if neo4j:
-        applied = {r["version"] for r in rt.graph.query(mq.APPLIED_VERSIONS)}
-        pending = [f"{m.version:04d}_{m.name}" for m in load_migrations() if m.version not in applied]
-    redis_ok = _redis_ok(rt.settings.redis_url)
+    neo4j, pending = mem.graph_ready()
+    redis_ok = _redis_ok(mem.settings.redis_url)
     ready = neo4j and redis_ok and not pending
     body = Readiness(status="ready" if ready else "not_ready", neo4j=neo4j, redis=redis_ok,
                      migrations=neo4j and not pending, pending_migrations=pending)

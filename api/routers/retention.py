@@ -7,12 +7,9 @@ from fastapi import APIRouter, Body, Depends, Query
 from pydantic import BaseModel
 
 from strata.api.auth import principal, read_group, write_group
-from strata.api.deps import Runtime, runtime
-from strata.graph import retention as store
-from strata.graph.keys import ApiKey
-from strata.ingest.retention import apply_group
+from strata.api.deps import memory
+from strata.api.memory import ApiKey, ContentSize, Memory
 from strata.schema.errors import InputError
-from strata.schema.models import utcnow
 from strata.schema.retention import RetentionPolicy, RetentionPurge, RetentionRun, StoredPolicy
 
 router = APIRouter(tags=["retention"])
@@ -21,32 +18,31 @@ router = APIRouter(tags=["retention"])
 class RetentionStatus(StoredPolicy):
     """The stored policy; with ``size=true`` also the bytes the group holds in what retention can hide."""
 
-    size: store.ContentSize | None = None
+    size: ContentSize | None = None
 
 
 @router.get("/groups/{group}/retention", response_model=RetentionStatus)
-def get_retention(group: str = Depends(read_group), rt: Runtime = Depends(runtime),
+def get_retention(group: str = Depends(read_group), mem: Memory = Depends(memory),
                   size: bool = Query(False, description="Also measure what the group holds, visible and hidden "
                                                         "(reads the whole group).")) -> RetentionStatus:
     """The group's retention policy (every field null: keep everything, the default) and when it last ran."""
-    stored = store.get_policy(rt.graph, group)
-    return RetentionStatus(**stored.model_dump(), size=store.content_size(rt.graph, group) if size else None)
+    return RetentionStatus(**mem.retention(group).model_dump(), size=mem.retention_size(group) if size else None)
 
 
 @router.put("/groups/{group}/retention", response_model=StoredPolicy)
 def put_retention(policy: RetentionPolicy = Body(...), group: str = Depends(write_group),
-                  key: ApiKey = Depends(principal), rt: Runtime = Depends(runtime)) -> StoredPolicy:
+                  key: ApiKey = Depends(principal), mem: Memory = Depends(memory)) -> StoredPolicy:
     """Set the group's policy (a field left out or null keeps that kind of memory forever). It takes effect at
     the next run: the beat task, or ``retention:apply``; a looser policy restores what a stricter one hid."""
-    return store.put_policy(rt.graph, group, policy, utcnow(), actor=key.name or key.id)
+    return mem.set_retention(group, policy, actor=key.name or key.id)
 
 
 @router.post("/groups/{group}/retention:apply", response_model=RetentionRun)
-def apply_retention(group: str = Depends(write_group), rt: Runtime = Depends(runtime),
+def apply_retention(group: str = Depends(write_group), mem: Memory = Depends(memory),
                     dry_run: bool = Query(False, description="Count what the run would hide and restore; change "
                                                              "nothing.")) -> RetentionRun:
     """Run the group's policy now: restore what it no longer makes due, hide what it does."""
-    return apply_group(rt.graph, group, dry_run=dry_run)
+    return mem.apply_retention(group, dry_run=dry_run)
 
 
 class PurgeAsk(BaseModel):
@@ -55,8 +51,8 @@ class PurgeAsk(BaseModel):
 
 @router.post("/groups/{group}/retention:purge", response_model=RetentionPurge)
 def purge_retention(body: PurgeAsk = Body(default_factory=PurgeAsk), group: str = Depends(write_group),
-                    rt: Runtime = Depends(runtime)) -> RetentionPurge:
+                    mem: Memory = Depends(memory)) -> RetentionPurge:
     """Remove for good what retention hid in the group (``{"confirm": true}`` required): no longer restorable."""
     if not body.confirm:
         raise InputError("a retention purge cannot be undone: send {\"confirm\": true}", {"group": group})
-    return store.purge_hidden(rt.graph, group, utcnow())
+    return mem.purge_retention(group)

@@ -345,7 +345,7 @@ def test_the_cli_purges_an_episode_and_a_group(client, graph, settings, make_key
         assert CliRunner().invoke(app, ["purge", "episode", canary, "--group", "elsewhere"]).exit_code != 0
         done = CliRunner().invoke(app, ["purge", "episode", canary, "--group", group])
         assert done.exit_code == 0, done.output
-        record = json.loads(done.output)["record"]
+        record = json.loads(done.output)["purged"]
         assert (record["scope"], record["target"], record["key_id"]) == ("episode", canary, "cli")
         assert_gone(client, graph, WORDS, derived, [m["text"] for m in CANARY["messages"]])
         assert client.get(f"/v1/episodes/{kept}", headers=h).json()["status"] == "done"

@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from strata.api.quotes import quotes_said
+from strata.api.memory.quotes import quotes_said
 from strata.graph.commit import commit_episode
 from strata.graph.purge import purge_episode
 from strata.resolve.purging import purge_rules

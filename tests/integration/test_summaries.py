@@ -14,7 +14,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "support"))
 
 from strata_tests_openai_server_loader import load  # noqa: E402
 
-from strata.api.recall import context_block  # noqa: E402
+from strata.api.memory.recall import context_block  # noqa: E402
 from strata.graph import Graph  # noqa: E402
 from strata.graph.search import SearchQuery, search  # noqa: E402
 from strata.ingest.extractors.cache import MemoryCache  # noqa: E402

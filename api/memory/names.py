@@ -1,0 +1,83 @@
+"""Names to entities: the ranked lookup (``GET /entities?name=``, MCP ``resolve_entity``, ``strata entity``) and
+the uuid-or-exact-name filters of fact listings and paths."""
+
+from __future__ import annotations
+
+import re
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from strata.graph import Graph, lucene
+from strata.graph.read import Candidate, entity_candidates
+from strata.graph.search import EmbedFn, embed_query
+from strata.graph.traverse import entity_types
+from strata.resolve.lookup import rank_by_name
+from strata.resolve.normalize import entity_key
+from strata.resolve.types import CandidateEntity
+from strata.schema.errors import InputError
+
+UUID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
+# What a name filter that matches no entity becomes: a uuid no entity has, so the listing is empty.
+NO_ENTITY = "00000000-0000-0000-0000-000000000000"
+# Candidates each channel proposes before the name rules rank them (the best by name may be a channel's 5th).
+LOOKUP_POOL = 20
+
+
+class Resolution(BaseModel):
+    name: str
+    candidates: list[Candidate]
+    # "vector" when the name could not be embedded: exact and full-text matches only (as in search).
+    degraded: list[Literal["vector"]] = Field(default_factory=list)
+
+
+def resolve_name(graph: Graph, group: str, name: str, limit: int, embed: EmbedFn | None) -> Resolution:
+    """Exact key, full-text and name-vector matches, on one score scale, ranked by the name rules."""
+    embedding, degraded = embed_query(embed, name)
+    vectors = [("q", embedding)] if embedding is not None else []
+    text = lucene.any_terms(name, fuzzy=True)
+    hits = entity_candidates(graph, group, keys=_keys(graph, group, name), lucene=[("q", text)] if text else [],
+                             vectors=vectors, limit=max(limit, LOOKUP_POOL))
+    best: dict[str, Candidate] = {}
+    for hit in hits:
+        hit = hit.model_copy(update={"query": name, "embedding": None, "score": _scaled(hit.channel, hit.score)})
+        if hit.uuid not in best or hit.score > best[hit.uuid].score:
+            best[hit.uuid] = hit
+    found = sorted(best.values(), key=lambda c: (-c.score, c.name))
+    # Channels say how alike two strings are; the name rules say whether the name can mean the entity.
+    order = rank_by_name(name, [CandidateEntity(uuid=c.uuid, name=c.name, type=c.type or "Entity",
+                                                aliases=c.aliases, mentions=c.mentions) for c in found],
+                         [c.score for c in found])
+    return Resolution(name=name, candidates=[found[i] for i, _ in order][:limit], degraded=degraded)
+
+
+def _scaled(channel: str, score: float) -> float:
+    """One scale for the three channels: key 1.0, vector cosine as is, BM25 squashed below 0.9."""
+    if channel == "key":
+        return 1.0
+    if channel == "fulltext":
+        return round(0.9 * score / (score + 1.0), 6)
+    return round(float(score), 6)
+
+
+def _keys(graph: Graph, group: str, name: str) -> list[str]:
+    types = ["Entity", *[t.name for t in entity_types(graph, group) if t.name]]
+    keys = set()
+    for t in types:
+        try:
+            keys.add(entity_key(name, t))
+        except InputError:
+            return []
+    return sorted(keys)
+
+
+def entity_ref(graph: Graph, group: str, value: str | None, type_: str | None, role: str) -> str | None:
+    """A subject/object filter: a uuid as is, a name through its exact key (ambiguity is an error)."""
+    if value is None or UUID.match(value):
+        return value
+    keys = [entity_key(value, type_)] if type_ else _keys(graph, group, value)
+    found = {c.uuid: c for c in entity_candidates(graph, group, keys=keys)} if keys else {}
+    if len(found) > 1:
+        raise InputError(f"{role} {value!r} names several entities; pass a uuid or {role}_type",
+                         {"candidates": [{"uuid": c.uuid, "name": c.name, "type": c.type} for c in found.values()]})
+    return next(iter(found), NO_ENTITY)
