@@ -41,7 +41,7 @@ from pathlib import Path
 
 import httpx
 
-from bench.generate_graph import Generated, add_embedder_option, generate, load, settings_for
+from bench.generate_graph import add_embedder_option, settings_for
 from strata.graph import Graph, apply_migrations
 from strata.graph.bulk import delete_key, drop_group
 from strata.graph.keys import create_key
@@ -49,6 +49,7 @@ from strata.graph.read import list_facts
 from strata.graph.search import SearchQuery, brute_force_fact_scan, brute_force_scan, fact_vector_channel, search
 from strata.ingest.embedders import make_embedder
 from strata.ingest.protocols import Embedder
+from strata.ingest.testing.synthetic import Generated, generate, load
 from strata.schema.settings import Settings
 from strata.services.manager import ServicesManager
 

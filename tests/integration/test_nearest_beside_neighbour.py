@@ -10,13 +10,13 @@ from datetime import UTC, datetime
 import numpy as np
 import pytest
 
-from bench.generate_graph import generate, load
 from strata.graph import Graph
 from strata.graph import search as search_module
 from strata.graph.bulk import drop_group
 from strata.graph.commit import commit_episode
 from strata.graph.read import MAX_INDEX_DEPTH, entity_candidates
 from strata.graph.search import SearchQuery, search
+from strata.ingest.testing.synthetic import generate, load
 from strata.resolve.timeline import recompute_timeline
 from strata.schema import ids
 from strata.schema.models import Episode, ExtractorInfo
