@@ -17,6 +17,7 @@ COPY api api
 COPY --from=ui /ui/node_modules/cytoscape/dist/cytoscape.min.js api/ui/static/vendor/cytoscape.min.js
 COPY --from=ui /ui/node_modules/cytoscape/LICENSE api/ui/static/vendor/cytoscape.LICENSE
 COPY services services
+COPY src src
 RUN pip install --no-cache-dir .
 ENV PYTHONUNBUFFERED=1
 EXPOSE 8000
