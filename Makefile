@@ -57,7 +57,12 @@ demo: services
 serve: services
 	$(BIN)/strata serve
 
-test: services
+# The layer contracts ([tool.importlinter]) and the type check ([tool.mypy]); no services needed.
+check: setup
+	$(BIN)/lint-imports
+	$(BIN)/mypy
+
+test: check services
 	$(BIN)/pytest
 
 down:

@@ -9,10 +9,10 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from fastapi import Depends, Path, Request, Security
+from fastapi import Depends, Request, Security
 from fastapi.security import APIKeyHeader, HTTPAuthorizationCredentials, HTTPBearer
 
-from strata.api.deps import Runtime, runtime
+from strata.api.deps import GroupId, Runtime, runtime
 from strata.api.errors import ForbiddenError, UnauthorizedError
 from strata.graph.keys import GROUP, ApiKey, verify_token
 from strata.graph.traverse import group_of
@@ -72,8 +72,7 @@ def check_group(key: ApiKey, group_id: str, right: str) -> None:
 def group_access(right: str) -> Callable[..., str]:
     """A dependency giving the path's ``group`` once the key may use it with ``right``."""
 
-    def dep(group: str = Path(..., description="Group id", examples=["demo"], max_length=128),
-            key: ApiKey = Depends(principal)) -> str:
+    def dep(group: GroupId, key: ApiKey = Depends(principal)) -> str:
         check_group(key, group, right)
         return group
 

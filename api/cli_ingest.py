@@ -239,10 +239,10 @@ def consolidate(
     with Graph.from_settings(cfg) as graph:
         if undo:
             from strata.graph.undo import undo_pass
-            from strata.resolve.timeline import recompute_timeline
+            from strata.ingest.rules import split_rules
             from strata.schema.models import utcnow
 
-            undone = undo_pass(graph, group, source, recompute_timeline, utcnow())
+            undone = undo_pass(graph, group, source, split_rules(), utcnow())
             console.print(f"undid {len(undone)} merge(s)")
             return
         results = consolidate_group(graph, group, source)

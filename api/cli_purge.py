@@ -20,7 +20,7 @@ KEY_ID = "cli"
 
 def _rules(cfg: Settings):
     from strata.ingest.embedders import make_embedder
-    from strata.resolve.purging import purge_rules
+    from strata.ingest.rules import purge_rules
 
     return purge_rules(make_embedder(cfg).embed)
 

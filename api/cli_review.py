@@ -47,11 +47,11 @@ def unmerge_cmd(entity: str = typer.Argument(..., help="The survivor of the merg
     """Take back a merge: the merged entity comes back with its facts, mentions and quotes."""
     from strata.graph import Graph
     from strata.graph.undo import undo_record
-    from strata.resolve.timeline import recompute_timeline
+    from strata.ingest.rules import split_rules
     from strata.schema.models import utcnow
 
     with Graph.from_settings(Settings()) as graph:
-        done = undo_record(graph, group, entity, record, recompute_timeline, utcnow())
+        done = undo_record(graph, group, entity, record, split_rules(), utcnow())
     console.print(f"restored {done.restored}: {done.facts_restored} facts, {done.mentions_restored} mentions",
                   highlight=False)
 

@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import Request
+from fastapi import Path, Request
 
 from strata.graph.driver import Graph
+from strata.graph.keys import GROUP
 from strata.ingest.protocols import Embedder
 from strata.schema.settings import Settings
+
+# A group id as the server checks it, declared so the OpenAPI document says what is accepted.
+GroupId = Annotated[str, Path(description="Group id", examples=["demo"], max_length=128, pattern=GROUP.pattern)]
 
 
 @dataclass

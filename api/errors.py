@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import re
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -10,6 +11,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Match, Route
 
 from strata.schema.errors import (
     ConfigError,
@@ -92,14 +94,33 @@ def install(app: FastAPI) -> None:
                           {"errors": problems})
 
     @app.exception_handler(StarletteHTTPException)
-    def http_error(_: Request, exc: StarletteHTTPException) -> JSONResponse:
+    def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
         code = {404: "not_found", 405: "method_not_allowed", 413: "too_large"}.get(exc.status_code, "http_error")
-        return error_json(exc.status_code, code, str(exc.detail), headers=getattr(exc, "headers", None))
+        headers = getattr(exc, "headers", None)
+        if exc.status_code == 405:
+            headers = {**(headers or {}), "Allow": ", ".join(allowed_methods(app, request))}
+        return error_json(exc.status_code, code, str(exc.detail), headers=headers)
 
     @app.exception_handler(Exception)
     def unexpected(_: Request, exc: Exception) -> JSONResponse:
         log.exception("unhandled error")
         return error_json(500, "internal_error", "internal server error")
+
+
+def allowed_methods(app: FastAPI, request: Request) -> list[str]:
+    """The methods of the resource a 405 answers for. Starlette names those of the first route whose template
+    matches the path, but ``/v1/entities/{uuid}`` also matches ``/v1/entities/x:merge``: the resource is the
+    most specific matching template (the most literal characters), with the methods of all its routes."""
+    matching = [r for r in app.router.routes
+                if isinstance(r, Route) and r.methods and r.matches(request.scope)[0] is not Match.NONE]
+    if not matching:
+        return []
+    literal = max(_literal_length(r.path) for r in matching)
+    return sorted({m for r in matching if _literal_length(r.path) == literal for m in r.methods or ()})
+
+
+def _literal_length(template: str) -> int:
+    return len(re.sub(r"\{[^}]*\}", "", template))
 
 
 def _jsonable(details: dict[str, Any]) -> dict[str, Any]:

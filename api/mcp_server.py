@@ -37,6 +37,7 @@ from strata.graph.search import SearchQuery
 from strata.graph.story import StoryAsk, StoryCut, story_cut
 from strata.graph.suggestions import accept_suggestion, pending_suggestions, reject_suggestion
 from strata.graph.undo import undo_record
+from strata.ingest.rules import split_rules
 from strata.resolve.timeline import recompute_timeline
 from strata.schema.errors import InputError, NotFoundError, StrataError
 from strata.schema.models import utcnow
@@ -247,7 +248,7 @@ def build_mcp(app: FastAPI) -> MCPServer:
 
         def run() -> dict[str, Any]:
             group = owned_group(rt(), key_of(ctx), "entity", uuid, "w")
-            return undo_record(rt().graph, group, uuid, record, recompute_timeline, utcnow()).model_dump(mode="json")
+            return undo_record(rt().graph, group, uuid, record, split_rules(), utcnow()).model_dump(mode="json")
 
         return await call(run)
 

@@ -66,7 +66,7 @@ def commit_episode(graph: Graph, plan: CommitPlan, timeline: TimelineFn, now: da
 
     def work(tx: ManagedTransaction) -> CommitResult:
         # group_tag: the group as one full-text token (graph/lucene.py), set on what the text indexes cover.
-        common = {"group_id": plan.group_id, "group_tag": lucene.group_tag(plan.group_id), "now": now}
+        common: dict[str, Any] = {"group_id": plan.group_id, "group_tag": lucene.group_tag(plan.group_id), "now": now}
         if plan.source is not None:
             src = plan.source.model_dump(exclude={"metadata"})
             src["metadata_json"] = json.dumps(plan.source.metadata, sort_keys=True, default=str)

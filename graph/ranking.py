@@ -80,7 +80,7 @@ def rank(candidates: Sequence[Candidate], weights: RankWeights, text_channels: d
                   + weights.time * c.features["time"] + weights.kind.get(c.kind, 0.0))
     episode_weight = _episode_weights(candidates, weights.episode_top)
     for c in candidates:
-        c.features["episode"] = episode_weight.get(c.episode, 0.0) if c.kind == "episode" else 0.0
+        c.features["episode"] = episode_weight.get(c.episode, 0.0) if c.kind == "episode" and c.episode else 0.0
         c.score = c.base + weights.episode * c.features["episode"]
     return sorted(candidates, key=lambda c: (-c.score, -c.fusion, c.kind, c.uuid))
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Callable, Sequence
+from collections.abc import Set as AbstractSet
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
 from typing import Any, Literal
@@ -221,7 +222,7 @@ def _depth(kind: str, limit: int) -> int:
 
 
 def _channels(graph: Graph, params: dict[str, Any], terms: dict[str, str], embedding: list[float] | None,
-              kinds: set[str], center: list[str]) -> dict[str, list[_Item]]:
+              kinds: AbstractSet[str], center: list[str]) -> dict[str, list[_Item]]:
     """The index channels in two queries side by side: the entity and passage channels with the expansion
     from the best entities in one (this thread), the fact channels in the other (the pool). Two round trips
     in parallel whatever the number of channels, and about the same work on each side."""

@@ -24,7 +24,7 @@ from strata.resolve.predicates import fold_predicate, parse_predicate
 from strata.resolve.types import CandidateEntity, Decision, MentionCandidate, MentionGroup, PredicateInfo
 from strata.schema import ids
 from strata.schema.errors import InputError
-from strata.schema.models import Episode, ExtractedEntity, ExtractedFact, Extraction, Source
+from strata.schema.models import Episode, ExtractedEntity, ExtractedFact, Extraction, Functionality, Source
 from strata.schema.plan import (
     LABEL,
     PREDICATE,
@@ -152,10 +152,11 @@ def build_plan(episode: Episode, extraction: Extraction, *, lookup: CandidateLoo
     merges = _merge_records(episode, groups, decisions, found, chosen, uuid_of_group)
     by_form = _form_index(groups, mentions)
     registry = list(predicates)
-    resolved: dict[tuple[str, bool], tuple[str, bool, PredicateInfo]] = {}
+    resolved: dict[tuple[str, Functionality | None], tuple[str, bool, PredicateInfo]] = {}
     predicate_writes: dict[str, PredicateWrite] = {}
     fact_writes: dict[str, FactWrite] = {}
-    for f, text, vec in zip(facts, fact_texts, fact_vecs or [None] * len(facts), strict=True):
+    vecs: list[list[float] | None] = list(fact_vecs) if fact_vecs else [None] * len(facts)
+    for f, text, vec in zip(facts, fact_texts, vecs, strict=True):
         try:
             # One predicate spelling resolves once per episode; a 10k-fact batch often uses a handful.
             spelling = (f.predicate, f.functional)
@@ -164,14 +165,14 @@ def build_plan(episode: Episode, extraction: Extraction, *, lookup: CandidateLoo
                 pred = resolved[spelling][2]
                 if all(p.name != pred.name for p in registry):
                     registry.append(pred)
-            write = _fact(episode, f, text, vec, by_form, uuid_of_group, resolved[spelling])
+            stated = _fact(episode, f, text, vec, by_form, uuid_of_group, resolved[spelling])
         except InputError as exc:
             report.rejected_facts.append(f"{f.subject} / {f.predicate} / {f.object}: {exc.message}")
             continue
-        prior = fact_writes.setdefault(write.uuid, write)
-        if prior.story_at is not None and write.story_at is not None and write.story_at < prior.story_at:
+        first = fact_writes.setdefault(stated.uuid, stated)
+        if first.story_at is not None and stated.story_at is not None and stated.story_at < first.story_at:
             # One fact stated twice in a window stands where the story first states it.
-            fact_writes[write.uuid] = prior.model_copy(update={"story_at": write.story_at})
+            fact_writes[stated.uuid] = first.model_copy(update={"story_at": stated.story_at})
         pred = resolved[spelling][2]
         predicate_writes[pred.name] = PredicateWrite(name=pred.name, description=pred.description,
                                                      functional=pred.functional)
@@ -234,10 +235,10 @@ def _all_mentions(extraction: Extraction, onto: Ontology) -> list[ExtractedEntit
                 mentions.append(ExtractedEntity(name=name, type=type_ or "Entity"))
                 known.add(fold_name(name))
     for quote in extraction.quotes:  # whoever speaks or is spoken to is a person of the episode
-        for name in (quote.speaker, *quote.addressees):
-            if name and fold_name(name) and fold_name(name) not in known:
-                mentions.append(ExtractedEntity(name=name, type="Person"))
-                known.add(fold_name(name))
+        for person in (quote.speaker, *quote.addressees):
+            if person and fold_name(person) and fold_name(person) not in known:
+                mentions.append(ExtractedEntity(name=person, type="Person"))
+                known.add(fold_name(person))
     return mentions
 
 
@@ -256,7 +257,8 @@ def _embed_all(embed: Embed | None, *batches: list[str]) -> list[list[list[float
         return [None for _ in batches]
     flat = [t for batch in batches for t in batch]
     vectors = embed(flat) if flat else []
-    out, start = [], 0
+    out: list[list[list[float]] | None] = []
+    start = 0
     for batch in batches:
         out.append(vectors[start:start + len(batch)])
         start += len(batch)

@@ -113,7 +113,7 @@ def _negation_closes(facts: Sequence[TemporalFact], symmetric: bool = False) -> 
         for n in negations.get(pair(f), ()):
             if f.valid_at is None or _order(f) <= _order(n):
                 close = (n.valid_at, _pos(n), _NEGATION, n.uuid, n.story_at)
-                if f.uuid not in out or close < out[f.uuid]:  # type: ignore[operator]
+                if f.uuid not in out or close < out[f.uuid]:
                     out[f.uuid] = close  # type: ignore[assignment]
     return out
 

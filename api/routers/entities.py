@@ -25,6 +25,7 @@ from strata.graph.search import SearchHit, fact_with_provenance
 from strata.graph.story import StoryAsk, story_cut
 from strata.graph.traverse import Neighborhood, neighborhood
 from strata.graph.undo import UndoResult, undo_record
+from strata.ingest.rules import split_rules
 from strata.resolve.timeline import recompute_timeline
 from strata.schema.errors import NotFoundError
 from strata.schema.models import Entity, Fact, Note, utcnow
@@ -160,4 +161,4 @@ def undo(uuid: str = EntityId, record: str = Path(..., max_length=64, descriptio
     mentions, facts and quotes; names joined inside an episode are split off to their own entity
     (docs/resolution.md, "Undo")."""
     group = owned_group(rt, key, "entity", uuid, "w")
-    return undo_record(rt.graph, group, uuid, record, recompute_timeline, utcnow())
+    return undo_record(rt.graph, group, uuid, record, split_rules(), utcnow())

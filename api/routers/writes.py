@@ -16,9 +16,9 @@ from strata.graph.keys import ApiKey
 from strata.graph.purge import PurgeRecord, purge_episode, purge_group, purge_source
 from strata.graph.retract import RetractResult, retract_episode, retract_source
 from strata.ingest.consolidate import ConsolidationResult, consolidate_group
+from strata.ingest.rules import purge_rules
 from strata.ingest.sources import FORMATS, parse_source_bytes
 from strata.ingest.submit import JobInfo, episode_info, job_info, submit_document, submit_episodes
-from strata.resolve.purging import purge_rules
 from strata.resolve.timeline import recompute_timeline
 from strata.schema.errors import InputError, SizeLimitError
 from strata.schema.models import utcnow
