@@ -19,5 +19,8 @@ COPY --from=ui /ui/node_modules/cytoscape/LICENSE api/ui/static/vendor/cytoscape
 COPY services services
 COPY src src
 RUN pip install --no-cache-dir .
+# Run as an unprivileged user; the LLM cache volume mounts on a folder it owns.
+RUN useradd --create-home --uid 10001 strata && mkdir -p /var/cache/strata/llm && chown -R strata /var/cache/strata
+USER strata
 ENV PYTHONUNBUFFERED=1
 EXPOSE 8000
