@@ -26,7 +26,6 @@ from strata.resolve.types import (
     MentionCandidate,
     MentionGroup,
     PredicateInfo,
-    SlotFunctionality,
     TemporalFact,
     TimelineUpdate,
 )
@@ -44,7 +43,6 @@ __all__ = [
     "Ontology",
     "ParsedName",
     "PredicateInfo",
-    "SlotFunctionality",
     "TemporalFact",
     "TimelineUpdate",
     "UnionFind",

@@ -9,9 +9,8 @@ from typing import Any
 
 from pydantic import Field, PrivateAttr
 
-from strata.resolve.types import SlotFunctionality
 from strata.schema.errors import ConfigError
-from strata.schema.models import Frozen
+from strata.schema.models import Frozen, Functionality
 
 GENERIC_TYPES = frozenset({"entity", "thing_or_person", "unknown", "other", "misc", ""})
 
@@ -26,7 +25,7 @@ class EntityTypeDef(Frozen):
 class PredicateDef(Frozen):
     name: str
     description: str = ""
-    functional: SlotFunctionality | None = None
+    functional: Functionality | None = None
     synonyms: list[str] = Field(default_factory=list)
 
 
@@ -65,7 +64,7 @@ class Ontology(Frozen):
         """Ontology predicate for a normalized predicate name or one of its synonyms, else None."""
         return self._preds.get(name)
 
-    def functional(self, predicate: str) -> SlotFunctionality | None:
+    def functional(self, predicate: str) -> Functionality | None:
         canonical = self.canonical_predicate(predicate)
         return self.predicates[canonical].functional if canonical else None
 
