@@ -25,7 +25,6 @@ from strata.resolve.types import (
     MatchScore,
     MentionCandidate,
     MentionGroup,
-    PredicateInfo,
     TemporalFact,
     TimelineUpdate,
 )
@@ -42,7 +41,6 @@ __all__ = [
     "MentionGroup",
     "Ontology",
     "ParsedName",
-    "PredicateInfo",
     "TemporalFact",
     "TimelineUpdate",
     "UnionFind",

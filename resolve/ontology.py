@@ -11,6 +11,7 @@ from pydantic import Field, PrivateAttr
 
 from strata.schema.errors import ConfigError
 from strata.schema.models import Frozen, Functionality
+from strata.schema.plan import Predicate
 
 GENERIC_TYPES = frozenset({"entity", "thing_or_person", "unknown", "other", "misc", ""})
 
@@ -22,17 +23,10 @@ class EntityTypeDef(Frozen):
     synonyms: list[str] = Field(default_factory=list)
 
 
-class PredicateDef(Frozen):
-    name: str
-    description: str = ""
-    functional: Functionality | None = None
-    synonyms: list[str] = Field(default_factory=list)
-
-
 class Ontology(Frozen):
     version: int = 1
     entity_types: dict[str, EntityTypeDef]
-    predicates: dict[str, PredicateDef]
+    predicates: dict[str, Predicate]
     _types: dict[str, str] = PrivateAttr(default_factory=dict)
     _preds: dict[str, str] = PrivateAttr(default_factory=dict)
 
@@ -81,8 +75,8 @@ def parse_ontology(data: dict[str, Any]) -> Ontology:
             for name, body in data["entity_types"].items()
         }
         predicates = {
-            name: PredicateDef(name=name, description=body.get("description", ""),
-                               functional=body.get("functional"), synonyms=body.get("synonyms", []))
+            name: Predicate(name=name, description=body.get("description", ""),
+                            functional=body.get("functional"), synonyms=body.get("synonyms", []))
             for name, body in data["predicates"].items()
         }
     except (KeyError, TypeError, ValueError) as exc:

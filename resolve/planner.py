@@ -21,7 +21,7 @@ from strata.resolve.normalize import entity_key, fold_name
 from strata.resolve.ontology import Ontology, load_ontology
 from strata.resolve.passages import passages_for
 from strata.resolve.predicates import fold_predicate, parse_predicate
-from strata.resolve.types import CandidateEntity, Decision, MentionCandidate, MentionGroup, PredicateInfo
+from strata.resolve.types import CandidateEntity, Decision, MentionCandidate, MentionGroup
 from strata.schema import ids
 from strata.schema.errors import InputError
 from strata.schema.models import Episode, ExtractedEntity, ExtractedFact, Extraction, Functionality, Source
@@ -34,7 +34,7 @@ from strata.schema.plan import (
     FactWrite,
     MentionWrite,
     MergeRecordWrite,
-    PredicateWrite,
+    Predicate,
     SameAsSuggestion,
 )
 
@@ -102,7 +102,7 @@ def texts_to_embed(episode: Episode, extraction: Extraction, ontology: Ontology 
 
 
 def build_plan(episode: Episode, extraction: Extraction, *, lookup: CandidateLookup,
-               predicates: Sequence[PredicateInfo], embed: Embed | None = None,
+               predicates: Sequence[Predicate], embed: Embed | None = None,
                adjudicator: Adjudicator | None = None, source: Source | None = None,
                ontology: Ontology | None = None, prose_vectors: bool = False) -> tuple[CommitPlan, PlanReport]:
     onto = ontology or load_ontology()
@@ -152,8 +152,8 @@ def build_plan(episode: Episode, extraction: Extraction, *, lookup: CandidateLoo
     merges = _merge_records(episode, groups, decisions, found, chosen, uuid_of_group)
     by_form = _form_index(groups, mentions)
     registry = list(predicates)
-    resolved: dict[tuple[str, Functionality | None], tuple[str, bool, PredicateInfo]] = {}
-    predicate_writes: dict[str, PredicateWrite] = {}
+    resolved: dict[tuple[str, Functionality | None], tuple[str, bool, Predicate]] = {}
+    predicate_writes: dict[str, Predicate] = {}
     fact_writes: dict[str, FactWrite] = {}
     vecs: list[list[float] | None] = list(fact_vecs) if fact_vecs else [None] * len(facts)
     for f, text, vec in zip(facts, fact_texts, vecs, strict=True):
@@ -174,7 +174,7 @@ def build_plan(episode: Episode, extraction: Extraction, *, lookup: CandidateLoo
             # One fact stated twice in a window stands where the story first states it.
             fact_writes[stated.uuid] = first.model_copy(update={"story_at": stated.story_at})
         pred = resolved[spelling][2]
-        predicate_writes[pred.name] = PredicateWrite(name=pred.name, description=pred.description,
+        predicate_writes[pred.name] = Predicate(name=pred.name, description=pred.description,
                                                      functional=pred.functional)
 
     mention_writes = [MentionWrite(entity_uuid=uuid_of_group[i], spans=g.spans,
@@ -299,8 +299,8 @@ def _form_index(groups: list[MentionGroup], mentions: list[ExtractedEntity]) -> 
     return index
 
 
-def _predicate(f: ExtractedFact, registry: list[PredicateInfo], onto: Ontology,
-               embed: Embed | None = None) -> tuple[str, bool, PredicateInfo]:
+def _predicate(f: ExtractedFact, registry: list[Predicate], onto: Ontology,
+               embed: Embed | None = None) -> tuple[str, bool, Predicate]:
     """Registry name, whether the wording negates, and the registry entry for one predicate spelling."""
     name, negated_word = parse_predicate(f.predicate)
     name = fold_predicate(name, registry, _predicate_vectors(name, registry, onto, embed), ontology=onto)
@@ -309,12 +309,12 @@ def _predicate(f: ExtractedFact, registry: list[PredicateInfo], onto: Ontology,
     known = next((p for p in registry if p.name == name), None)
     functional = (known.functional if known and known.functional else None) or onto.functional(name) or f.functional
     pdef = onto.predicates.get(onto.canonical_predicate(name) or "")
-    info = PredicateInfo(name=name, functional=functional,
+    info = Predicate(name=name, functional=functional,
                          description=(known.description if known else "") or (pdef.description if pdef else ""))
     return name, negated_word, info
 
 
-def _predicate_vectors(name: str, registry: list[PredicateInfo], onto: Ontology,
+def _predicate_vectors(name: str, registry: list[Predicate], onto: Ontology,
                        embed: Embed | None) -> dict[str, list[float]] | None:
     """Embeddings for the last step of predicate folding ("relocate_to" onto a registered "lives_in"): only for
     a name neither the registry nor the ontology knows, and only when the registry has other names."""
@@ -325,7 +325,7 @@ def _predicate_vectors(name: str, registry: list[PredicateInfo], onto: Ontology,
 
 
 def _fact(episode: Episode, f: ExtractedFact, text: str, vec: list[float] | None, by_form: dict[str, int],
-          uuid_of_group: list[str], predicate: tuple[str, bool, PredicateInfo]) -> FactWrite:
+          uuid_of_group: list[str], predicate: tuple[str, bool, Predicate]) -> FactWrite:
     s_idx, o_idx = by_form.get(fold_name(f.subject)), by_form.get(fold_name(f.object))
     if s_idx is None or o_idx is None:
         raise InputError("subject or object has no usable name")

@@ -6,7 +6,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from strata.schema.models import Frozen, Functionality, Span
+from strata.schema.models import Frozen, Span
 from strata.schema.plan import TemporalFact, TimelineUpdate
 
 __all__ = ["TemporalFact", "TimelineUpdate"]  # defined in schema/plan.py, where graph/ reads them too
@@ -67,10 +67,3 @@ class MentionGroup(Frozen):
     description: str = ""
     spans: list[Span] = Field(default_factory=list)
 
-
-class PredicateInfo(Frozen):
-    name: str
-    description: str = ""
-    functional: Functionality | None = None
-    count: int = 0
-    embedding: list[float] | None = None

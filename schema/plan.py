@@ -75,15 +75,25 @@ class FactWrite(Frozen):
         return value
 
 
-class PredicateWrite(Frozen):
+class Predicate(Frozen):
+    """A predicate: of the ontology (with its ``synonyms``), of a group's registry (with the ``count`` of facts
+    using it, when a listing asks), of a write plan."""
+
     name: str
     description: str = ""
     functional: Functionality | None = None
+    synonyms: list[str] = Field(default_factory=list)
+    count: int = 0
 
     @field_validator("name")
     @classmethod
     def _name(cls, value: str) -> str:
         return FactWrite._predicate(value)
+
+    @field_validator("description", mode="before")
+    @classmethod
+    def _description(cls, value: str | None) -> str:
+        return value or ""  # a registry node may have none
 
 
 class PassageWrite(Frozen):
@@ -158,7 +168,7 @@ class CommitPlan(Frozen):
     entities: list[EntityWrite] = Field(default_factory=list)
     mentions: list[MentionWrite] = Field(default_factory=list)
     facts: list[FactWrite] = Field(default_factory=list)
-    predicates: list[PredicateWrite] = Field(default_factory=list)
+    predicates: list[Predicate] = Field(default_factory=list)
     passages: list[PassageWrite] = Field(default_factory=list)
     notes: list[NoteWrite] = Field(default_factory=list)
     quotes: list[QuoteWrite] = Field(default_factory=list)

@@ -22,7 +22,7 @@ from strata.graph.read import (
     AgentActivity,
     Candidate,
     FactPage,
-    PredicateInfo,
+    Predicate,
     agents,
     entity_candidates,
     list_facts,
@@ -233,7 +233,7 @@ def paths(group: str = Depends(read_group), rt: Runtime = Depends(runtime),
 
 class GroupSchema(BaseModel):
     entity_types: list[TypeCount]
-    predicates: list[PredicateInfo]
+    predicates: list[Predicate]
 
 
 @router.get("/groups/{group}/schema", response_model=GroupSchema)

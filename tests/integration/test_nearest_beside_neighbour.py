@@ -20,7 +20,7 @@ from strata.ingest.testing.synthetic import generate, load
 from strata.resolve.timeline import recompute_timeline
 from strata.schema import ids
 from strata.schema.models import Episode, ExtractorInfo
-from strata.schema.plan import CommitPlan, EntityWrite, FactWrite, PassageWrite, PredicateWrite
+from strata.schema.plan import CommitPlan, EntityWrite, FactWrite, PassageWrite, Predicate
 from strata.schema.settings import Settings
 
 pytestmark = pytest.mark.integration
@@ -68,7 +68,7 @@ def _small_group_plan(group: str, dim: int) -> CommitPlan:
                              text=content[k * width:(k + 1) * width], embedding=_toward(dim, t, 3),
                              context_embedding=_toward(dim, t, 3)) for k, t in enumerate(ts)]
     return CommitPlan(group_id=group, episode=ep, entities=entities, facts=facts, passages=passages,
-                      predicates=[PredicateWrite(name="logs")], extractor=ExtractorInfo(name="test"))
+                      predicates=[Predicate(name="logs")], extractor=ExtractorInfo(name="test"))
 
 
 def _vector_view(graph: Graph, group: str, query: list[float]) -> tuple[list, list]:
