@@ -94,7 +94,7 @@ def texts_to_embed(episode: Episode, extraction: Extraction, ontology: Ontology 
                    prose_vectors: bool = False) -> list[str]:
     """Exactly the texts ``build_plan`` will embed, so a caller can embed them ahead (outside any lock)."""
     onto = ontology or load_ontology()
-    groups = [g for g in collapse_mentions(_all_mentions(extraction, onto), onto, fuzzy=episode.kind != "facts")
+    groups = [g for g in collapse_mentions(_all_mentions(extraction), onto, fuzzy=episode.kind != "facts")
               if _usable(g)]
     facts = [f.fact or f"{f.subject} {f.predicate} {f.object}" for f in extraction.facts]
     passages = passages_for(episode, extraction.notes) if passage_vectors_wanted(episode, prose_vectors) else []
@@ -107,7 +107,7 @@ def build_plan(episode: Episode, extraction: Extraction, *, lookup: CandidateLoo
                ontology: Ontology | None = None, prose_vectors: bool = False) -> tuple[CommitPlan, PlanReport]:
     onto = ontology or load_ontology()
     report = PlanReport()
-    mentions = _all_mentions(extraction, onto)
+    mentions = _all_mentions(extraction)
     groups = [g for g in collapse_mentions(mentions, onto, fuzzy=episode.kind != "facts") if _usable(g)]
     facts = list(extraction.facts)
     fact_texts = [f.fact or f"{f.subject} {f.predicate} {f.object}" for f in facts]
@@ -225,7 +225,7 @@ def _exact_decision(candidates: list[CandidateEntity]) -> Decision:
     return Decision(action="create", reason="facts: only exact names merge")
 
 
-def _all_mentions(extraction: Extraction, onto: Ontology) -> list[ExtractedEntity]:
+def _all_mentions(extraction: Extraction) -> list[ExtractedEntity]:
     """Extracted entities plus fact endpoints and quote speakers the extractor did not list as entities."""
     mentions = list(extraction.entities)
     known = {fold_name(n) for e in mentions for n in (e.name, *e.aliases)}
