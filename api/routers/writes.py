@@ -63,7 +63,8 @@ def add_episode(body: EpisodeIn, group: str = Depends(write_group), key: ApiKey 
 @router.post("/groups/{group}/episodes:batch", status_code=202, response_model=BatchAccepted)
 def add_episodes(body: BatchIn, group: str = Depends(write_group), key: ApiKey = Depends(principal),
                  rt: Runtime = Depends(runtime)) -> BatchAccepted:
-    """Queue several episodes as one job (processed in order per group)."""
+    """Queue several episodes as one job. Workers extract them in parallel and commit one group's episodes one
+    at a time, in no fixed order (the temporal rules order facts by valid time, not by arrival)."""
     uuids, job = _submit(rt, key, group, body.episodes)
     return BatchAccepted(job_id=job.uuid, episode_uuids=uuids, job=job)
 
