@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import logging
 import re
 from typing import Any
@@ -11,7 +12,6 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
-from starlette.routing import Match, Route
 
 from strata.schema.errors import (
     ConfigError,
@@ -97,8 +97,8 @@ def install(app: FastAPI) -> None:
     def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
         code = {404: "not_found", 405: "method_not_allowed", 413: "too_large"}.get(exc.status_code, "http_error")
         headers = getattr(exc, "headers", None)
-        if exc.status_code == 405:
-            headers = {**(headers or {}), "Allow": ", ".join(allowed_methods(app, request))}
+        if exc.status_code == 405 and (allowed := allowed_methods(app, request.scope["path"])) is not None:
+            headers = {**(headers or {}), "Allow": ", ".join(allowed)}
         return error_json(exc.status_code, code, str(exc.detail), headers=headers)
 
     @app.exception_handler(Exception)
@@ -107,20 +107,23 @@ def install(app: FastAPI) -> None:
         return error_json(500, "internal_error", "internal server error")
 
 
-def allowed_methods(app: FastAPI, request: Request) -> list[str]:
-    """The methods of the resource a 405 answers for. Starlette names those of the first route whose template
-    matches the path, but ``/v1/entities/{uuid}`` also matches ``/v1/entities/x:merge``: the resource is the
-    most specific matching template (the most literal characters), with the methods of all its routes."""
-    matching = [r for r in app.router.routes
-                if isinstance(r, Route) and r.methods and r.matches(request.scope)[0] is not Match.NONE]
+def allowed_methods(app: FastAPI, path: str) -> list[str] | None:
+    """The methods the OpenAPI document declares for the resource a 405 answers for (None: not a documented
+    path). Starlette names those of the first route whose template matches, but ``/v1/entities/{uuid}`` also
+    matches ``/v1/entities/x:merge``: the resource is the most specific matching template (most literal
+    characters)."""
+    paths: dict[str, dict[str, Any]] = app.openapi()["paths"]
+    matching = [t for t in paths if _template(t).fullmatch(path)]
     if not matching:
-        return []
-    literal = max(_literal_length(r.path) for r in matching)
-    return sorted({m for r in matching if _literal_length(r.path) == literal for m in r.methods or ()})
+        return None
+    best = max(matching, key=lambda t: len(re.sub(r"\{[^}]*\}", "", t)))
+    return sorted(m.upper() for m in paths[best])
 
 
-def _literal_length(template: str) -> int:
-    return len(re.sub(r"\{[^}]*\}", "", template))
+@functools.lru_cache(maxsize=256)
+def _template(template: str) -> re.Pattern[str]:
+    parts = re.split(r"(\{[^}]*\})", template)
+    return re.compile("".join("[^/]+" if p.startswith("{") else re.escape(p) for p in parts))
 
 
 def _jsonable(details: dict[str, Any]) -> dict[str, Any]:
