@@ -17,6 +17,10 @@ COPY api api
 COPY --from=ui /ui/node_modules/cytoscape/dist/cytoscape.min.js api/ui/static/vendor/cytoscape.min.js
 COPY --from=ui /ui/node_modules/cytoscape/LICENSE api/ui/static/vendor/cytoscape.LICENSE
 COPY services services
+COPY src src
 RUN pip install --no-cache-dir .
+# Run as an unprivileged user; the LLM cache volume mounts on a folder it owns.
+RUN useradd --create-home --uid 10001 strata && mkdir -p /var/cache/strata/llm && chown -R strata /var/cache/strata
+USER strata
 ENV PYTHONUNBUFFERED=1
 EXPOSE 8000

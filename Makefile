@@ -5,13 +5,19 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: setup system-deps ui services demo serve test down lint bench clean
+.PHONY: setup system-deps ui services demo serve test check down lint bench clean constraints
 
-$(BIN)/.installed: pyproject.toml
+# Installs from constraints.txt: the exact versions the suite last passed with (the ranges are in pyproject.toml).
+$(BIN)/.installed: pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q --disable-pip-version-check -U pip
-	$(BIN)/pip install -q --disable-pip-version-check -e ".[dev]"
+	$(BIN)/pip install -q --disable-pip-version-check -c constraints.txt -e ".[dev]"
 	touch $@
+
+# After changing dependencies and running the suite green: pin what this .venv holds.
+constraints:
+	{ sed -n '1,2p' constraints.txt; $(BIN)/pip freeze --exclude-editable | grep -v '^strata=='; } > constraints.tmp
+	mv constraints.tmp constraints.txt
 
 setup: system-deps ui $(BIN)/.installed
 
@@ -51,7 +57,12 @@ demo: services
 serve: services
 	$(BIN)/strata serve
 
-test: services
+# The layer contracts ([tool.importlinter]) and the type check ([tool.mypy]); no services needed.
+check: setup
+	$(BIN)/lint-imports
+	$(BIN)/mypy
+
+test: check services
 	$(BIN)/pytest
 
 down:

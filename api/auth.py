@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from fastapi import Depends, Path, Request, Security
+from fastapi import Depends, Request, Security
 from fastapi.security import APIKeyHeader, HTTPAuthorizationCredentials, HTTPBearer
 
-from strata.api.deps import memory
+from strata.api.deps import GroupId, memory
 from strata.api.errors import ForbiddenError, UnauthorizedError
 from strata.api.memory import GROUP, ApiKey, Memory
 from strata.schema.errors import InputError, NotFoundError
@@ -62,8 +62,7 @@ def check_group(key: ApiKey, group_id: str, right: str) -> None:
 def group_access(right: str) -> Callable[..., str]:
     """A dependency giving the path's ``group`` once the key may use it with ``right``."""
 
-    def dep(group: str = Path(..., description="Group id", examples=["demo"], max_length=128),
-            key: ApiKey = Depends(principal)) -> str:
+    def dep(group: GroupId, key: ApiKey = Depends(principal)) -> str:
         check_group(key, group, right)
         return group
 

@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
-from fastapi import Request
+from typing import Annotated
 
-from strata.api.memory import Memory
+from fastapi import Path, Request
+
+from strata.api.memory import GROUP, Memory
+
+# A group id as the server checks it, declared so the OpenAPI document says what is accepted.
+GroupId = Annotated[str, Path(description="Group id", examples=["demo"], max_length=128, pattern=GROUP.pattern)]
 
 
 def memory(request: Request) -> Memory:

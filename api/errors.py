@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import functools
 import logging
+import re
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -92,14 +94,36 @@ def install(app: FastAPI) -> None:
                           {"errors": problems})
 
     @app.exception_handler(StarletteHTTPException)
-    def http_error(_: Request, exc: StarletteHTTPException) -> JSONResponse:
+    def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
         code = {404: "not_found", 405: "method_not_allowed", 413: "too_large"}.get(exc.status_code, "http_error")
-        return error_json(exc.status_code, code, str(exc.detail), headers=getattr(exc, "headers", None))
+        headers = getattr(exc, "headers", None)
+        if exc.status_code == 405 and (allowed := allowed_methods(app, request.scope["path"])) is not None:
+            headers = {**(headers or {}), "Allow": ", ".join(allowed)}
+        return error_json(exc.status_code, code, str(exc.detail), headers=headers)
 
     @app.exception_handler(Exception)
     def unexpected(_: Request, exc: Exception) -> JSONResponse:
         log.exception("unhandled error")
         return error_json(500, "internal_error", "internal server error")
+
+
+def allowed_methods(app: FastAPI, path: str) -> list[str] | None:
+    """The methods the OpenAPI document declares for the resource a 405 answers for (None: not a documented
+    path). Starlette names those of the first route whose template matches, but ``/v1/entities/{uuid}`` also
+    matches ``/v1/entities/x:merge``: the resource is the most specific matching template (most literal
+    characters)."""
+    paths: dict[str, dict[str, Any]] = app.openapi()["paths"]
+    matching = [t for t in paths if _template(t).fullmatch(path)]
+    if not matching:
+        return None
+    best = max(matching, key=lambda t: len(re.sub(r"\{[^}]*\}", "", t)))
+    return sorted(m.upper() for m in paths[best])
+
+
+@functools.lru_cache(maxsize=256)
+def _template(template: str) -> re.Pattern[str]:
+    parts = re.split(r"(\{[^}]*\})", template)
+    return re.compile("".join("[^/]+" if p.startswith("{") else re.escape(p) for p in parts))
 
 
 def _jsonable(details: dict[str, Any]) -> dict[str, Any]:

@@ -23,12 +23,12 @@ from itertools import combinations
 from pathlib import Path
 from typing import Any
 
-from bench.pp_resolution import KNOWN_DUPLICATES, load_characters
 from strata.graph import Graph
 from strata.graph.keys import create_key
 from strata.ingest.sources import count_tokens, load_source
 from strata.ingest.submit import submit_document
 from strata.ingest.tasks import build_pipeline
+from strata.ingest.testing.pp_resolution import KNOWN_DUPLICATES, load_characters
 from strata.resolve.normalize import fold_name
 from strata.schema.settings import Settings
 

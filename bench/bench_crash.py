@@ -17,17 +17,16 @@ import argparse
 import json
 import platform
 import statistics
-import sys
 import time
 import uuid
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO / "tests" / "support"))
-
-from ingest_harness import (  # noqa: E402
+from strata.graph import Graph, apply_migrations
+from strata.ingest.celery_app import make_celery
+from strata.ingest.submit import job_info, submit_episodes
+from strata.ingest.testing.harness import (
     facts_episodes,
     kill9,
     private_redis,
@@ -36,12 +35,9 @@ from ingest_harness import (  # noqa: E402
     wait_job,
     worker_env,
 )
+from strata.schema.settings import Settings
 
-from strata.graph import Graph, apply_migrations  # noqa: E402
-from strata.ingest.celery_app import make_celery  # noqa: E402
-from strata.ingest.submit import job_info, submit_episodes  # noqa: E402
-from strata.schema.settings import Settings  # noqa: E402
-
+REPO = Path(__file__).resolve().parent.parent
 RESULTS = REPO / "bench" / "results" / "crash.json"
 
 

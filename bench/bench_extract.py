@@ -19,13 +19,13 @@ from types import ModuleType
 from typing import Any
 
 from bench.msc import msc_sessions
-from bench.wire import load_wire
 from strata.ingest.embedders import HashEmbedder, OnnxMiniLMEmbedder
 from strata.ingest.extractors import LLMExtractor, SpacyExtractor
 from strata.ingest.llm_client import OpenAIChatLLM
 from strata.ingest.prompts import INSTRUCTIONS, PROMPT_VERSION
 from strata.ingest.protocols import MAX_ROSTER, ExtractionContext, RosterEntry
 from strata.ingest.sources import load_source
+from strata.ingest.testing import openai_server
 from strata.schema.ids import content_hash
 from strata.schema.models import Episode, Message
 
@@ -127,7 +127,7 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--quick", action="store_true", help="a tenth of the book, 500 embedding texts")
     args = parser.parse_args()
-    wire = load_wire()
+    wire = openai_server
     episodes = book_episodes(1500)
     spacy_eps = episodes[: max(1, len(episodes) // 10)] if args.quick else episodes
     summary = {

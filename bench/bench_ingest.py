@@ -24,11 +24,11 @@ from pathlib import Path
 from typing import Any
 
 from bench.msc import msc_sessions
-from bench.wire import load_wire
 from strata.graph import Graph, apply_migrations
 from strata.ingest.celery_app import make_celery
 from strata.ingest.sources import SourceDocument, load_source
 from strata.ingest.submit import job_info, submit_document, submit_episodes
+from strata.ingest.testing import openai_server
 from strata.schema import ids
 from strata.schema.models import Episode, Message
 from strata.schema.settings import Settings
@@ -131,7 +131,7 @@ def bench_chat(graph: Graph, settings: Settings, sessions: int) -> dict[str, Any
 
 
 def bench_llm(graph: Graph, settings: Settings, n: int, delay_s: float = 2.0) -> dict[str, Any]:
-    wire = load_wire()
+    wire = openai_server
     reply = wire.Reply.json({"entities": [], "facts": [], "summary": ""})
     out: dict[str, Any] = {"episodes": n, "server_delay_s": delay_s}
     with wire.OpenAIServer(chat_default=lambda body: wire.Reply.slow(delay_s, reply)) as server:

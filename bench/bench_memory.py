@@ -11,8 +11,6 @@ import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from bench.leaders import PREDICATE, as_of_checks, load_rows, now_questions, overlapping_rows, row_episode
-from bench.pp_resolution import load_characters, resolve_aliases
 from strata.graph import Graph, apply_migrations
 from strata.graph.read import list_facts
 from strata.graph.retract import retract_episode
@@ -20,6 +18,15 @@ from strata.ingest.embedders import HashEmbedder, OnnxMiniLMEmbedder
 from strata.ingest.extractors import SpacyExtractor
 from strata.ingest.pipeline import Pipeline
 from strata.ingest.runtime import build_runtime
+from strata.ingest.testing.leaders import (
+    PREDICATE,
+    as_of_checks,
+    load_rows,
+    now_questions,
+    overlapping_rows,
+    row_episode,
+)
+from strata.ingest.testing.pp_resolution import load_characters, resolve_aliases
 from strata.resolve.normalize import entity_key
 from strata.resolve.timeline import recompute_timeline
 from strata.schema import ids

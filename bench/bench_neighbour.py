@@ -45,7 +45,7 @@ from typing import Any
 import httpx
 
 from bench.bench_search import _free_port, _wait_ready, queries, stats
-from bench.generate_graph import Generated, add_embedder_option, generate, load, settings_for
+from bench.generate_graph import add_embedder_option, settings_for
 from bench.locomo import DEV, Conversation, load_conversations
 from strata.graph import Graph, apply_migrations
 from strata.graph.bulk import delete_key, drop_group
@@ -56,6 +56,7 @@ from strata.graph.search import OVERFETCH, SearchQuery, _depth, gather, search
 from strata.ingest.embedders import make_embedder
 from strata.ingest.protocols import Embedder
 from strata.ingest.runtime import build_runtime
+from strata.ingest.testing.synthetic import Generated, generate, load
 from strata.schema.models import utcnow
 from strata.schema.settings import Settings
 

@@ -22,9 +22,9 @@ from pathlib import Path
 from typing import Any
 
 from bench.bench_cast import BOOK, CHARACTERS, alias_items, ingest, lookup
-from bench.pp_resolution import load_characters
 from strata.graph import Graph
 from strata.graph.network import interaction_network
+from strata.ingest.testing.pp_resolution import load_characters
 from strata.schema.settings import Settings
 
 QUOTES = CHARACTERS.parent / "quotation_info.csv"

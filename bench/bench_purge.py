@@ -13,11 +13,11 @@ import argparse
 import json
 import time
 
-from bench.generate_graph import generate, load
 from strata.graph import Graph, apply_migrations
 from strata.graph.purge import purge_episode, purge_group
 from strata.ingest.embedders import HashEmbedder
-from strata.resolve.purging import purge_rules
+from strata.ingest.rules import purge_rules
+from strata.ingest.testing.synthetic import generate, load
 from strata.schema.models import utcnow
 from strata.schema.settings import Settings
 

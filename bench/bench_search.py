@@ -41,7 +41,7 @@ from pathlib import Path
 
 import httpx
 
-from bench.generate_graph import Generated, add_embedder_option, generate, load, settings_for
+from bench.generate_graph import add_embedder_option, settings_for
 from strata.graph import Graph, apply_migrations
 from strata.graph.bulk import delete_key, drop_group
 from strata.graph.keys import create_key
@@ -50,6 +50,7 @@ from strata.graph.search import SearchQuery, brute_force_fact_scan, brute_force_
 from strata.ingest.embedders import make_embedder
 from strata.ingest.protocols import Embedder
 from strata.ingest.runtime import build_runtime
+from strata.ingest.testing.synthetic import Generated, generate, load
 from strata.schema.settings import Settings
 from strata.services.manager import ServicesManager
 

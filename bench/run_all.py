@@ -19,10 +19,10 @@ SHARED = Path(__file__).resolve().parent.parent.parent / "shared" / "data"
 
 # (name, module, needs the shared data): cheapest first.
 BENCHES = (
-    ("memory", "bench.bench_memory", False),
+    ("memory", "bench.bench_memory", True),
     ("search", "bench.bench_search", False),
     ("purge", "bench.bench_purge", False),
-    ("extract", "bench.bench_extract", False),
+    ("extract", "bench.bench_extract", True),
     ("ingest", "bench.bench_ingest", True),
     ("retrieval", "bench.bench_retrieval", True),
     ("conversation", "bench.bench_conversation", True),

@@ -19,10 +19,10 @@ from strata.graph.driver import Graph
 from strata.graph.network import refresh_interactions
 from strata.graph.queries import commit as q
 from strata.graph.summaries import mark_stale
-from strata.schema.models import Episode
-from strata.schema.plan import CommitPlan, FunctionalFlag, SlotFact, SlotUpdate
+from strata.schema.models import Episode, Functionality
+from strata.schema.plan import CommitPlan, TemporalFact, TimelineUpdate
 
-TimelineFn = Callable[[list[SlotFact], Mapping[str, FunctionalFlag | None], datetime], list[SlotUpdate]]
+TimelineFn = Callable[[list[TemporalFact], Mapping[str, Functionality | None], datetime], list[TimelineUpdate]]
 
 PREDICATE_FLAGS = """
 MATCH (x:Predicate {group_id: $group_id}) WHERE x.name IN $names
@@ -66,7 +66,7 @@ def commit_episode(graph: Graph, plan: CommitPlan, timeline: TimelineFn, now: da
 
     def work(tx: ManagedTransaction) -> CommitResult:
         # group_tag: the group as one full-text token (graph/lucene.py), set on what the text indexes cover.
-        common = {"group_id": plan.group_id, "group_tag": lucene.group_tag(plan.group_id), "now": now}
+        common: dict[str, Any] = {"group_id": plan.group_id, "group_tag": lucene.group_tag(plan.group_id), "now": now}
         if plan.source is not None:
             src = plan.source.model_dump(exclude={"metadata"})
             src["metadata_json"] = json.dumps(plan.source.metadata, sort_keys=True, default=str)
@@ -123,10 +123,10 @@ def recompute_slots(tx: ManagedTransaction, group_id: str, seeds: Iterable[tuple
         return 0, 0
     names = sorted({p for _, p, _ in seeds})
     rows = tx.run(PREDICATE_FLAGS, group_id=group_id, names=names).data()
-    flags: dict[str, FunctionalFlag | None] = {r["name"]: r["functional"] for r in rows}
+    flags: dict[str, Functionality | None] = {r["name"]: r["functional"] for r in rows}
     # A (subject, predicate, object) pair can only close or reopen through a negation.
     negatable = {r["name"] for r in rows if r["has_negations"]}
-    facts: dict[str, SlotFact] = {}
+    facts: dict[str, TemporalFact] = {}
     pending = _slots_for(seeds, flags, negatable)
     seen: set[tuple[str, str, str, str]] = set()
     for _ in range(_MAX_SLOT_ROUNDS):
@@ -138,21 +138,22 @@ def recompute_slots(tx: ManagedTransaction, group_id: str, seeds: Iterable[tuple
             of_kind = [s for s in new if s["kind"] == kind]
             if of_kind:
                 for row in tx.run(query, slots=of_kind, group_id=group_id).data():
-                    facts[row["uuid"]] = SlotFact.model_validate(row)
+                    facts[row["uuid"]] = TemporalFact.model_validate(row)
         # A predicate functional on both sides links slots: follow them until nothing new appears.
         pending = _slots_for([(f.subject_uuid, f.predicate, f.object_uuid) for f in facts.values()
                               if flags.get(f.predicate) in ("both", "symmetric")], flags, negatable)
     current = {f.uuid: (f.invalid_at, f.invalidated_by, f.story_until) for f in facts.values()}
     changed = [u for u in timeline(list(facts.values()), flags, now)
-               if current.get(u.uuid) != (u.invalid_at, u.invalidated_by, u.story_until)]
+               if current.get(u.fact_uuid) != (u.invalid_at, u.invalidated_by, u.story_until)]
     if changed:
-        tx.run(q.APPLY_SLOT_UPDATES, rows=[{**u.model_dump(), "invalid_at": _iso(u.invalid_at),
-                                            "end_changed": current.get(u.uuid, (None,))[0] != u.invalid_at}
+        tx.run(q.APPLY_SLOT_UPDATES, rows=[{"uuid": u.fact_uuid, "invalid_at": _iso(u.invalid_at),
+                                            "invalidated_by": u.invalidated_by, "story_until": u.story_until,
+                                            "end_changed": current.get(u.fact_uuid, (None,))[0] != u.invalid_at}
                                            for u in changed], now=now).consume()
     ends = {uuid for s, _, o in seeds for uuid in (s, o)}
     for u in changed:
-        if u.uuid in facts:
-            ends |= {facts[u.uuid].subject_uuid, facts[u.uuid].object_uuid}
+        if u.fact_uuid in facts:
+            ends |= {facts[u.fact_uuid].subject_uuid, facts[u.fact_uuid].object_uuid}
     mark_stale(tx, group_id, ends)
     if touched is not None:
         touched |= ends
@@ -170,7 +171,7 @@ def _mention_rows(plan: CommitPlan) -> list[dict[str, Any]]:
     return rows
 
 
-def _slots_for(triples: Iterable[tuple[str, str, str]], flags: Mapping[str, FunctionalFlag | None],
+def _slots_for(triples: Iterable[tuple[str, str, str]], flags: Mapping[str, Functionality | None],
                negatable: set[str]) -> list[dict]:
     slots = []
     for subject, predicate, obj in triples:

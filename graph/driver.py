@@ -66,13 +66,13 @@ class Graph:
     def from_settings(cls, settings: Settings, pool: Executor | None = None) -> Graph:
         return cls(make_driver(settings), settings.neo4j_database, settings.vector_scan_max, pool)
 
-    def beside(self, work: Callable[..., T], *args: Any) -> Future[T]:
+    def beside(self, work: Callable[..., T], *args: Any, **kwargs: Any) -> Future[T]:
         """Start ``work`` beside the caller's own (the driver is thread-safe); its result is the future's."""
         if self.pool is not None:
-            return self.pool.submit(work, *args)
+            return self.pool.submit(work, *args, **kwargs)
         done: Future[T] = Future()
         try:
-            done.set_result(work(*args))
+            done.set_result(work(*args, **kwargs))
         except BaseException as exc:  # the caller meets it at .result(), as with a pool
             done.set_exception(exc)
         return done

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import json
 from datetime import datetime
+from typing import Any
 
 from neo4j import ManagedTransaction
-from pydantic import BaseModel, Field, field_validator
+from pydantic import BaseModel, Field
 
 from strata.graph.commit import TimelineFn, recompute_slots
 from strata.graph.driver import Graph
@@ -50,18 +51,18 @@ def merge_entities(graph: Graph, group_id: str, from_uuid: str, into_uuid: str, 
     duplicates) so ``graph.undo.undo_merge`` can take the merge back."""
     if from_uuid == into_uuid:
         raise InputError("an entity cannot be merged into itself", {"uuid": from_uuid})
-    p = {"group_id": group_id, "from_uuid": from_uuid, "into_uuid": into_uuid}
+    p: dict[str, Any] = {"group_id": group_id, "from_uuid": from_uuid, "into_uuid": into_uuid}
 
     def work(tx: ManagedTransaction) -> MergeResult:
-        if tx.run(q.BOTH_ENTITIES, **p).single()["n"] != 2:
+        if tx.run(q.BOTH_ENTITIES, **p).single(strict=True)["n"] != 2:
             raise NotFoundError("both entities must exist, be current and belong to the group", p)
-        snapshot = tx.run(cq.MERGE_SNAPSHOT, **p).single().data()
+        snapshot = tx.run(cq.MERGE_SNAPSHOT, **p).single(strict=True).data()
         moved = tx.run(q.MOVE_OUTGOING, **p).data() + tx.run(q.MOVE_INCOMING, **p).data()
-        mentions = tx.run(q.MOVE_MENTIONS, **p).single()["moved"]
+        mentions = tx.run(q.MOVE_MENTIONS, **p).single(strict=True)["moved"]
         tx.run(cq.MOVE_SAID, **p).consume()
         tx.run(cq.MOVE_TO, **p).consume()
-        loops = tx.run(q.EXPIRE_SELF_LOOPS, moved=[r["uuid"] for r in moved], now=now, **p).single()["uuids"]
-        dedup = tx.run(q.DEDUPLICATE_FACTS, now=now, **p).single()
+        loops = tx.run(q.EXPIRE_SELF_LOOPS, moved=[r["uuid"] for r in moved], now=now, **p).single(strict=True)["uuids"]
+        dedup = tx.run(q.DEDUPLICATE_FACTS, now=now, **p).single(strict=True)
         # undo reopens both: the duplicates and the facts that related the two merged entities
         kept = {"snapshot": json.dumps(snapshot), "duplicates": dedup["uuids"] + loops}
         if evidence is None:
@@ -87,18 +88,12 @@ class Correction(BaseModel):
     """What to change; omitted fields keep their value."""
 
     fact: str | None = Field(None, min_length=1, max_length=2000)
-    predicate: str | None = Field(None, max_length=64)
+    predicate: str | None = Field(None, max_length=64, pattern=PREDICATE.pattern,
+                                  description="lowercase snake_case")
     object_uuid: str | None = Field(None, max_length=64)
     valid_at: UtcDatetime | None = None
     invalid_at: UtcDatetime | None = None
     reason: str | None = Field(None, max_length=500)
-
-    @field_validator("predicate")
-    @classmethod
-    def _predicate(cls, value: str | None) -> str | None:
-        if value is not None and not PREDICATE.match(value):
-            raise ValueError("predicate must be lowercase snake_case")
-        return value
 
 
 class CorrectionResult(BaseModel):
@@ -127,7 +122,7 @@ def correct_fact(graph: Graph, group_id: str, uuid: str, fix: Correction, timeli
         embedding = embed([text])[0] if (embed is not None and fix.fact) else None  # type: ignore[operator]
         new_uuid = ids.fact_uuid(group_id, row["subject_uuid"], predicate, object_uuid,
                                  valid_at.to_native() if hasattr(valid_at, "to_native") else valid_at)
-        common = {"group_id": group_id, "now": now, "reason": fix.reason, "embedding": embedding,
+        common: dict[str, Any] = {"group_id": group_id, "now": now, "reason": fix.reason, "embedding": embedding,
                   "fact": text, "invalid_at": invalid_at}
         seeds = {(row["subject_uuid"], props["predicate"], row["object_uuid"])}
         if new_uuid == uuid or (predicate, object_uuid, fix.valid_at) == (props["predicate"], row["object_uuid"], None):
@@ -135,7 +130,7 @@ def correct_fact(graph: Graph, group_id: str, uuid: str, fix: Correction, timeli
             replaced, result_uuid = None, uuid
         else:
             ends = {"group_id": group_id, "from_uuid": row["subject_uuid"], "into_uuid": object_uuid}
-            if object_uuid != row["subject_uuid"] and tx.run(q.BOTH_ENTITIES, **ends).single()["n"] != 2:
+            if object_uuid != row["subject_uuid"] and tx.run(q.BOTH_ENTITIES, **ends).single(strict=True)["n"] != 2:
                 raise NotFoundError(f"entity {object_uuid} not found in the group")
             tx.run(q.ENSURE_PREDICATE, group_id=group_id, predicate=predicate, now=now).consume()
             tx.run(q.REPLACE_FACT, uuid=uuid, new_uuid=new_uuid, subject_uuid=row["subject_uuid"],

@@ -78,11 +78,6 @@ def store_job(graph: Graph, job: dict[str, Any], source: Source | None, episodes
     return graph.write(work)
 
 
-def job_of_source(graph: Graph, source_uuid: str) -> str | None:
-    rows = graph.query(q.JOB_OF_SOURCE, source_uuid=source_uuid)
-    return rows[0]["uuid"] if rows else None
-
-
 def unenqueued(graph: Graph, job_uuid: str) -> list[str]:
     return [r["uuid"] for r in graph.query(q.UNENQUEUED, job_uuid=job_uuid)]
 

@@ -20,7 +20,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Literal
+from typing import Any, Literal
 
 from neo4j import ManagedTransaction
 from pydantic import BaseModel
@@ -113,8 +113,13 @@ def _purge(graph: Graph, group_id: str, episodes: list[str], rules: PurgeRules, 
     for start in range(0, len(order), EPISODES_PER_TRANSACTION):
         batch = order[start:start + EPISODES_PER_TRANSACTION]
         agents = sorted({found[u]["agent"] for u in batch if found[u]["agent"]})
-        retracted, done = graph.write(lambda tx, b=batch, a=agents: _purge_batch(
-            tx, group_id, b, [u for u in b if found[u]["status"] != "retracted"], a, rules, now))
+        live = [u for u in batch if found[u]["status"] != "retracted"]
+
+        def work(tx: ManagedTransaction, b: list[str] = batch, lv: list[str] = live,
+                 a: list[str] = agents) -> tuple[RetractResult, PurgeCounts]:
+            return _purge_batch(tx, group_id, b, lv, a, rules, now)
+
+        retracted, done = graph.write(work)
         retraction = _add(retraction, retracted)
         counts = counts + done
     if sources:
@@ -135,7 +140,7 @@ def _purge_batch(tx: ManagedTransaction, group_id: str, episodes: list[str], to_
     legacy = [r["uuid"] for r in tx.run(q.LEGACY_RETRACTED, episodes=episodes).data()]
     for episode_uuid in to_retract:
         retraction = _add(retraction, retract_in(tx, group_id, episode_uuid, rules.timeline, now))
-    p = {"group_id": group_id, "episodes": episodes}
+    p: dict[str, Any] = {"group_id": group_id, "episodes": episodes}
     cast: set[str] = set()
     forms: set[str] = set()
     for row in tx.run(q.CAST, episodes=episodes).data():
@@ -168,18 +173,18 @@ def _purge_batch(tx: ManagedTransaction, group_id: str, episodes: list[str], to_
     cast.update(r["object_uuid"] for r in deleted)
 
     # what hangs off the episodes, then the episodes
-    counts.notes = tx.run(q.DELETE_NOTES, **p).single()["n"]
-    counts.passages = tx.run(q.DELETE_PASSAGES, **p).single()["n"]
-    counts.quotes = tx.run(q.DELETE_QUOTES, **p).single()["n"]
+    counts.notes = tx.run(q.DELETE_NOTES, **p).single(strict=True)["n"]
+    counts.passages = tx.run(q.DELETE_PASSAGES, **p).single(strict=True)["n"]
+    counts.quotes = tx.run(q.DELETE_QUOTES, **p).single(strict=True)["n"]
     gone = tx.run(q.DELETE_EPISODES, **p).data()
     cuts = [{"source_uuid": r["source_uuid"], "seq": r["seq"]} for r in gone
             if r["source_uuid"] is not None and r["seq"] is not None]
     if cuts:
         tx.run(q.FORGET_SUMMARIES, cuts=cuts).consume()
     jobs = sorted({j for r in gone for j in r["jobs"]})
-    counts.jobs = tx.run(q.DELETE_EMPTY_JOBS, uuids=jobs).single()["n"] if jobs else 0
+    counts.jobs = tx.run(q.DELETE_EMPTY_JOBS, uuids=jobs).single(strict=True)["n"] if jobs else 0
     sources = sorted({c["source_uuid"] for c in cuts} | {r["source_uuid"] for r in gone if r["source_uuid"]})
-    counts.sources = tx.run(q.DELETE_EMPTY_SOURCES, uuids=sources).single()["n"] if sources else 0
+    counts.sources = tx.run(q.DELETE_EMPTY_SOURCES, uuids=sources).single(strict=True)["n"] if sources else 0
 
     # entities: those nothing supports go; the others lose the names only the purge used
     removed_names: set[str] = set()
@@ -196,10 +201,11 @@ def _purge_batch(tx: ManagedTransaction, group_id: str, episodes: list[str], to_
     if removed_names:
         tx.run(q.FORGET_NAMES, group_id=group_id, names=sorted(removed_names)).consume()
 
-    counts.merge_records = tx.run(q.DELETE_MERGE_RECORDS, names=sorted(removed_names), **p).single()["n"]
+    counts.merge_records = tx.run(q.DELETE_MERGE_RECORDS, names=sorted(removed_names), **p).single(strict=True)["n"]
     predicates = sorted({r["predicate"] for r in deleted})
     if predicates:
-        counts.predicates = tx.run(q.DELETE_UNUSED_PREDICATES, group_id=group_id, names=predicates).single()["n"]
+        unused = tx.run(q.DELETE_UNUSED_PREDICATES, group_id=group_id, names=predicates)
+        counts.predicates = unused.single(strict=True)["n"]
     # a fact still current when it went (one the retraction did not reach) may have closed others
     seeds = sorted({(r["subject_uuid"], r["predicate"], r["object_uuid"]) for r in deleted if r["current"]})
     if seeds:
@@ -218,7 +224,7 @@ def _clean_entity(tx: ManagedTransaction, group_id: str, row: dict, purged_forms
         counted = Counter(remaining)
         name = min(counted, key=lambda f: (-counted[f], f))
         key = rules.entity_key(name, row["type"])
-        if tx.run(q.KEY_TAKEN, group_id=group_id, key=key, uuid=row["uuid"]).single()["taken"]:
+        if tx.run(q.KEY_TAKEN, group_id=group_id, key=key, uuid=row["uuid"]).single(strict=True)["taken"]:
             key = f"{key}#{row['uuid'][:8]}"  # another entity holds the name: this one keeps its own key
         dropped.add(row["name"])
         renamed = True

@@ -24,8 +24,8 @@ from datetime import datetime, timedelta
 
 from pydantic import BaseModel, Field
 
-from strata.resolve.retention import salience_feature
 from strata.schema.models import TimeWindow
+from strata.schema.retention import salience_feature
 
 
 class RankWeights(BaseModel):
@@ -59,7 +59,7 @@ class Candidate:
     start: int | None = None
     end: int | None = None
     fusion: float = 0.0  # reciprocal-rank fusion, the tie-break (and the order when the query has no text)
-    salience: float = 1.0  # retention's decay of unused memories (strata.resolve.retention); 1.0 without it
+    salience: float = 1.0  # retention's decay of unused memories (strata.schema.retention); 1.0 without it
     base: float = 0.0
     score: float = 0.0
     features: dict[str, float] = field(default_factory=dict)
@@ -86,7 +86,7 @@ def rank(candidates: Sequence[Candidate], weights: RankWeights, text_channels: d
                   + weights.salience * c.features["salience"])
     episode_weight = _episode_weights(candidates, weights.episode_top)
     for c in candidates:
-        c.features["episode"] = episode_weight.get(c.episode, 0.0) if c.kind == "episode" else 0.0
+        c.features["episode"] = episode_weight.get(c.episode, 0.0) if c.kind == "episode" and c.episode else 0.0
         c.score = c.base + weights.episode * c.features["episode"]
     return sorted(candidates, key=lambda c: (-c.score, -c.fusion, c.kind, c.uuid))
 

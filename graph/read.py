@@ -19,7 +19,10 @@ from strata.graph.queries import read as q
 from strata.graph.story import StoryCut, story_params
 from strata.schema.errors import InputError
 from strata.schema.models import Entity, Fact, Note, Quote, QuotePage, QuoteQuery, as_utc, utcnow
+from strata.schema.plan import Predicate
 from strata.schema.queries import FactQuery
+
+MAX_PAGE = 1000
 
 
 class FactPage(BaseModel):
@@ -45,13 +48,6 @@ class Candidate(BaseModel):
         """The name vector's cosine to the query's, when the vector channel found it (index scores are
         (1 + cosine) / 2)."""
         return 2.0 * self.score - 1.0 if self.channel == "vector" else None
-
-
-class PredicateInfo(BaseModel):
-    name: str
-    description: str | None = ""
-    functional: str | None = None
-    count: int = 0
 
 
 def native(row: dict[str, Any]) -> dict[str, Any]:
@@ -232,9 +228,9 @@ def list_quotes(graph: Graph, query: QuoteQuery) -> QuotePage:
     return QuotePage(count=count, items=items, next_offset=query.offset + len(items) if more else None)
 
 
-def predicates(graph: Graph, group_id: str, with_counts: bool = True) -> list[PredicateInfo]:
+def predicates(graph: Graph, group_id: str, with_counts: bool = True) -> list[Predicate]:
     query = q.PREDICATES if with_counts else q.PREDICATE_NAMES
-    return [PredicateInfo(**r) for r in graph.query(query, group_id=group_id)]
+    return [Predicate(**r) for r in graph.query(query, group_id=group_id)]
 
 
 def group_counts(graph: Graph, group_id: str) -> dict[str, int]:

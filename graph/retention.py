@@ -1,5 +1,5 @@
 """Retention in the graph: a group's stored policy, one run of it (hide what is due, restore what no longer is),
-the retention purge, and the last use of memories that salience reads. The rules are in strata.resolve.retention.
+the retention purge, and the last use of memories that salience reads. The rules are in strata.schema.retention.
 """
 
 from __future__ import annotations
@@ -15,8 +15,7 @@ from pydantic import BaseModel
 from strata.graph.driver import Graph
 from strata.graph.queries import retention as q
 from strata.graph.read import native
-from strata.resolve.retention import Cutoffs, salience
-from strata.schema.retention import RetentionCounts, RetentionPolicy, RetentionPurge, StoredPolicy
+from strata.schema.retention import Cutoffs, RetentionCounts, RetentionPolicy, RetentionPurge, StoredPolicy, salience
 
 BATCH = 2_000  # rows per write transaction of a run or a purge
 POLICY_FIELDS = tuple(RetentionPolicy.model_fields)

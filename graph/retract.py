@@ -34,7 +34,7 @@ def retract_in(tx: ManagedTransaction, group_id: str, episode_uuid: str, timelin
         raise NotFoundError(f"episode {episode_uuid} not found in group {group_id}")
     released = tx.run(q.RELEASE_FACTS, episode_uuid=episode_uuid, now=now).data()
     cast = episode_cast(tx, episode_uuid)
-    dropped = tx.run(q.DROP_MENTIONS, episode_uuid=episode_uuid, now=now).single()["dropped"]
+    dropped = tx.run(q.DROP_MENTIONS, episode_uuid=episode_uuid, now=now).single(strict=True)["dropped"]
     refresh_interactions(tx, group_id, cast, now)
     seeds = {(r["subject_uuid"], r["predicate"], r["object_uuid"]) for r in released}
     _, updates = recompute_slots(tx, group_id, sorted(seeds), timeline, now)

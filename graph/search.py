@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Callable, Sequence
+from collections.abc import Set as AbstractSet
 from datetime import datetime
 from typing import Any, Literal
 
@@ -207,7 +208,7 @@ def answer(graph: Graph, gathered: Gathered, weights: RankWeights | None = None)
                 for c in chosen if c.kind == "episode" and c.episode]
     items, provenance = _hydrate(graph, gathered.params, [_item(c) for c in chosen], relevant)
     if use_mmr:
-        items = _mmr(items, np.asarray(embedding, dtype=np.float32), query.limit, query.mmr_lambda)
+        items = _mmr(items, query.limit, query.mmr_lambda)
     items = items[: query.limit]
     return SearchResult(query=query.q, hits=[_hit(i, provenance) for i in items], degraded=gathered.degraded)
 
@@ -231,7 +232,7 @@ def _depth(kind: str, limit: int) -> int:
 
 
 def _channels(graph: Graph, params: dict[str, Any], terms: dict[str, str], embedding: list[float] | None,
-              kinds: set[str], center: list[str]) -> dict[str, list[_Item]]:
+              kinds: AbstractSet[str], center: list[str]) -> dict[str, list[_Item]]:
     """The index channels in two queries side by side: the entity and passage channels with the expansion
     from the best entities in one (this thread), the fact channels in the other (the pool). Two round trips
     in parallel whatever the number of channels, and about the same work on each side."""
@@ -244,15 +245,18 @@ def _channels(graph: Graph, params: dict[str, Any], terms: dict[str, str], embed
     prose = terms.get("fact", "")
     text = {f"{kind}_lucene": lucene.on_fields(terms[kind], fields, prose)
             for kind, fields in lucene.TEXT_FIELDS.items()}
-    args = {**params, **text, "terms": terms, "prose": prose, "embedding": embedding, "center": center,
+    # a short full-text channel asks again with the group required inside Lucene (see _index_channels)
+    retry = {f"{kind}_lucene": lucene.in_group(params["group_id"], terms[kind], fields, prose)
+             for kind, fields in lucene.TEXT_FIELDS.items()}
+    args = {**params, **text, "embedding": embedding, "center": center,
             "entities": center, "rrf_k": RRF_K, "seeds": EXPANSION_SEEDS}
     expand = "fact" in kinds
     here = tuple(n for n in names if not n.startswith("fact"))
     facts = tuple(n for n in names if n.startswith("fact"))
-    in_pool = graph.beside(_index_channels, graph, args, facts) if facts else None
+    in_pool = graph.beside(_index_channels, graph, args, facts, retry=retry) if facts else None
     out: dict[str, list[_Item]] = {}
     if here:
-        out, deepened = _index_channels(graph, args, here, expand=expand)
+        out, deepened = _index_channels(graph, args, here, expand=expand, retry=retry)
         entity_lists = [out[n] for n in here if n.startswith("entity")]
         if expand and any(n.startswith("entity") for n in deepened):
             # A deeper entity channel may change the seeds the query expanded from: expand again.
@@ -268,8 +272,8 @@ def _channels(graph: Graph, params: dict[str, Any], terms: dict[str, str], embed
 _KIND_OF_CHANNEL: dict[str, HitKind] = {"fact": "fact", "entity": "entity", "passage": "episode"}
 
 
-def _index_channels(graph: Graph, args: dict[str, Any], names: tuple[str, ...],
-                    expand: bool = False) -> tuple[dict[str, list[_Item]], list[str]]:
+def _index_channels(graph: Graph, args: dict[str, Any], names: tuple[str, ...], expand: bool = False,
+                    retry: dict[str, str] | None = None) -> tuple[dict[str, list[_Item]], list[str]]:
     """Run index channels in one round trip (no names: the expansion alone, from ``args["entities"]``).
 
     A channel left short by the group and time filters while its index had more entries (the index is shared
@@ -281,6 +285,7 @@ def _index_channels(graph: Graph, args: dict[str, Any], names: tuple[str, ...],
     channel of a group with at most ``graph.vector_scan_max`` items of its kind scans them instead of asking the
     index (``exact``): its answer is complete, and is never asked again. A group found larger is remembered for
     a while and asks the index alone (graph/nearest.py).
+    ``retry``: each full-text channel's Lucene query with the group inside, for that second ask.
     Returns the channels and the names of those asked again.
     """
     group = args["group_id"]
@@ -298,9 +303,7 @@ def _index_channels(graph: Graph, args: dict[str, Any], names: tuple[str, ...],
         if name in names and not row["exact"] and len(row["hits"]) < args["want"] \
                 and row["raw"] >= args[depth] and args[depth] < MAX_INDEX_DEPTH:
             if text:  # the group required inside Lucene, as deep as before
-                fields = lucene.TEXT_FIELDS[prefix]
-                again[f"{prefix}_lucene"] = lucene.in_group(args["group_id"], args["terms"][prefix], fields,
-                                                            args["prose"])
+                again[f"{prefix}_lucene"] = (retry or {})[f"{prefix}_lucene"]
             else:
                 again[depth] = MAX_INDEX_DEPTH
             deepened.append(name)
@@ -398,7 +401,7 @@ def _item(c: Candidate) -> _Item:
     return item
 
 
-def _mmr(items: list[_Item], query: np.ndarray, limit: int, lam: float) -> list[_Item]:
+def _mmr(items: list[_Item], limit: int, lam: float) -> list[_Item]:
     """Greedy MMR on the fused list: relevance is the fused score, redundancy the cosine to picked items."""
     if not items:
         return items

@@ -7,7 +7,10 @@ of names stays with the entity: which of its mentions meant whom is not recorded
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from neo4j import ManagedTransaction
 from pydantic import BaseModel
@@ -16,11 +19,21 @@ from strata.graph import lucene
 from strata.graph.commit import TimelineFn, recompute_slots
 from strata.graph.driver import Graph
 from strata.graph.network import refresh_partners
+from strata.graph.purge import KeyFn
 from strata.graph.queries import split as q
-from strata.resolve.normalize import entity_key, fold_name
 from strata.schema import ids
 from strata.schema.errors import InputError, NotFoundError
 from strata.schema.plan import LABEL
+
+
+@dataclass(frozen=True)
+class SplitRules:
+    """What the graph layer is handed from above (resolve/, wired in ingest/rules.py): the temporal rules, entity
+    keys and name folding."""
+
+    timeline: TimelineFn
+    entity_key: KeyFn
+    fold_name: Callable[[str], str]
 
 
 class SplitResult(BaseModel):
@@ -33,11 +46,12 @@ class SplitResult(BaseModel):
     slot_updates: int
 
 
-def split_forms(graph: Graph, group_id: str, entity_uuid: str, forms: list[str], timeline: TimelineFn,
+def split_forms(graph: Graph, group_id: str, entity_uuid: str, forms: list[str], rules: SplitRules,
                 now: datetime, *, into_uuid: str | None = None, rule: str = "split", reason: str = "",
                 only_episodes: list[str] | None = None, source_uuid: str | None = None) -> SplitResult:
     """Move ``forms`` off the entity (see the module). ``only_episodes``: move only these episodes' mentions
     (undoing a split gives back exactly what it took), and the entity may then bear one of the forms as name."""
+    fold_name, entity_key = rules.fold_name, rules.entity_key
     folded = {fold_name(f) for f in forms if fold_name(f)}
     if not folded:
         raise InputError("say which names to split off", {"uuid": entity_uuid})
@@ -55,13 +69,13 @@ def split_forms(graph: Graph, group_id: str, entity_uuid: str, forms: list[str],
             key = entity_key(moving[0], row["type"])
             target = tx.run(q.ENSURE_TARGET, group_id=group_id, key=key, new_uuid=ids.entity_uuid(group_id, key),
                             group_tag=lucene.group_tag(group_id), name=moving[0], type=row["type"], label=label,
-                            now=now).single()["uuid"]
+                            now=now).single(strict=True)["uuid"]
         if target == entity_uuid:
             raise InputError("an entity cannot be split into itself", {"uuid": entity_uuid})
         episodes = [r["episode_uuid"] for r in tx.run(q.MENTION_FORMS, uuid=entity_uuid, group_id=group_id)
                     if r["forms"] and all(fold_name(f) in folded for f in r["forms"])
                     and (only_episodes is None or r["episode_uuid"] in only_episodes)]
-        p = {"uuid": entity_uuid, "into_uuid": target, "group_id": group_id, "episodes": episodes}
+        p: dict[str, Any] = {"uuid": entity_uuid, "into_uuid": target, "group_id": group_id, "episodes": episodes}
         tx.run(q.MOVE_MENTIONS, **p).consume()
         moved = tx.run(q.MOVE_FACTS, **p).data()
         tx.run(q.MOVE_QUOTES, **p).consume()
@@ -72,7 +86,7 @@ def split_forms(graph: Graph, group_id: str, entity_uuid: str, forms: list[str],
                source_uuid=source_uuid, **p).consume()
         refresh_partners(tx, group_id, (entity_uuid, target), now)
         seeds = sorted({(r["subject_uuid"], r["predicate"], r["object_uuid"]) for r in moved})
-        _, updates = recompute_slots(tx, group_id, seeds, timeline, now)
+        _, updates = recompute_slots(tx, group_id, seeds, rules.timeline, now)
         return SplitResult(entity_uuid=entity_uuid, into_uuid=target, forms=moving, mentions_moved=len(episodes),
                            facts_moved=len(moved), record_uuid=record_uuid, slot_updates=updates)
 

@@ -59,7 +59,8 @@ def neighborhood(graph: Graph, group_id: str, uuid: str, depth: int = 1, *, as_o
                  story: StoryCut | None = None, limit: int = 200) -> Neighborhood:
     """Breadth-first over facts true at (as_of, known_at), or at a story cut; at most ``limit`` facts per hop."""
     depth = max(1, min(depth, MAX_DEPTH))
-    seen, frontier, facts, truncated = {uuid}, [uuid], {}, False
+    seen, frontier, truncated = {uuid}, [uuid], False
+    facts: dict[str, Fact] = {}
     for _ in range(depth):
         if not frontier:
             break

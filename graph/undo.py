@@ -28,7 +28,7 @@ from strata.graph.driver import Graph
 from strata.graph.network import refresh_partners
 from strata.graph.queries import consolidate as q
 from strata.graph.queries import split as sq
-from strata.graph.split import split_forms
+from strata.graph.split import SplitRules, split_forms
 from strata.graph.suggestions import keep_apart
 from strata.schema.errors import InputError, NotFoundError
 
@@ -43,7 +43,7 @@ class UndoResult(BaseModel):
     slot_updates: int
 
 
-def undo_record(graph: Graph, group_id: str, entity_uuid: str, record_uuid: str, timeline: TimelineFn,
+def undo_record(graph: Graph, group_id: str, entity_uuid: str, record_uuid: str, rules: SplitRules,
                 now: datetime, apart: bool = True) -> UndoResult:
     """Undo the merge a record describes: revive the merged entity, or split an episode's names off. ``apart``:
     the two are kept apart from then on (a judgement on this merge; not when a whole pass is taken back)."""
@@ -52,11 +52,11 @@ def undo_record(graph: Graph, group_id: str, entity_uuid: str, record_uuid: str,
         raise NotFoundError(f"merge record {record_uuid} of entity {entity_uuid} not found")
     rec = rows[0]["props"]
     if rec.get("merged_uuid") or rec.get("undone_at") is not None:
-        return undo_merge(graph, group_id, entity_uuid, record_uuid, timeline, now, apart)
+        return undo_merge(graph, group_id, entity_uuid, record_uuid, rules.timeline, now, apart)
     if rec.get("split_from"):  # a split goes back: the names and exactly the episodes it moved
         if rec.get("undone_at") is not None:
             raise InputError("this split was already undone", {"record_uuid": record_uuid})
-        done = split_forms(graph, group_id, entity_uuid, list(rec.get("forms") or []), timeline, now,
+        done = split_forms(graph, group_id, entity_uuid, list(rec.get("forms") or []), rules, now,
                            into_uuid=rec["split_from"], rule="undo", reason=f"undo of split {record_uuid}",
                            only_episodes=list(rec.get("episodes") or []))
         graph.query(q.MARK_UNDONE, record_uuid=record_uuid, now=now)
@@ -64,7 +64,7 @@ def undo_record(graph: Graph, group_id: str, entity_uuid: str, record_uuid: str,
         return UndoResult(record_uuid=record_uuid, restored=rec["split_from"], survivor=entity_uuid,
                           facts_restored=done.facts_moved, mentions_restored=done.mentions_moved,
                           duplicates_reopened=0, slot_updates=done.slot_updates)
-    done = split_forms(graph, group_id, entity_uuid, list(rec.get("forms") or []), timeline, now,
+    done = split_forms(graph, group_id, entity_uuid, list(rec.get("forms") or []), rules, now,
                        rule="undo", reason=f"undo of merge record {record_uuid} ({rec.get('rule')})")
     graph.query(q.MARK_UNDONE, record_uuid=record_uuid, now=now)
     if apart:
@@ -107,9 +107,9 @@ def undo_merge(graph: Graph, group_id: str, entity_uuid: str, record_uuid: str, 
     return graph.write(work)
 
 
-def undo_pass(graph: Graph, group_id: str, source_uuid: str | None, timeline: TimelineFn,
+def undo_pass(graph: Graph, group_id: str, source_uuid: str | None, rules: SplitRules,
               now: datetime) -> list[UndoResult]:
     """Undo every merge and split of the consolidation pass over a group (or one source), newest first. The
     pairs are not kept apart: taking a whole pass back judges no merge of it (a pass run again redoes them)."""
     rows = graph.query(q.PASS_RECORDS, group_id=group_id, source_uuid=source_uuid)
-    return [undo_record(graph, group_id, r["entity_uuid"], r["uuid"], timeline, now, apart=False) for r in rows]
+    return [undo_record(graph, group_id, r["entity_uuid"], r["uuid"], rules, now, apart=False) for r in rows]

@@ -23,6 +23,7 @@ from strata.graph.split import split_forms
 from strata.ingest.extractors.gender import given_name_gender
 from strata.ingest.extractors.person_shape import given_name_led
 from strata.ingest.logging import log_event
+from strata.ingest.rules import split_rules
 from strata.resolve.cleanup import cleanup
 from strata.resolve.consolidate import CastMember, Marriage, Reply, consolidate
 from strata.resolve.names import parse_name
@@ -90,7 +91,7 @@ def _members(graph: Graph, group_id: str, source_uuid: str | None) -> list[CastM
 def _split(graph: Graph, group_id: str, source_uuid: str | None, result: ConsolidationResult) -> None:
     for split in cleanup(_members(graph, group_id, source_uuid)):
         try:
-            done = split_forms(graph, group_id, split.entity_uuid, split.forms, recompute_timeline, utcnow(),
+            done = split_forms(graph, group_id, split.entity_uuid, split.forms, split_rules(), utcnow(),
                                into_uuid=split.into_uuid, rule=split.rule, reason=split.reason,
                                source_uuid=source_uuid)
         except (NotFoundError, InputError):

@@ -19,6 +19,7 @@ import openai
 from tenacity import RetryCallState, Retrying, stop_after_attempt
 
 from strata.ingest.protocols import ChatMessage, JsonSchema, MalformedOutputError
+from strata.ingest.ratelimit import CallLimiter
 from strata.schema.errors import (
     ConfigError,
     ExtractionError,
@@ -138,14 +139,14 @@ class OpenAIChatLLM:
         temperature: float | None = 0.0,
         backoff_base_s: float = 1.0,
         backoff_max_s: float = 30.0,
-        limiter: Any | None = None,
+        limiter: CallLimiter | None = None,
         max_tokens: int | None = None,
     ) -> None:
         self.model = model
         self.json_schema = json_schema
         self.temperature = temperature
         self.max_tokens = max_tokens
-        # Optional shared rate limit (strata.ingest.ratelimit.CallLimiter): acquire/settle/throttle per attempt.
+        # Optional shared rate limit: acquire/settle/throttle per attempt.
         self.limiter = limiter
         self._client = _make_client(base_url, api_key, timeout_s)
         self._policy = _RetryPolicy(max_retries, backoff_base_s, backoff_max_s)

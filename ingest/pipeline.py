@@ -29,7 +29,7 @@ from strata.resolve.planner import (
     texts_to_embed,
 )
 from strata.resolve.timeline import recompute_timeline
-from strata.resolve.types import CandidateEntity, PredicateInfo
+from strata.resolve.types import CandidateEntity
 from strata.schema.models import Episode, Extraction, Source, utcnow
 from strata.schema.usage import LLMUsage
 
@@ -121,8 +121,7 @@ class Pipeline:
 
     def commit(self, episode: Episode, extraction: Extraction, source: Source | None = None,
                now: datetime | None = None) -> EpisodeOutcome:
-        registry = [PredicateInfo(name=p.name, description=p.description or "", functional=p.functional,
-                                  count=p.count) for p in predicates(self.graph, episode.group_id, with_counts=False)]
+        registry = predicates(self.graph, episode.group_id, with_counts=False)
         embed = self.embed if self.embedder is not None else None
         metered = _MeteredAdjudicator(self.adjudicator) if self.adjudicator is not None else None
         with gc_paused():

@@ -2,7 +2,7 @@
 ``STRATA_RETENTION_INTERVAL_S``), the CLI (`strata retention apply`) and REST (`POST /v1/groups/{g}/retention:apply`).
 
 A run restores what the group's policy no longer makes due, then hides what it does (schema/retention.py,
-strata.resolve.retention); a group whose policy keeps everything only restores. Nothing is deleted before a
+strata.schema.retention); a group whose policy keeps everything only restores. Nothing is deleted before a
 retention purge (`strata retention purge`, `POST /v1/groups/{g}/retention:purge`).
 """
 
@@ -15,9 +15,8 @@ from datetime import datetime
 from strata.graph import Graph
 from strata.graph import retention as store
 from strata.ingest.logging import log_event
-from strata.resolve.retention import cutoffs
 from strata.schema.models import utcnow
-from strata.schema.retention import RetentionPolicy, RetentionRun
+from strata.schema.retention import RetentionPolicy, RetentionRun, cutoffs
 
 log = logging.getLogger("strata.ingest")
 

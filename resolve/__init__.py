@@ -25,8 +25,6 @@ from strata.resolve.types import (
     MatchScore,
     MentionCandidate,
     MentionGroup,
-    PredicateInfo,
-    SlotFunctionality,
     TemporalFact,
     TimelineUpdate,
 )
@@ -43,8 +41,6 @@ __all__ = [
     "MentionGroup",
     "Ontology",
     "ParsedName",
-    "PredicateInfo",
-    "SlotFunctionality",
     "TemporalFact",
     "TimelineUpdate",
     "UnionFind",

@@ -228,11 +228,11 @@ def _married_name(cast: Cast, marriages: Sequence[Marriage]) -> bool:
         if len(ranked) > 1:
             cast.suggest(m, [cast.members[w] for w, _ in ranked], "married_name")
             continue
-        wife = cast.members[ranked[0][0]]
-        s = score(m, wife)
+        bride = cast.members[ranked[0][0]]
+        s = score(m, bride)
         if s.conflict is not None:
             continue
-        cast.merge(m, wife, "married_name", "the woman married to the only man of this surname", s)
+        cast.merge(m, bride, "married_name", "the woman married to the only man of this surname", s)
         return True
     return False
 

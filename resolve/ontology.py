@@ -9,9 +9,9 @@ from typing import Any
 
 from pydantic import Field, PrivateAttr
 
-from strata.resolve.types import SlotFunctionality
 from strata.schema.errors import ConfigError
-from strata.schema.models import Frozen
+from strata.schema.models import Frozen, Functionality
+from strata.schema.plan import Predicate
 
 GENERIC_TYPES = frozenset({"entity", "thing_or_person", "unknown", "other", "misc", ""})
 
@@ -23,17 +23,10 @@ class EntityTypeDef(Frozen):
     synonyms: list[str] = Field(default_factory=list)
 
 
-class PredicateDef(Frozen):
-    name: str
-    description: str = ""
-    functional: SlotFunctionality | None = None
-    synonyms: list[str] = Field(default_factory=list)
-
-
 class Ontology(Frozen):
     version: int = 1
     entity_types: dict[str, EntityTypeDef]
-    predicates: dict[str, PredicateDef]
+    predicates: dict[str, Predicate]
     _types: dict[str, str] = PrivateAttr(default_factory=dict)
     _preds: dict[str, str] = PrivateAttr(default_factory=dict)
 
@@ -65,7 +58,7 @@ class Ontology(Frozen):
         """Ontology predicate for a normalized predicate name or one of its synonyms, else None."""
         return self._preds.get(name)
 
-    def functional(self, predicate: str) -> SlotFunctionality | None:
+    def functional(self, predicate: str) -> Functionality | None:
         canonical = self.canonical_predicate(predicate)
         return self.predicates[canonical].functional if canonical else None
 
@@ -82,8 +75,8 @@ def parse_ontology(data: dict[str, Any]) -> Ontology:
             for name, body in data["entity_types"].items()
         }
         predicates = {
-            name: PredicateDef(name=name, description=body.get("description", ""),
-                               functional=body.get("functional"), synonyms=body.get("synonyms", []))
+            name: Predicate(name=name, description=body.get("description", ""),
+                            functional=body.get("functional"), synonyms=body.get("synonyms", []))
             for name, body in data["predicates"].items()
         }
     except (KeyError, TypeError, ValueError) as exc:

@@ -22,10 +22,10 @@ from strata.resolve.normalize import entity_key, fold_name
 from strata.resolve.ontology import Ontology, load_ontology
 from strata.resolve.passages import passages_for
 from strata.resolve.predicates import fold_predicate, parse_predicate
-from strata.resolve.types import CandidateEntity, Decision, MentionCandidate, MentionGroup, PredicateInfo
+from strata.resolve.types import CandidateEntity, Decision, MentionCandidate, MentionGroup
 from strata.schema import ids
 from strata.schema.errors import InputError
-from strata.schema.models import Episode, ExtractedEntity, ExtractedFact, Extraction, Source
+from strata.schema.models import Episode, ExtractedEntity, ExtractedFact, Extraction, Functionality, Source
 from strata.schema.plan import (
     LABEL,
     PREDICATE,
@@ -35,7 +35,7 @@ from strata.schema.plan import (
     FactWrite,
     MentionWrite,
     MergeRecordWrite,
-    PredicateWrite,
+    Predicate,
     SameAsSuggestion,
 )
 
@@ -95,7 +95,7 @@ def texts_to_embed(episode: Episode, extraction: Extraction, ontology: Ontology 
                    prose_vectors: bool = False) -> list[str]:
     """Exactly the texts ``build_plan`` will embed, so a caller can embed them ahead (outside any lock)."""
     onto = ontology or load_ontology()
-    groups = [g for g in collapse_mentions(_all_mentions(extraction, onto), onto, fuzzy=episode.kind != "facts")
+    groups = [g for g in collapse_mentions(_all_mentions(extraction), onto, fuzzy=episode.kind != "facts")
               if _usable(g)]
     facts = [f.fact or f"{f.subject} {f.predicate} {f.object}" for f in extraction.facts]
     passages = passages_for(episode, extraction.notes) if passage_vectors_wanted(episode, prose_vectors) else []
@@ -103,12 +103,12 @@ def texts_to_embed(episode: Episode, extraction: Extraction, ontology: Ontology 
 
 
 def build_plan(episode: Episode, extraction: Extraction, *, lookup: CandidateLookup,
-               predicates: Sequence[PredicateInfo], embed: Embed | None = None,
+               predicates: Sequence[Predicate], embed: Embed | None = None,
                adjudicator: Adjudicator | None = None, source: Source | None = None,
                ontology: Ontology | None = None, prose_vectors: bool = False) -> tuple[CommitPlan, PlanReport]:
     onto = ontology or load_ontology()
     report = PlanReport()
-    mentions = _all_mentions(extraction, onto)
+    mentions = _all_mentions(extraction)
     groups = [g for g in collapse_mentions(mentions, onto, fuzzy=episode.kind != "facts") if _usable(g)]
     facts = list(extraction.facts)
     fact_texts = [f.fact or f"{f.subject} {f.predicate} {f.object}" for f in facts]
@@ -156,10 +156,11 @@ def build_plan(episode: Episode, extraction: Extraction, *, lookup: CandidateLoo
     merges = _merge_records(episode, groups, decisions, found, chosen, uuid_of_group)
     by_form = _form_index(groups, mentions)
     registry = list(predicates)
-    resolved: dict[tuple[str, bool], tuple[str, bool, PredicateInfo]] = {}
-    predicate_writes: dict[str, PredicateWrite] = {}
+    resolved: dict[tuple[str, Functionality | None], tuple[str, bool, Predicate]] = {}
+    predicate_writes: dict[str, Predicate] = {}
     fact_writes: dict[str, FactWrite] = {}
-    for f, text, vec in zip(facts, fact_texts, fact_vecs or [None] * len(facts), strict=True):
+    vecs: list[list[float] | None] = list(fact_vecs) if fact_vecs else [None] * len(facts)
+    for f, text, vec in zip(facts, fact_texts, vecs, strict=True):
         try:
             # One predicate spelling resolves once per episode; a 10k-fact batch often uses a handful.
             spelling = (f.predicate, f.functional)
@@ -168,16 +169,16 @@ def build_plan(episode: Episode, extraction: Extraction, *, lookup: CandidateLoo
                 pred = resolved[spelling][2]
                 if all(p.name != pred.name for p in registry):
                     registry.append(pred)
-            write = _fact(episode, f, text, vec, by_form, uuid_of_group, resolved[spelling])
+            stated = _fact(episode, f, text, vec, by_form, uuid_of_group, resolved[spelling])
         except InputError as exc:
             report.rejected_facts.append(f"{f.subject} / {f.predicate} / {f.object}: {exc.message}")
             continue
-        prior = fact_writes.setdefault(write.uuid, write)
-        if prior.story_at is not None and write.story_at is not None and write.story_at < prior.story_at:
+        first = fact_writes.setdefault(stated.uuid, stated)
+        if first.story_at is not None and stated.story_at is not None and stated.story_at < first.story_at:
             # One fact stated twice in a window stands where the story first states it.
-            fact_writes[write.uuid] = prior.model_copy(update={"story_at": write.story_at})
+            fact_writes[stated.uuid] = first.model_copy(update={"story_at": stated.story_at})
         pred = resolved[spelling][2]
-        predicate_writes[pred.name] = PredicateWrite(name=pred.name, description=pred.description,
+        predicate_writes[pred.name] = Predicate(name=pred.name, description=pred.description,
                                                      functional=pred.functional)
 
     mention_writes = [MentionWrite(entity_uuid=uuid_of_group[i], spans=g.spans,
@@ -229,7 +230,7 @@ def _exact_decision(candidates: list[CandidateEntity]) -> Decision:
     return Decision(action="create", reason="facts: only exact names merge")
 
 
-def _all_mentions(extraction: Extraction, onto: Ontology) -> list[ExtractedEntity]:
+def _all_mentions(extraction: Extraction) -> list[ExtractedEntity]:
     """Extracted entities plus fact endpoints and quote speakers the extractor did not list as entities."""
     mentions = list(extraction.entities)
     known = {fold_name(n) for e in mentions for n in (e.name, *e.aliases)}
@@ -239,10 +240,10 @@ def _all_mentions(extraction: Extraction, onto: Ontology) -> list[ExtractedEntit
                 mentions.append(ExtractedEntity(name=name, type=type_ or "Entity"))
                 known.add(fold_name(name))
     for quote in extraction.quotes:  # whoever speaks or is spoken to is a person of the episode
-        for name in (quote.speaker, *quote.addressees):
-            if name and fold_name(name) and fold_name(name) not in known:
-                mentions.append(ExtractedEntity(name=name, type="Person"))
-                known.add(fold_name(name))
+        for person in (quote.speaker, *quote.addressees):
+            if person and fold_name(person) and fold_name(person) not in known:
+                mentions.append(ExtractedEntity(name=person, type="Person"))
+                known.add(fold_name(person))
     return mentions
 
 
@@ -261,7 +262,8 @@ def _embed_all(embed: Embed | None, *batches: list[str]) -> list[list[list[float
         return [None for _ in batches]
     flat = [t for batch in batches for t in batch]
     vectors = embed(flat) if flat else []
-    out, start = [], 0
+    out: list[list[list[float]] | None] = []
+    start = 0
     for batch in batches:
         out.append(vectors[start:start + len(batch)])
         start += len(batch)
@@ -302,8 +304,8 @@ def _form_index(groups: list[MentionGroup], mentions: list[ExtractedEntity]) -> 
     return index
 
 
-def _predicate(f: ExtractedFact, registry: list[PredicateInfo], onto: Ontology,
-               embed: Embed | None = None) -> tuple[str, bool, PredicateInfo]:
+def _predicate(f: ExtractedFact, registry: list[Predicate], onto: Ontology,
+               embed: Embed | None = None) -> tuple[str, bool, Predicate]:
     """Registry name, whether the wording negates, and the registry entry for one predicate spelling."""
     name, negated_word = parse_predicate(f.predicate)
     name = fold_predicate(name, registry, _predicate_vectors(name, registry, onto, embed), ontology=onto)
@@ -312,12 +314,12 @@ def _predicate(f: ExtractedFact, registry: list[PredicateInfo], onto: Ontology,
     known = next((p for p in registry if p.name == name), None)
     functional = (known.functional if known and known.functional else None) or onto.functional(name) or f.functional
     pdef = onto.predicates.get(onto.canonical_predicate(name) or "")
-    info = PredicateInfo(name=name, functional=functional,
+    info = Predicate(name=name, functional=functional,
                          description=(known.description if known else "") or (pdef.description if pdef else ""))
     return name, negated_word, info
 
 
-def _predicate_vectors(name: str, registry: list[PredicateInfo], onto: Ontology,
+def _predicate_vectors(name: str, registry: list[Predicate], onto: Ontology,
                        embed: Embed | None) -> dict[str, list[float]] | None:
     """Embeddings for the last step of predicate folding ("relocate_to" onto a registered "lives_in"): only for
     a name neither the registry nor the ontology knows, and only when the registry has other names."""
@@ -328,7 +330,7 @@ def _predicate_vectors(name: str, registry: list[PredicateInfo], onto: Ontology,
 
 
 def _fact(episode: Episode, f: ExtractedFact, text: str, vec: list[float] | None, by_form: dict[str, int],
-          uuid_of_group: list[str], predicate: tuple[str, bool, PredicateInfo]) -> FactWrite:
+          uuid_of_group: list[str], predicate: tuple[str, bool, Predicate]) -> FactWrite:
     s_idx, o_idx = by_form.get(fold_name(f.subject)), by_form.get(fold_name(f.object))
     if s_idx is None or o_idx is None:
         raise InputError("subject or object has no usable name")

@@ -16,8 +16,8 @@ from rapidfuzz import fuzz
 
 from strata.resolve.ontology import Ontology, load_ontology
 from strata.resolve.scoring import cosine
-from strata.resolve.types import PredicateInfo
 from strata.schema.errors import InputError
+from strata.schema.plan import Predicate
 
 MAX_PREDICATE_TOKENS = 6  # longer "predicates" are sentences the extractor failed to condense
 MAX_PREDICATE_LENGTH = 64
@@ -154,7 +154,7 @@ def _opposite(a: str, b: str) -> bool:
 
 def fold_predicate(
     name: str,
-    existing: Sequence[PredicateInfo],
+    existing: Sequence[Predicate],
     embeddings: Mapping[str, Sequence[float]] | None = None,
     ontology: Ontology | None = None,
 ) -> str:
@@ -178,7 +178,7 @@ def fold_predicate(
     if mine is not None:
         scored = []
         for other in sorted(known):
-            vec = vectors.get(other) or known[other].embedding
+            vec = vectors.get(other)
             cos = cosine(mine, vec)
             if cos is not None and cos >= PREDICATE_EMBEDDING_THRESHOLD and not _opposite(name, other):
                 scored.append((cos, other))
@@ -203,4 +203,4 @@ def stored_predicate(written: str, registered: Iterable[str], ontology: Ontology
     if embed is not None and names and name not in names and not onto.canonical_predicate(name):
         asked = [name, *names]
         vectors = dict(zip(asked, embed([n.replace("_", " ") for n in asked]), strict=True))
-    return fold_predicate(name, [PredicateInfo(name=n) for n in names], vectors, onto)
+    return fold_predicate(name, [Predicate(name=n) for n in names], vectors, onto)

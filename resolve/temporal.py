@@ -31,7 +31,8 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from datetime import datetime
 
-from strata.resolve.types import SlotFunctionality, TemporalFact, TimelineUpdate
+from strata.schema.models import Functionality
+from strata.schema.plan import TemporalFact, TimelineUpdate
 
 # (time, story position key, precedence, closing fact uuid, closer's story position); smaller wins
 _Close = tuple[datetime, int, int, str | None, int | None]
@@ -113,13 +114,13 @@ def _negation_closes(facts: Sequence[TemporalFact], symmetric: bool = False) -> 
         for n in negations.get(pair(f), ()):
             if f.valid_at is None or _order(f) <= _order(n):
                 close = (n.valid_at, _pos(n), _NEGATION, n.uuid, n.story_at)
-                if f.uuid not in out or close < out[f.uuid]:  # type: ignore[operator]
+                if f.uuid not in out or close < out[f.uuid]:
                     out[f.uuid] = close  # type: ignore[assignment]
     return out
 
 
 def compute_slot_timeline(
-    facts: Sequence[TemporalFact], functional: SlotFunctionality | None, now: datetime
+    facts: Sequence[TemporalFact], functional: Functionality | None, now: datetime
 ) -> list[TimelineUpdate]:
     """New (invalid_at, invalidated_by, story_until) for every live, non-negated fact, sorted by fact uuid.
 

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Literal
 
 from pydantic import Field
 
-from strata.schema.models import Frozen, Functionality, Span, UtcDatetime
+from strata.schema.models import Frozen, Span
+from strata.schema.plan import TemporalFact, TimelineUpdate
 
-SlotFunctionality = Functionality
+__all__ = ["TemporalFact", "TimelineUpdate"]  # defined in schema/plan.py, where graph/ reads them too
 DecisionAction = Literal["merge", "create", "ambiguous"]
 
 
@@ -69,53 +69,3 @@ class MentionGroup(Frozen):
     description: str = ""
     spans: list[Span] = Field(default_factory=list)
 
-
-class PredicateInfo(Frozen):
-    name: str
-    description: str = ""
-    functional: SlotFunctionality | None = None
-    count: int = 0
-    embedding: list[float] | None = None
-
-
-class TemporalFact(Frozen):
-    """The part of a fact the temporal rules need.
-
-    ``stated_invalid_at`` is the end the source stated (kept so recomputation can reopen what a retracted
-    fact had closed); ``invalid_at`` is the current effective end (stated, computed or from a negation).
-    Transaction time of the end: ``invalidated_at`` is when it last changed; ``end_changed_at[i]`` is when it
-    changed and ``end_before[i]`` what it was just before (None: open), oldest first. Facts whose end changed
-    before that history was kept carry one earlier state in ``prev_invalid_at``/``prev_invalidated_at``
-    (``end_changed_at`` None).
-    """
-
-    uuid: str
-    subject_uuid: str
-    predicate: str
-    object_uuid: str
-    valid_at: UtcDatetime | None = None
-    stated_invalid_at: UtcDatetime | None = None
-    invalid_at: UtcDatetime | None = None
-    invalidated_at: UtcDatetime | None = None
-    invalidated_by: str | None = None
-    end_changed_at: list[UtcDatetime] | None = None
-    end_before: list[UtcDatetime | None] | None = None
-    prev_invalid_at: UtcDatetime | None = None
-    prev_invalidated_at: UtcDatetime | None = None
-    created_at: UtcDatetime | None = None
-    expired_at: UtcDatetime | None = None
-    negated: bool = False
-    episodes: list[str] = Field(default_factory=list)
-    # Story clock (books): the offset of the statement in the book, and of the statement that closed it.
-    story_at: int | None = None
-    story_until: int | None = None
-
-
-class TimelineUpdate(Frozen):
-    fact_uuid: str
-    invalid_at: datetime | None
-    invalidated_by: str | None
-    invalidated_at: datetime | None
-    story_until: int | None = None
-    # True when invalid_at, invalidated_by or story_until differ from the input fact
-    changed: bool

@@ -1,7 +1,8 @@
 """The commit plan: everything one episode writes, decided before the write transaction starts.
 
 resolve/ builds it (entity ids, predicate names, fact ids); graph/ writes it in one transaction.
-Slot types carry a functional slot's facts to the pure temporal rules and their verdicts back.
+``TemporalFact`` and ``TimelineUpdate`` carry a slot's facts from graph/ to the pure temporal rules (resolve/)
+and their verdicts back.
 """
 
 from __future__ import annotations
@@ -15,7 +16,6 @@ from strata.schema.models import Episode, ExtractorInfo, Frozen, Functionality, 
 
 LABEL = re.compile(r"^[A-Z][A-Za-z0-9]{0,39}$")
 PREDICATE = re.compile(r"^[a-z][a-z0-9_]{0,63}$")
-FunctionalFlag = Functionality
 
 
 class EntityWrite(Frozen):
@@ -75,15 +75,25 @@ class FactWrite(Frozen):
         return value
 
 
-class PredicateWrite(Frozen):
+class Predicate(Frozen):
+    """A predicate: of the ontology (with its ``synonyms``), of a group's registry (with the ``count`` of facts
+    using it, when a listing asks), of a write plan."""
+
     name: str
     description: str = ""
-    functional: FunctionalFlag | None = None
+    functional: Functionality | None = None
+    synonyms: list[str] = Field(default_factory=list)
+    count: int = 0
 
     @field_validator("name")
     @classmethod
     def _name(cls, value: str) -> str:
         return FactWrite._predicate(value)
+
+    @field_validator("description", mode="before")
+    @classmethod
+    def _description(cls, value: str | None) -> str:
+        return value or ""  # a registry node may have none
 
 
 class PassageWrite(Frozen):
@@ -158,7 +168,7 @@ class CommitPlan(Frozen):
     entities: list[EntityWrite] = Field(default_factory=list)
     mentions: list[MentionWrite] = Field(default_factory=list)
     facts: list[FactWrite] = Field(default_factory=list)
-    predicates: list[PredicateWrite] = Field(default_factory=list)
+    predicates: list[Predicate] = Field(default_factory=list)
     passages: list[PassageWrite] = Field(default_factory=list)
     notes: list[NoteWrite] = Field(default_factory=list)
     quotes: list[QuoteWrite] = Field(default_factory=list)
@@ -168,23 +178,44 @@ class CommitPlan(Frozen):
     summary: str | None = None
 
 
-class SlotFact(Frozen):
+class TemporalFact(Frozen):
+    """The part of a fact the temporal rules need.
+
+    ``stated_invalid_at`` is the end the source stated (kept so recomputation can reopen what a retracted
+    fact had closed); ``invalid_at`` is the current effective end (stated, computed or from a negation).
+    Transaction time of the end: ``invalidated_at`` is when it last changed; ``end_changed_at[i]`` is when it
+    changed and ``end_before[i]`` what it was just before (None: open), oldest first. Facts whose end changed
+    before that history was kept carry one earlier state in ``prev_invalid_at``/``prev_invalidated_at``
+    (``end_changed_at`` None).
+    """
+
     uuid: str
     subject_uuid: str
     predicate: str
     object_uuid: str
-    valid_at: UtcDatetime | None
+    valid_at: UtcDatetime | None = None
     stated_invalid_at: UtcDatetime | None = None
     invalid_at: UtcDatetime | None = None
+    invalidated_at: UtcDatetime | None = None
     invalidated_by: str | None = None
+    end_changed_at: list[UtcDatetime] | None = None
+    end_before: list[UtcDatetime | None] | None = None
+    prev_invalid_at: UtcDatetime | None = None
+    prev_invalidated_at: UtcDatetime | None = None
     created_at: UtcDatetime | None = None
+    expired_at: UtcDatetime | None = None
     negated: bool = False
+    episodes: list[str] = Field(default_factory=list)
+    # Story clock (books): the offset of the statement in the book, and of the statement that closed it.
     story_at: int | None = None
     story_until: int | None = None
 
 
-class SlotUpdate(Frozen):
-    uuid: str
+class TimelineUpdate(Frozen):
+    fact_uuid: str
     invalid_at: datetime | None
     invalidated_by: str | None
+    invalidated_at: datetime | None
     story_until: int | None = None
+    # True when invalid_at, invalidated_by or story_until differ from the input fact
+    changed: bool

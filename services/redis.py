@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
-from pathlib import Path
 
 from strata.schema.errors import ServiceError
 from strata.schema.settings import Settings
@@ -70,7 +69,3 @@ class RedisService:
 
     def stop(self) -> bool:
         return stop_by_pid_file(self.pid_file, 20)
-
-
-def redis_log_path(settings: Settings) -> Path:
-    return RedisService(settings).log_file

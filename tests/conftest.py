@@ -15,9 +15,7 @@ from pathlib import Path
 import pytest
 
 from strata.schema.settings import Settings
-
-REPO = Path(__file__).resolve().parent.parent
-SHARED_DATA = REPO.parent / "shared" / "data"
+from tests.support.shared_data import REPO, shared_path
 
 
 def _from_testcontainers() -> tuple[str, str, object, object] | None:
@@ -86,6 +84,4 @@ def group_id(request: pytest.FixtureRequest) -> Iterator[str]:
 @pytest.fixture(scope="session")
 def shared_data() -> Path:
     """The project's shared data folder beside the checkout; a clone without it skips what needs it."""
-    if not SHARED_DATA.exists():
-        pytest.skip(f"needs the shared data folder beside the checkout: {SHARED_DATA} is missing")
-    return SHARED_DATA
+    return shared_path()

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import json
 from datetime import datetime
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, model_validator
 
 from strata.ingest.sources import render_fact
 from strata.schema import ids
@@ -23,23 +23,37 @@ EXAMPLE_CHAT = {"messages": [
      "metadata": {"message_id": "m-2"}}], "source": "chat-42", "metadata": {"thread": "t-9"}}
 
 
+def _iso_text(value: object) -> object:
+    # pydantic would read a number as Unix time; the API declares an ISO 8601 string and takes only that
+    if isinstance(value, int | float):
+        raise ValueError("a date-time is an ISO 8601 string")
+    return value
+
+
+IsoDatetime = Annotated[datetime, BeforeValidator(_iso_text)]
+
+
 class MessageIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     speaker: str = Field(..., min_length=1, max_length=200)
     text: str = Field(..., max_length=100_000)
-    timestamp: datetime | None = None
+    timestamp: IsoDatetime | None = None
     metadata: dict[str, Any] = Field(default_factory=dict)
 
 
 class EpisodeIn(BaseModel):
     """One episode: ``content`` (text), or ``messages`` (a chat episode), or ``facts`` (structured statements)."""
 
-    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [EXAMPLE_TEXT, EXAMPLE_CHAT]})
+    # exactly one body, as _one_body enforces, declared so the OpenAPI document says it too
+    model_config = ConfigDict(extra="forbid", json_schema_extra={
+        "examples": [EXAMPLE_TEXT, EXAMPLE_CHAT],
+        "oneOf": [{"required": [name], "properties": {name: {"not": {"type": "null"}}}}
+                  for name in ("content", "messages", "facts")]})
 
     content: str | None = Field(None, min_length=1, max_length=1_000_000)
     kind: Literal["text", "chat", "json", "facts"] | None = None
-    reference_time: datetime | None = None
+    reference_time: IsoDatetime | None = None
     source: str | None = Field(None, max_length=300, description="A name for where this came from.")
     speaker: str | None = Field(None, max_length=200)
     metadata: dict[str, Any] = Field(default_factory=dict)

@@ -5,11 +5,11 @@ from __future__ import annotations
 from pydantic import BaseModel
 
 from strata.graph.purge import PurgeRecord
-from strata.graph.read import PredicateInfo
 from strata.graph.retract import RetractResult
 from strata.graph.traverse import Path, TypeCount
 from strata.ingest.submit import JobInfo
 from strata.schema.models import Entity, Fact, Note
+from strata.schema.plan import Predicate
 from strata.schema.summaries import Community
 
 
@@ -47,7 +47,7 @@ class PathsResult(BaseModel):
 
 class GroupSchema(BaseModel):
     entity_types: list[TypeCount]
-    predicates: list[PredicateInfo]
+    predicates: list[Predicate]
 
 
 class CommunityList(BaseModel):

@@ -59,10 +59,10 @@ from strata.graph.traverse import Neighborhood, entity_types, group_of, neighbor
 from strata.graph.undo import UndoResult, undo_pass, undo_record
 from strata.ingest.consolidate import ConsolidationResult, consolidate_group
 from strata.ingest.retention import apply_group
+from strata.ingest.rules import purge_rules, split_rules
 from strata.ingest.runtime import Runtime
 from strata.ingest.sources import SourceDocument, parse_source_bytes
 from strata.ingest.submit import JobInfo, episode_info, job_info, retry_failed, submit_document, submit_episodes
-from strata.resolve.purging import purge_rules
 from strata.resolve.timeline import recompute_timeline
 from strata.schema.bloom import Perspective, build_perspective
 from strata.schema.errors import InputError, NotFoundError, SizeLimitError
@@ -221,10 +221,10 @@ class Memory:
                               actor=actor)
 
     def unmerge(self, group: str, uuid: str, record: str) -> UndoResult:
-        return undo_record(self.graph, group, uuid, record, self.slot_rules, utcnow())
+        return undo_record(self.graph, group, uuid, record, split_rules(), utcnow())
 
     def undo_consolidation(self, group: str, source: str | None) -> list[UndoResult]:
-        return undo_pass(self.graph, group, source, self.slot_rules, utcnow())
+        return undo_pass(self.graph, group, source, split_rules(), utcnow())
 
     def merges(self, group: str, uuid: str, limit: int = 200) -> list[MergeRecord]:
         return merge_records(self.graph, group, uuid, limit)

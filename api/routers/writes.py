@@ -44,7 +44,8 @@ def add_episodes(body: BatchIn, group: str = Depends(write_group), key: ApiKey =
 
 
 @router.post("/groups/{group}/sources", status_code=202, response_model=JobInfo)
-def upload_source(file: UploadFile = File(..., description="The file to ingest."),
+def upload_source(file: UploadFile = File(..., description="The file to ingest (not empty).",
+                                          json_schema_extra={"minLength": 1}),
                   format: str = Form(..., description=f"One of: {', '.join(FORMATS)}", examples=["chat-jsonl"]),
                   name: str | None = Form(None, max_length=300),
                   agent: str | None = Form(None, min_length=1, max_length=200,
@@ -91,7 +92,8 @@ def delete_source(uuid: str = Uuid, purge: bool = PURGE, key: ApiKey = Depends(p
 
 
 @router.delete("/groups/{group}", response_model=PurgeRecord)
-def delete_group(purge: bool = Query(False, description="Required: a group is only ever purged (hard delete)."),
+def delete_group(purge: bool = Query(..., description="Required, true: a group is only ever purged (hard delete).",
+                                     json_schema_extra={"enum": [True]}),
                  group: str = Depends(write_group), key: ApiKey = Depends(principal),
                  mem: Memory = Depends(memory)) -> PurgeRecord:
     """Purge a whole group: every node and relationship of it goes; the audit record stays."""

@@ -208,10 +208,6 @@ RESTORE_SOURCE = """
 MATCH (s:Source {uuid: $source_uuid}) SET s.retracted_at = null
 """
 
-JOB_OF_SOURCE = """
-MATCH (j:Job {source_uuid: $source_uuid}) RETURN j.uuid AS uuid ORDER BY j.created_at LIMIT 1
-"""
-
 RETRY_FAILED = """
 MATCH (e:Episode {status: 'failed'})
 WHERE ($group_id IS NULL OR e.group_id = $group_id)

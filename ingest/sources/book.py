@@ -152,7 +152,7 @@ class Segment:
     heading_ends: tuple[int, ...]  # ends of heading lines inside, to tell a heading-only segment
 
 
-def _segments(text: str, start: int, end: int, headings: list[Heading]) -> list[Segment]:
+def _segments(start: int, end: int, headings: list[Heading]) -> list[Segment]:
     segments: list[Segment] = []
     part: str | None = None
     chapter: str | None = None
@@ -186,7 +186,7 @@ def parse_book(ctx: Context) -> dict[str, Any]:
     parts = sum(1 for h in headings if h.level == "part")
     max_chars = ctx.max_episode_chars
     index = 0
-    for segment in _segments(text, start, end, headings):
+    for segment in _segments(start, end, headings):
         if not _has_body(text, segment):
             continue
         if segment.label != FRONT_MATTER and segment.label is not None:

@@ -92,11 +92,6 @@ def _parse_loose(text: str, anchor: datetime | None) -> datetime | None:
             return None
 
 
-def has_time_only(text: str) -> bool:
-    """True when a string is a clock time without a date (``10:02``, ``9:05 pm``)."""
-    return parse_timestamp(text) is None and parse_timestamp(text, anchor=_DEFAULT_A) is not None
-
-
 def parse_relative(text: str) -> timedelta | None:
     """``"5 days 1 hour ago"`` -> timedelta(days=5, hours=1); None when no unit is found."""
     total = 0.0

@@ -254,7 +254,8 @@ def test_purging_a_group_needs_the_write_right_and_leaves_only_the_audit(client,
         post(client, group, h, KEPT)
         post(client, group, h, CANARY)
         assert client.delete(f"/v1/groups/{group}", headers=reader, params={"purge": "true"}).status_code == 403
-        assert client.delete(f"/v1/groups/{group}", headers=h).status_code == 400
+        assert client.delete(f"/v1/groups/{group}", headers=h).status_code == 422  # purge=true is required
+        assert client.delete(f"/v1/groups/{group}", headers=h, params={"purge": "false"}).status_code == 400
         r = client.delete(f"/v1/groups/{group}", headers=h, params={"purge": "true"})
         assert r.status_code == 200, r.text
         assert r.json()["scope"] == "group" and r.json()["episodes"] == 2 and r.json()["entities_deleted"] >= 6

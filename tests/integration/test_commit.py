@@ -15,7 +15,7 @@ from strata.resolve.timeline import recompute_timeline
 from strata.schema import ids
 from strata.schema.errors import InputError
 from strata.schema.models import Episode, ExtractorInfo
-from strata.schema.plan import CommitPlan, EntityWrite, Evidence, FactWrite, MentionWrite, PredicateWrite
+from strata.schema.plan import CommitPlan, EntityWrite, Evidence, FactWrite, MentionWrite, Predicate
 
 pytestmark = pytest.mark.integration
 NOW = datetime(2026, 1, 1, tzinfo=UTC)
@@ -45,7 +45,7 @@ def _plan(group: str, seq: int, holder: str, office: str, year: int, predicate: 
         group_id=group, episode=ep, entities=[person, post],
         mentions=[MentionWrite(entity_uuid=person.uuid, surface_forms=[holder]),
                   MentionWrite(entity_uuid=post.uuid, surface_forms=[office])],
-        facts=[fact], predicates=[PredicateWrite(name=predicate, functional=functional)],
+        facts=[fact], predicates=[Predicate(name=predicate, functional=functional)],
         extractor=ExtractorInfo(name="facts"))
 
 
@@ -226,7 +226,7 @@ def _marriage(group: str, seq: int, one: str, other: str, year: int) -> CommitPl
     return CommitPlan(group_id=group, episode=ep, entities=[a, b], facts=[fact],
                       mentions=[MentionWrite(entity_uuid=a.uuid, surface_forms=[one]),
                                 MentionWrite(entity_uuid=b.uuid, surface_forms=[other])],
-                      predicates=[PredicateWrite(name="spouse_of", functional="symmetric")],
+                      predicates=[Predicate(name="spouse_of", functional="symmetric")],
                       extractor=ExtractorInfo(name="facts"))
 
 

@@ -12,6 +12,7 @@ from strata.graph.read import merge_records
 from strata.graph.undo import undo_merge, undo_pass, undo_record
 from strata.ingest.consolidate import consolidate_group
 from strata.ingest.pipeline import Pipeline
+from strata.ingest.rules import split_rules
 from strata.resolve.timeline import recompute_timeline
 from strata.schema import ids
 from strata.schema.errors import InputError
@@ -104,7 +105,7 @@ def test_undoing_a_merge_made_inside_an_episode_splits_its_names_off(graph: Grap
     joined = _current(graph, group_id)
     assert joined["Eleanor"] == joined["Eleanor Marsh"]
     record = next(r for r in merge_records(graph, group_id, joined["Eleanor Marsh"]) if "Eleanor" in r.forms)
-    done = undo_record(graph, group_id, joined["Eleanor Marsh"], record.uuid, recompute_timeline, utcnow())
+    done = undo_record(graph, group_id, joined["Eleanor Marsh"], record.uuid, split_rules(), utcnow())
     apart = _current(graph, group_id)
     assert apart["Eleanor"] == done.restored != apart["Eleanor Marsh"]
     assert done.mentions_restored == 1 and done.facts_restored == 1
@@ -127,7 +128,7 @@ def test_undoing_the_whole_pass_gives_back_the_cast_it_found(graph: Graph, group
     assert result.splits and result.merges
     after = _current(graph, group_id)
     assert after["Mr. Hill"] != after["Mrs. Hill"]
-    undone = undo_pass(graph, group_id, None, recompute_timeline, utcnow())
+    undone = undo_pass(graph, group_id, None, split_rules(), utcnow())
     assert len(undone) == len(result.splits) + len(result.merges)
     assert _current(graph, group_id) == before
 

@@ -8,29 +8,24 @@ from __future__ import annotations
 
 import base64
 import json
-import sys
 import threading
 import time
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 import redis
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "support"))
-
-from ingest_harness import facts_episodes, graph_signature  # noqa: E402
-
-from strata.graph import Graph  # noqa: E402
-from strata.graph import episodes as store  # noqa: E402
-from strata.ingest.celery_app import make_celery  # noqa: E402
-from strata.ingest.lease import Heartbeat, LeaseTerms  # noqa: E402
-from strata.ingest.locks import LocalGroupLocks, LockTimeoutError, RedisGroupLocks  # noqa: E402
-from strata.ingest.recovery import LeaseWatch, recover_lost_tasks  # noqa: E402
-from strata.ingest.submit import job_info, submit_episodes  # noqa: E402
-from strata.ingest.tasks import build_pipeline, run_episode  # noqa: E402
-from strata.schema.models import utcnow  # noqa: E402
-from strata.schema.settings import Settings  # noqa: E402
+from strata.graph import Graph
+from strata.graph import episodes as store
+from strata.ingest.celery_app import make_celery
+from strata.ingest.lease import Heartbeat, LeaseTerms
+from strata.ingest.locks import LocalGroupLocks, LockTimeoutError, RedisGroupLocks
+from strata.ingest.recovery import LeaseWatch, recover_lost_tasks
+from strata.ingest.submit import job_info, submit_episodes
+from strata.ingest.tasks import build_pipeline, run_episode
+from strata.ingest.testing.harness import facts_episodes, graph_signature
+from strata.schema.models import utcnow
+from strata.schema.settings import Settings
 
 pytestmark = pytest.mark.integration
 

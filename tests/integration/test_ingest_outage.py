@@ -5,22 +5,18 @@ Runs its own Neo4j on 17687 (never the shared one on 7687, which other tests and
 
 from __future__ import annotations
 
-import sys
 import time
 import uuid
 from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "support"))
-
-from ingest_harness import facts_episodes, start_worker, stop, worker_env  # noqa: E402
-
-from strata.graph import Graph, apply_migrations  # noqa: E402
-from strata.ingest.celery_app import make_celery  # noqa: E402
-from strata.ingest.submit import JobInfo, job_info, submit_episodes  # noqa: E402
-from strata.schema.errors import UpstreamUnavailableError  # noqa: E402
-from strata.schema.settings import Settings  # noqa: E402
+from strata.graph import Graph, apply_migrations
+from strata.ingest.celery_app import make_celery
+from strata.ingest.submit import JobInfo, job_info, submit_episodes
+from strata.ingest.testing.harness import facts_episodes, start_worker, stop, worker_env
+from strata.schema.errors import UpstreamUnavailableError
+from strata.schema.settings import Settings
 
 pytestmark = pytest.mark.integration
 OUTAGE_S = 20
@@ -53,7 +49,7 @@ def test_neo4j_outage_mid_job_is_retried_to_completion(private_neo4j, tmp_path: 
     cfg, service = private_neo4j
     queue = f"test-outage-{uuid.uuid4().hex[:10]}"
     group_id = f"outage-{uuid.uuid4().hex[:8]}"
-    env = worker_env(cfg, queue, STRATA_EXTRACTOR_FACTORY="strata_test_extractors:slow",
+    env = worker_env(cfg, queue, STRATA_EXTRACTOR_FACTORY="tests.support.strata_test_extractors:slow",
                      STRATA_TASK_MAX_RETRIES="10", STRATA_TASK_RETRY_BACKOFF_S="1", STRATA_TASK_RETRY_BACKOFF_MAX_S="8")
     with Graph.from_settings(cfg) as graph:
         apply_migrations(graph, cfg.embedding_dim)

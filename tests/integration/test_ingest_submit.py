@@ -3,7 +3,6 @@ failed episodes are kept and re-drivable, the stuck sweep, the shared LLM rate l
 
 from __future__ import annotations
 
-import sys
 import time
 from datetime import timedelta
 from pathlib import Path
@@ -12,23 +11,20 @@ import pytest
 import redis
 from typer.testing import CliRunner
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "support"))
-
-from ingest_harness import facts_episodes  # noqa: E402
-from strata_test_extractors import PoisonAware  # noqa: E402
-
-from strata.graph import Graph  # noqa: E402
-from strata.graph import episodes as store  # noqa: E402
-from strata.ingest.celery_app import make_celery  # noqa: E402
-from strata.ingest.extractors import make_extractor  # noqa: E402
-from strata.ingest.pipeline import Pipeline  # noqa: E402
-from strata.ingest.ratelimit import RedisRateLimiter  # noqa: E402
-from strata.ingest.sources import parse_source_text  # noqa: E402
-from strata.ingest.submit import episode_info, job_info, retry_failed, submit_document, submit_episodes  # noqa: E402
-from strata.ingest.tasks import build_pipeline, record_failure  # noqa: E402
-from strata.schema.errors import InputError, NotFoundError, RateLimitedError  # noqa: E402
-from strata.schema.models import utcnow  # noqa: E402
-from strata.schema.settings import Settings  # noqa: E402
+from strata.graph import Graph
+from strata.graph import episodes as store
+from strata.ingest.celery_app import make_celery
+from strata.ingest.extractors import make_extractor
+from strata.ingest.pipeline import Pipeline
+from strata.ingest.ratelimit import RedisRateLimiter
+from strata.ingest.sources import parse_source_text
+from strata.ingest.submit import episode_info, job_info, retry_failed, submit_document, submit_episodes
+from strata.ingest.tasks import build_pipeline, record_failure
+from strata.ingest.testing.harness import facts_episodes
+from strata.schema.errors import InputError, NotFoundError, RateLimitedError
+from strata.schema.models import utcnow
+from strata.schema.settings import Settings
+from tests.support.strata_test_extractors import PoisonAware
 
 pytestmark = pytest.mark.integration
 
@@ -161,12 +157,10 @@ def test_shared_rate_limit_spans_clients_and_429_pauses_everyone(settings: Setti
 
 
 def test_llm_429_feeds_the_shared_limit(settings: Settings, group_id: str) -> None:
-    from strata_tests_openai_server_loader import load  # noqa: PLC0415
-
     from strata.ingest import metrics
     from strata.ingest.llm_client import OpenAIChatLLM
+    from strata.ingest.testing import openai_server as server_mod  # noqa: PLC0415
 
-    server_mod = load()
     client = redis.Redis.from_url(settings.redis_url)
     ns = f"strata:test:{group_id}"
     limiter = RedisRateLimiter(client, 600, 100_000, namespace=ns)

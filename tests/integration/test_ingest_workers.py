@@ -5,16 +5,17 @@ Each test uses its own queue so tests never steal each other's tasks.
 
 from __future__ import annotations
 
-import sys
 import time
 import uuid
 from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "support"))
-
-from ingest_harness import (  # noqa: E402
+from strata.graph import Graph
+from strata.ingest.celery_app import make_celery
+from strata.ingest.submit import episode_info, job_info, submit_episodes
+from strata.ingest.tasks import build_pipeline
+from strata.ingest.testing.harness import (
     facts_episodes,
     graph_signature,
     kill9,
@@ -25,12 +26,7 @@ from ingest_harness import (  # noqa: E402
     wait_job,
     worker_env,
 )
-
-from strata.graph import Graph  # noqa: E402
-from strata.ingest.celery_app import make_celery  # noqa: E402
-from strata.ingest.submit import episode_info, job_info, submit_episodes  # noqa: E402
-from strata.ingest.tasks import build_pipeline  # noqa: E402
-from strata.schema.settings import Settings  # noqa: E402
+from strata.schema.settings import Settings
 
 pytestmark = pytest.mark.integration
 KILL_EPISODES = 10
@@ -131,7 +127,7 @@ def test_four_workers_build_the_same_graph_as_one(graph: Graph, settings: Settin
 
 def test_poison_episode_fails_with_its_error_and_the_rest_completes(graph: Graph, settings: Settings, group_id: str,
                                                                     queue: str, tmp_path: Path) -> None:
-    env = worker_env(settings, queue, STRATA_EXTRACTOR_FACTORY="strata_test_extractors:poison",
+    env = worker_env(settings, queue, STRATA_EXTRACTOR_FACTORY="tests.support.strata_test_extractors:poison",
                      STRATA_TASK_MAX_RETRIES="2")
     episodes = facts_episodes(group_id, 12, poison={5})
     worker = start_worker(env, queue, concurrency=2, log=tmp_path / "w.log")

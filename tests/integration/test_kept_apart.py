@@ -14,6 +14,7 @@ from strata.graph.suggestions import pending_suggestions, reject_suggestion
 from strata.graph.undo import undo_merge, undo_pass
 from strata.ingest.consolidate import consolidate_group
 from strata.ingest.pipeline import Pipeline
+from strata.ingest.rules import split_rules
 from strata.resolve.planner import AmbiguousCase
 from strata.resolve.timeline import recompute_timeline
 from strata.schema import ids
@@ -123,7 +124,7 @@ def test_taking_a_whole_pass_back_keeps_nothing_apart(graph: Graph, group_id: st
     pipeline = Pipeline(graph, None, None)  # type: ignore[arg-type]
     cast = _gardiners(graph, group_id, pipeline)
     [first] = consolidate_group(graph, group_id)
-    assert undo_pass(graph, group_id, None, recompute_timeline, utcnow())
+    assert undo_pass(graph, group_id, None, split_rules(), utcnow())
     [again] = consolidate_group(graph, group_id)
     assert [(m.merged, m.into) for m in again.merges] == [(m.merged, m.into) for m in first.merges]
     assert _current(graph, group_id)["Gardiner"] == cast["Mr. Gardiner"]

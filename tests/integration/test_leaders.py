@@ -13,7 +13,13 @@ from pathlib import Path
 
 import pytest
 
-from bench.leaders import (
+from strata.graph import Graph
+from strata.graph.read import list_facts
+from strata.graph.retract import retract_episode
+from strata.ingest.embedders import HashEmbedder
+from strata.ingest.extractors import SpacyExtractor
+from strata.ingest.pipeline import Pipeline
+from strata.ingest.testing.leaders import (
     PREDICATE,
     as_of_checks,
     load_rows,
@@ -21,12 +27,6 @@ from bench.leaders import (
     overlapping_rows,
     row_episode,
 )
-from strata.graph import Graph
-from strata.graph.read import list_facts
-from strata.graph.retract import retract_episode
-from strata.ingest.embedders import HashEmbedder
-from strata.ingest.extractors import SpacyExtractor
-from strata.ingest.pipeline import Pipeline
 from strata.resolve.normalize import entity_key
 from strata.resolve.timeline import recompute_timeline
 from strata.schema.models import utcnow

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import re
-import sys
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -15,18 +14,14 @@ import pytest
 from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "support"))
-
-from strata_tests_openai_server_loader import load  # noqa: E402
-
-from strata.graph import Graph  # noqa: E402
-from strata.ingest.sources import parse_source_text  # noqa: E402
-from strata.ingest.submit import episode_info, submit_document  # noqa: E402
-from strata.ingest.tasks import build_pipeline  # noqa: E402
-from strata.schema.settings import Settings  # noqa: E402
+from strata.graph import Graph
+from strata.ingest.sources import parse_source_text
+from strata.ingest.submit import episode_info, submit_document
+from strata.ingest.tasks import build_pipeline
+from strata.ingest.testing import openai_server as wire
+from strata.schema.settings import Settings
 
 pytestmark = pytest.mark.integration
-wire = load()
 
 SESSIONS = {"sessions": [
     {"date": "2024-03-01", "session_id": "s1", "messages": [

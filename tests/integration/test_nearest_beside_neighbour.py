@@ -10,17 +10,17 @@ from datetime import UTC, datetime
 import numpy as np
 import pytest
 
-from bench.generate_graph import generate, load
 from strata.graph import Graph
 from strata.graph import search as search_module
 from strata.graph.bulk import drop_group
 from strata.graph.commit import commit_episode
 from strata.graph.read import MAX_INDEX_DEPTH, entity_candidates
 from strata.graph.search import SearchQuery, search
+from strata.ingest.testing.synthetic import generate, load
 from strata.resolve.timeline import recompute_timeline
 from strata.schema import ids
 from strata.schema.models import Episode, ExtractorInfo
-from strata.schema.plan import CommitPlan, EntityWrite, FactWrite, PassageWrite, PredicateWrite
+from strata.schema.plan import CommitPlan, EntityWrite, FactWrite, PassageWrite, Predicate
 from strata.schema.settings import Settings
 
 pytestmark = pytest.mark.integration
@@ -68,7 +68,7 @@ def _small_group_plan(group: str, dim: int) -> CommitPlan:
                              text=content[k * width:(k + 1) * width], embedding=_toward(dim, t, 3),
                              context_embedding=_toward(dim, t, 3)) for k, t in enumerate(ts)]
     return CommitPlan(group_id=group, episode=ep, entities=entities, facts=facts, passages=passages,
-                      predicates=[PredicateWrite(name="logs")], extractor=ExtractorInfo(name="test"))
+                      predicates=[Predicate(name="logs")], extractor=ExtractorInfo(name="test"))
 
 
 def _vector_view(graph: Graph, group: str, query: list[float]) -> tuple[list, list]:

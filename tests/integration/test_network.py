@@ -12,8 +12,8 @@ from strata.graph.story import StoryAsk, story_cut
 from strata.ingest.embedders import HashEmbedder
 from strata.ingest.extractors import SpacyExtractor
 from strata.ingest.pipeline import Pipeline
+from strata.ingest.rules import purge_rules, split_rules
 from strata.ingest.sources.base import parse_source_text
-from strata.resolve.purging import purge_rules
 from strata.resolve.timeline import recompute_timeline
 from strata.schema.models import utcnow
 
@@ -120,7 +120,7 @@ def test_a_merge_and_its_undo_move_the_stored_edges(graph: Graph, group_id: str,
     stored = _stored(graph, group_id)
     assert not any("Mrs. Mary Stone" in pair for pair in stored), stored
     assert stored[frozenset(("Mr. Thomas Hale", "Miss Anna Grey"))]["scenes"] == 2
-    undo_record(graph, group_id, uuid_of["Miss Anna Grey"], merged.record_uuid, recompute_timeline, utcnow())
+    undo_record(graph, group_id, uuid_of["Miss Anna Grey"], merged.record_uuid, split_rules(), utcnow())
     stored = _stored(graph, group_id)
     assert stored[frozenset(("Mr. Thomas Hale", "Mrs. Mary Stone"))]["scenes"] == 1
     assert stored[frozenset(("Miss Anna Grey", "Mrs. Mary Stone"))]["scenes"] == 2

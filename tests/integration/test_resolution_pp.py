@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from bench.pp_resolution import load_characters, resolve_aliases
 from strata.graph import Graph
 from strata.ingest.embedders import OnnxMiniLMEmbedder
 from strata.ingest.extractors import SpacyExtractor
 from strata.ingest.pipeline import Pipeline
+from strata.ingest.testing.pp_resolution import load_characters, resolve_aliases
 
 pytestmark = pytest.mark.integration
 

@@ -28,7 +28,7 @@ from strata.schema.plan import (
     FactWrite,
     MentionWrite,
     PassageWrite,
-    PredicateWrite,
+    Predicate,
 )
 from strata.schema.settings import Settings
 
@@ -58,7 +58,7 @@ def _facts_plan(group: str, seq: int, texts: list[str], embeddings: list[list[fl
         facts.append(FactWrite(uuid=ids.fact_uuid(group, a.uuid, "relates", b.uuid, NOW), subject_uuid=a.uuid,
                                predicate="relates", object_uuid=b.uuid, fact=text, valid_at=NOW, embedding=embedding))
     return CommitPlan(group_id=group, episode=ep, entities=entities, facts=facts,
-                      predicates=[PredicateWrite(name="relates")], extractor=ExtractorInfo(name="test"))
+                      predicates=[Predicate(name="relates")], extractor=ExtractorInfo(name="test"))
 
 
 @pytest.fixture(params=["scan", "index"])
@@ -131,7 +131,7 @@ def _story_plan(group: str) -> tuple[CommitPlan, dict[str, str], dict[str, str]]
     passages = [PassageWrite(uuid=ids.stable_uuid("passage", ep.uuid, k), start=STORY.index(text),
                              end=STORY.index(text) + len(text), text=text) for k, text in enumerate(sentences)]
     plan = CommitPlan(group_id=group, episode=ep, entities=entities, facts=facts, mentions=mentions, passages=passages,
-                      predicates=[PredicateWrite(name=p) for _, p, _ in triples], extractor=ExtractorInfo(name="test"))
+                      predicates=[Predicate(name=p) for _, p, _ in triples], extractor=ExtractorInfo(name="test"))
     return plan, uuid, fact_uuid
 
 
@@ -220,7 +220,7 @@ def _crowd_plan(group: str, copies: int) -> CommitPlan:
         facts.append(FactWrite(uuid=ids.fact_uuid(group, a.uuid, "lives_in", b.uuid, NOW), subject_uuid=a.uuid,
                                predicate="lives_in", object_uuid=b.uuid, fact=content, valid_at=NOW))
     return CommitPlan(group_id=group, episode=ep, entities=entities, facts=facts,
-                      predicates=[PredicateWrite(name="lives_in")], extractor=ExtractorInfo(name="test"))
+                      predicates=[Predicate(name="lives_in")], extractor=ExtractorInfo(name="test"))
 
 
 def test_full_text_keeps_to_the_group_inside_the_index(graph: Graph, group_id: str,

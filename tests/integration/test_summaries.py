@@ -5,29 +5,23 @@ wire-format server."""
 from __future__ import annotations
 
 import json
-import sys
-from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "support"))
-
-from strata_tests_openai_server_loader import load  # noqa: E402
-
-from strata.api.memory.recall import context_block  # noqa: E402
-from strata.graph import Graph  # noqa: E402
-from strata.graph.search import SearchQuery, search  # noqa: E402
-from strata.ingest.extractors.cache import MemoryCache  # noqa: E402
-from strata.ingest.llm_client import OpenAIChatLLM  # noqa: E402
-from strata.ingest.pipeline import Pipeline  # noqa: E402
-from strata.ingest.sources import parse_source_text  # noqa: E402
-from strata.ingest.submit import submit_document  # noqa: E402
-from strata.ingest.summaries import Summarizer, flush_stale, refresh_group, refresh_touched  # noqa: E402
-from strata.ingest.tasks import build_pipeline  # noqa: E402
-from strata.schema.settings import Settings  # noqa: E402
+from strata.api.memory.recall import context_block
+from strata.graph import Graph
+from strata.graph.search import SearchQuery, search
+from strata.ingest.extractors.cache import MemoryCache
+from strata.ingest.llm_client import OpenAIChatLLM
+from strata.ingest.pipeline import Pipeline
+from strata.ingest.sources import parse_source_text
+from strata.ingest.submit import submit_document
+from strata.ingest.summaries import Summarizer, flush_stale, refresh_group, refresh_touched
+from strata.ingest.tasks import build_pipeline
+from strata.ingest.testing import openai_server as wire
+from strata.schema.settings import Settings
 
 pytestmark = pytest.mark.integration
-wire = load()
 
 MOVED_IN = [
     {"subject": "Maya Lindqvist", "subject_type": "Person", "predicate": "lives_in", "object": "Lisbon",

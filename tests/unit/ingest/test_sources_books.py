@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -12,11 +11,12 @@ from hypothesis import strategies as st
 from strata.ingest.sources import count_tokens, load_source, parse_source_text
 from strata.ingest.sources.book import gutenberg_body
 from strata.ingest.sources.headings import to_number
+from tests.support.shared_data import SHARED_DATA, needs_shared
 
-BOOKS = Path(__file__).resolve().parents[3].parent / "shared" / "data" / "books"
+BOOKS = SHARED_DATA / "books"
 NOW = datetime(2025, 1, 2, 3, 4, 5, tzinfo=UTC)
 
-needs_books = pytest.mark.skipif(not BOOKS.is_dir(), reason="shared book data not present")
+needs_books = needs_shared("books")
 
 
 def _load(name: str, **kwargs: object):

@@ -4,16 +4,16 @@ from __future__ import annotations
 
 import json
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 
 import pytest
 
 from strata.ingest.sources import load_source, parse_source_text
 from strata.schema.errors import InputError, UnsupportedFormatError
+from tests.support.shared_data import SHARED_DATA, needs_shared
 
-CHATLOGS = Path(__file__).resolve().parents[3].parent / "shared" / "data" / "chatlogs"
+CHATLOGS = SHARED_DATA / "chatlogs"
 NOW = datetime(2025, 1, 2, tzinfo=UTC)
-needs_data = pytest.mark.skipif(not CHATLOGS.is_dir(), reason="shared chat data not present")
+needs_data = needs_shared("chatlogs")
 
 
 def _sessions(doc: object):

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import csv
 import itertools
-from pathlib import Path
 
 import pytest
 
@@ -12,15 +11,14 @@ from strata.resolve.decide import decide
 from strata.resolve.evaluate import AliasRecord, evaluate_aliases, parse_alias_cell
 from strata.resolve.scoring import MERGE_THRESHOLD, score_pair
 from strata.resolve.types import CandidateEntity, MentionCandidate
+from tests.support.shared_data import shared_path
 
-CSV = Path("/work/shared/data/entity_resolution/pdnc/PrideAndPrejudice/character_info.csv")
+CSV = ("entity_resolution", "pdnc", "PrideAndPrejudice", "character_info.csv")
 
 
 @pytest.fixture(scope="module")
 def records() -> list[AliasRecord]:
-    if not CSV.exists():
-        pytest.skip(f"{CSV} not available")
-    with CSV.open(newline="", encoding="utf-8") as fh:
+    with shared_path(*CSV).open(newline="", encoding="utf-8") as fh:
         return [AliasRecord(id=row["Character ID"], name=row["Main Name"], aliases=parse_alias_cell(row["Aliases"]))
                 for row in csv.DictReader(fh)]
 

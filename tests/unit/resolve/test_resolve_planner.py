@@ -62,7 +62,7 @@ def test_a_passage_context_is_the_turn_before_and_itself() -> None:
 
 
 def test_an_unknown_predicate_folds_onto_a_registered_one_by_embedding() -> None:
-    from strata.resolve.types import PredicateInfo
+    from strata.schema.plan import Predicate
 
     content = "Ann relocated to Porto."
     episode = Episode(uuid="ep", group_id="g", kind="text", content=content, reference_time=DAY, content_hash="h")
@@ -74,7 +74,7 @@ def test_an_unknown_predicate_folds_onto_a_registered_one_by_embedding() -> None
     def embed(texts):
         return [near.get(t, [0.5, 0.5]) for t in texts]
 
-    registry = [PredicateInfo(name="resides_near"), PredicateInfo(name="dislikes")]
+    registry = [Predicate(name="resides_near"), Predicate(name="dislikes")]
     plan, _ = build_plan(episode, extraction, lookup=lambda group_id, queries: {}, predicates=registry, embed=embed)
     assert [f.predicate for f in plan.facts] == ["resides_near"]
     plan, _ = build_plan(episode, extraction, lookup=lambda group_id, queries: {}, predicates=registry)

@@ -6,8 +6,8 @@ import pytest
 
 from strata.resolve.ontology import load_ontology
 from strata.resolve.predicates import fold_predicate, normalize_predicate, parse_predicate
-from strata.resolve.types import PredicateInfo
 from strata.schema.errors import InputError
+from strata.schema.plan import Predicate
 
 
 @pytest.mark.parametrize(
@@ -34,15 +34,15 @@ def test_garbage_is_rejected(raw):
 
 
 def test_fold_predicate():
-    existing = [PredicateInfo(name="lives_in"), PredicateInfo(name="father_of"), PredicateInfo(name="admires")]
+    existing = [Predicate(name="lives_in"), Predicate(name="father_of"), Predicate(name="admires")]
     assert fold_predicate("married_to", existing) == "spouse_of"  # ontology synonym
     assert fold_predicate("live_at", existing) == "lives_in"
     assert fold_predicate("admire", existing) == "likes"  # synonym wins over fuzzy
-    assert fold_predicate("mother_ofs", [PredicateInfo(name="mother_of")]) == "mother_of"
+    assert fold_predicate("mother_ofs", [Predicate(name="mother_of")]) == "mother_of"
     assert fold_predicate("teach", existing) == "teach"
     emb = {"guardian_of": [1.0, 0.0], "custodian_of": [0.98, 0.05], "distrust": [0.99, 0.01], "trust": [1.0, 0.0]}
-    assert fold_predicate("guardian_of", [PredicateInfo(name="custodian_of")], emb) == "custodian_of"
-    assert fold_predicate("distrust", [PredicateInfo(name="trust")], emb) == "distrust"  # opposite prefix
+    assert fold_predicate("guardian_of", [Predicate(name="custodian_of")], emb) == "custodian_of"
+    assert fold_predicate("distrust", [Predicate(name="trust")], emb) == "distrust"  # opposite prefix
 
 
 def test_ontology_functionality_and_types():

@@ -7,9 +7,9 @@ import pytest
 from strata.resolve.ontology import load_ontology
 from strata.resolve.planner import _predicate
 from strata.resolve.predicates import stored_predicate
-from strata.resolve.types import PredicateInfo
 from strata.schema.errors import InputError
 from strata.schema.models import ExtractedFact
+from strata.schema.plan import Predicate
 
 
 @pytest.mark.parametrize("written", ["plays_for", "play_for", "plays for", "Plays_For", "PLAYS FOR", "played for",
@@ -42,7 +42,7 @@ def test_the_groups_registry_decides_as_on_write():
 @pytest.mark.parametrize("registry", [[], ["play_for", "found", "lives_in"], ["plays_for", "work_at", "coach"]])
 def test_same_name_as_the_planner_gives_a_written_statement(written, registry):
     fact = ExtractedFact(subject="A", predicate=written, object="B")
-    infos = [PredicateInfo(name=n) for n in registry]
+    infos = [Predicate(name=n) for n in registry]
     assert stored_predicate(written, registry) == _predicate(fact, infos, load_ontology())[0]
 
 
@@ -73,5 +73,5 @@ def test_the_vector_step_reads_as_it_writes():
     assert stored_predicate("settle down in", registry, embed=_toy_embed) == "lives_in"
     assert stored_predicate("settle down in", registry) == "settle_down_in"  # no embedder, no vector step
     fact = ExtractedFact(subject="A", predicate="settle down in", object="B")
-    infos = [PredicateInfo(name=n) for n in registry]
+    infos = [Predicate(name=n) for n in registry]
     assert _predicate(fact, infos, load_ontology(), _toy_embed)[0] == "lives_in"

@@ -1,4 +1,4 @@
-"""Helpers for ingestion reliability tests: real worker processes, synthetic episodes, graph snapshots."""
+"""Helpers for ingestion reliability tests and benches: real worker processes, synthetic episodes, graph snapshots."""
 
 from __future__ import annotations
 
@@ -16,8 +16,6 @@ from strata.schema import ids
 from strata.schema.models import Episode, FactStatement
 from strata.schema.settings import Settings
 
-SUPPORT = Path(__file__).resolve().parent
-REPO = SUPPORT.parent.parent
 BASE = datetime(2020, 1, 1, tzinfo=UTC)
 
 
@@ -47,7 +45,8 @@ def worker_env(settings: Settings, queue: str, tuned: bool = True, **extra: str)
     env = {
         "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
         "HOME": os.environ.get("HOME", "/tmp"),
-        "PYTHONPATH": os.pathsep.join([str(REPO), str(SUPPORT)]),
+        # this process's import path, so a worker finds the same modules (a test-only extractor factory too)
+        "PYTHONPATH": os.pathsep.join(p for p in sys.path if p),
         "STRATA_NEO4J_URI": settings.neo4j_uri,
         "STRATA_REDIS_URL": settings.redis_url,
         "STRATA_CELERY_QUEUE": queue,

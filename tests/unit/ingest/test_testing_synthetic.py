@@ -6,7 +6,7 @@ import itertools
 
 import pytest
 
-from bench.generate_graph import ORGS, PEOPLE, PLACES, ImpossibleRequestError, generate
+from strata.ingest.testing.synthetic import ORGS, PEOPLE, PLACES, ImpossibleRequestError, generate
 
 
 @pytest.mark.parametrize("space", [PEOPLE, ORGS, PLACES], ids=lambda s: s.kind)

@@ -7,9 +7,16 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from pydantic import ValidationError
 
-from strata.resolve.retention import MAX_HALF_LIVES, cutoffs, due, salience, salience_feature
 from strata.schema.errors import InputError
-from strata.schema.retention import RetentionPolicy, policy_from
+from strata.schema.retention import (
+    MAX_HALF_LIVES,
+    RetentionPolicy,
+    cutoffs,
+    due,
+    policy_from,
+    salience,
+    salience_feature,
+)
 
 NOW = datetime(2026, 6, 1, tzinfo=UTC)
 
