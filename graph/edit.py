@@ -17,7 +17,7 @@ from strata.graph.queries import consolidate as cq
 from strata.graph.queries import edit as q
 from strata.schema import ids
 from strata.schema.errors import InputError, NotFoundError
-from strata.schema.models import UtcDatetime
+from strata.schema.models import IsoUtcDatetime
 from strata.schema.plan import PREDICATE
 
 
@@ -91,8 +91,8 @@ class Correction(BaseModel):
     predicate: str | None = Field(None, max_length=64, pattern=PREDICATE.pattern,
                                   description="lowercase snake_case")
     object_uuid: str | None = Field(None, max_length=64)
-    valid_at: UtcDatetime | None = None
-    invalid_at: UtcDatetime | None = None
+    valid_at: IsoUtcDatetime | None = None
+    invalid_at: IsoUtcDatetime | None = None
     reason: str | None = Field(None, max_length=500)
 
 

@@ -6,10 +6,11 @@ Offsets (``start``/``end``, ``span_start``/``span_end``) are Python string indic
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, model_validator
 
 
 def _to_utc(value: datetime) -> datetime:
@@ -19,6 +20,20 @@ def _to_utc(value: datetime) -> datetime:
 
 
 UtcDatetime = Annotated[datetime, AfterValidator(_to_utc)]
+
+_NUMBER = re.compile(r"\s*[+-]?\d+(\.\d*)?\s*")
+
+
+def _iso_only(value: object) -> object:
+    # pydantic reads a number (or a numeric string) as Unix time; the API declares an ISO 8601 string, takes only that
+    if isinstance(value, int | float) or (isinstance(value, str) and _NUMBER.fullmatch(value)):
+        raise ValueError("a date-time is an ISO 8601 string")
+    return value
+
+
+# A time from outside (request bodies, query parameters): ISO 8601 text only, as the OpenAPI document declares.
+IsoDatetime = Annotated[datetime, BeforeValidator(_iso_only)]
+IsoUtcDatetime = Annotated[datetime, BeforeValidator(_iso_only), AfterValidator(_to_utc)]
 
 EpisodeKind = Literal["chat", "text", "json", "facts"]
 EpisodeStatus = Literal["queued", "processing", "done", "failed", "retracted"]

@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 import json
-from datetime import datetime
-from typing import Annotated, Any, Literal
+from typing import Any, Literal
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from strata.ingest.sources import render_fact
 from strata.schema import ids
 from strata.schema.errors import SizeLimitError
-from strata.schema.models import Episode, FactStatement, Message, utcnow
+from strata.schema.models import Episode, FactStatement, IsoDatetime, Message, utcnow
 
 EXAMPLE_TEXT = {"content": "Ann Archer became mayor of Avalon in 1990.", "kind": "text",
                 "reference_time": "1990-05-01T00:00:00Z", "source": "avalon-gazette", "speaker": "reporter",
@@ -22,15 +21,6 @@ EXAMPLE_CHAT = {"messages": [
     {"speaker": "bob", "text": "Nice! Do you still work at Acme?", "timestamp": "2024-03-02T10:01:00Z",
      "metadata": {"message_id": "m-2"}}], "source": "chat-42", "metadata": {"thread": "t-9"}}
 
-
-def _iso_text(value: object) -> object:
-    # pydantic would read a number as Unix time; the API declares an ISO 8601 string and takes only that
-    if isinstance(value, int | float):
-        raise ValueError("a date-time is an ISO 8601 string")
-    return value
-
-
-IsoDatetime = Annotated[datetime, BeforeValidator(_iso_text)]
 
 
 class MessageIn(BaseModel):

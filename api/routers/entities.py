@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from datetime import datetime
-
 from fastapi import APIRouter, Depends, Path, Query, Request
 from fastapi.responses import RedirectResponse
 from pydantic import BaseModel, Field
@@ -23,7 +21,7 @@ from strata.api.memory import (
     UndoResult,
 )
 from strata.api.story import story_ask
-from strata.schema.models import Entity
+from strata.schema.models import Entity, IsoDatetime
 
 router = APIRouter(tags=["entities"])
 EntityId = Path(..., max_length=64, description="Entity uuid", examples=["6b0c5e4e-0000-5000-8000-000000000000"])
@@ -53,8 +51,8 @@ def get_one(request: Request, uuid: str = EntityId, key: ApiKey = Depends(princi
 
 @router.get("/entities/{uuid}/neighborhood", response_model=Neighborhood, responses=MOVED)
 def get_neighborhood(request: Request, uuid: str = EntityId, depth: int = Query(1, ge=1, le=3),
-                     as_of: datetime | None = Query(None, description="Valid time (ISO 8601)."),
-                     known_at: datetime | None = Query(None, description="Transaction time (ISO 8601)."),
+                     as_of: IsoDatetime | None = Query(None, description="Valid time (ISO 8601)."),
+                     known_at: IsoDatetime | None = Query(None, description="Transaction time (ISO 8601)."),
                      include_history: bool = False, limit: int = Query(200, ge=1, le=1000),
                      story: StoryAsk = Depends(story_ask),
                      key: ApiKey = Depends(principal), mem: Memory = Depends(memory)

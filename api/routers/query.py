@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from datetime import datetime
-
 from fastapi import APIRouter, Depends, Query
 
 from strata.api.auth import read_group
@@ -27,7 +25,7 @@ from strata.api.memory import (
 from strata.api.story import story_ask
 from strata.schema.bloom import Perspective
 from strata.schema.errors import InputError
-from strata.schema.models import QuotePage
+from strata.schema.models import IsoDatetime, QuotePage
 from strata.schema.network import Network
 
 router = APIRouter(tags=["query"])
@@ -47,7 +45,7 @@ def split(values: list[str] | None) -> list[str] | None:
 def search_group(
     group: str = Depends(read_group), mem: Memory = Depends(memory),
     q: str = Query("", max_length=2000, description="Free text.", examples=["who is the mayor of Avalon"]),
-    limit: int = Query(10, ge=1, le=100), as_of: datetime | None = AS_OF, known_at: datetime | None = KNOWN_AT,
+    limit: int = Query(10, ge=1, le=100), as_of: IsoDatetime | None = AS_OF, known_at: IsoDatetime | None = KNOWN_AT,
     include_history: bool = False,
     types: list[str] | None = Query(None, description="Entity types (repeat or comma-separate)."),
     predicates: list[str] | None = Query(None, description="Fact predicates (repeat or comma-separate), as "
@@ -55,8 +53,8 @@ def search_group(
     kinds: list[str] | None = Query(None, description="Hit kinds: fact, entity, episode."),
     center: list[str] | None = Query(None, description="Entity uuids to expand from."),
     mmr: bool = Query(False, description="Diversify the results with maximal marginal relevance."),
-    said_after: datetime | None = Query(None, description="Only passages said (facts true from) at or after."),
-    said_before: datetime | None = Query(None, description="Only passages said (facts true from) before."),
+    said_after: IsoDatetime | None = Query(None, description="Only passages said (facts true from) at or after."),
+    said_before: IsoDatetime | None = Query(None, description="Only passages said (facts true from) before."),
     time_words: bool = Query(True, description="Rank higher what falls in the time the question names "
                                                "('in May 2023', 'last year'; relative to as_of or now)."),
     story: StoryAsk = Depends(story_ask),
@@ -79,7 +77,7 @@ def context(group: str = Depends(read_group), mem: Memory = Depends(memory),
             q: str = Query(..., min_length=1, max_length=2000, examples=["where does Maya live"]),
             budget_tokens: int = Query(1000, ge=MIN_BUDGET, le=MAX_BUDGET,
                                        description="The block's size limit in tokens (WordPiece count)."),
-            as_of: datetime | None = AS_OF,
+            as_of: IsoDatetime | None = AS_OF,
             time_words: bool = Query(True, description="As in search."),
             agent: str | None = Query(None, max_length=200, description="Only what this agent asserted.")
             ) -> ContextBlock:
@@ -103,7 +101,7 @@ def facts(group: str = Depends(read_group), mem: Memory = Depends(memory),
                                         description="As written in statements (plays_for): normalized as on ingest."),
           object: str | None = Query(None, max_length=300, description="Entity uuid or exact name."),
           subject_type: str | None = Query(None, max_length=40), object_type: str | None = Query(None, max_length=40),
-          as_of: datetime | None = AS_OF, known_at: datetime | None = KNOWN_AT, include_history: bool = False,
+          as_of: IsoDatetime | None = AS_OF, known_at: IsoDatetime | None = KNOWN_AT, include_history: bool = False,
           cursor: str | None = Query(None, max_length=512,
                                      description="next_cursor of the previous page (the listing's snapshot)."),
           limit: int = Query(100, ge=1, le=1000), story: StoryAsk = Depends(story_ask),
@@ -136,7 +134,7 @@ def quotes(group: str = Depends(read_group), mem: Memory = Depends(memory),
 def paths(group: str = Depends(read_group), mem: Memory = Depends(memory),
           from_: str = Query(..., alias="from", max_length=300, description="Entity uuid or exact name."),
           to: str = Query(..., max_length=300, description="Entity uuid or exact name."),
-          max_depth: int = Query(4, ge=1, le=6), as_of: datetime | None = AS_OF,
+          max_depth: int = Query(4, ge=1, le=6), as_of: IsoDatetime | None = AS_OF,
           limit: int = Query(10, ge=1, le=50)) -> PathsResult:
     """Shortest paths between two entities over the facts true at ``as_of`` (default: now)."""
     return mem.paths(group, from_, to, max_depth, as_of=as_of, limit=limit)
