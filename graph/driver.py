@@ -48,17 +48,20 @@ class Graph:
     """A driver bound to one database; every read and write goes through here.
 
     ``vector_scan_max``: a group with at most this many items of a kind is searched by an exact scan of its own
-    vectors instead of the shared vector index (graph/search.py; 0: always the index)."""
+    vectors instead of the shared vector index (graph/search.py; 0: always the index). ``vector_rerank``: the
+    index's candidates are ordered by their exact cosine instead of the index's (quantized) score."""
 
     def __init__(self, driver: Driver, database: str = "neo4j",
-                 vector_scan_max: int = Settings.model_fields["vector_scan_max"].default) -> None:
+                 vector_scan_max: int = Settings.model_fields["vector_scan_max"].default,
+                 vector_rerank: bool = Settings.model_fields["vector_rerank"].default) -> None:
         self.driver = driver
         self.database = database
         self.vector_scan_max = vector_scan_max
+        self.vector_rerank = vector_rerank
 
     @classmethod
     def from_settings(cls, settings: Settings) -> Graph:
-        return cls(make_driver(settings), settings.neo4j_database, settings.vector_scan_max)
+        return cls(make_driver(settings), settings.neo4j_database, settings.vector_scan_max, settings.vector_rerank)
 
     def close(self) -> None:
         self.driver.close()
