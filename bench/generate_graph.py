@@ -22,7 +22,9 @@ import argparse
 import itertools
 import json
 import math
+import queue
 import random
+import threading
 import time
 import typing
 from collections.abc import Callable, Iterable, Iterator
@@ -339,6 +341,57 @@ def _episode(group_id: str, seq: int, chunk: list[FactRow]) -> tuple[dict, list[
     return episode, spans
 
 
+@dataclass
+class _Batch:
+    """One batch of whole episodes, embedded and ready to write."""
+
+    episodes: list[dict]
+    facts: list[dict]
+    rows: list[FactRow]
+
+
+def _prepared(gen: Generated, embedder: Embedder, facts_per_episode: int, now: datetime) -> Iterator[_Batch]:
+    seq = 0
+    per_batch = max(1, BATCH // facts_per_episode) * facts_per_episode  # whole episodes per batch
+    for batch in _batches(gen.facts(), per_batch):
+        episodes, fact_rows = [], []
+        for i in range(0, len(batch), facts_per_episode):
+            episode, spans = _episode(gen.group_id, seq, batch[i:i + facts_per_episode])
+            episodes.append(episode)
+            fact_rows += spans
+            seq += 1
+        vectors = embedder.embed([e["content"] for e in episodes])
+        episodes = [{**e, "embedding": v} for e, v in zip(episodes, vectors, strict=True)]
+        vectors = embedder.embed([f.sentence for f, *_ in fact_rows])
+        facts = [{"uuid": f.uuid, "subject_uuid": f.subject.uuid, "object_uuid": f.object.uuid,
+                  "predicate": f.predicate, "fact": f.sentence, "valid_at": f.valid_at, "invalid_at": f.invalid_at,
+                  "invalidated_by": f.invalidated_by, "invalidated_at": now if f.invalidated_by else None,
+                  "episode_uuid": ep, "evidence": f"{ep}:{start}:{end}", "embedding": v}
+                 for (f, ep, start, end), v in zip(fact_rows, vectors, strict=True)]
+        yield _Batch(episodes, facts, batch)
+
+
+def _ahead(items: Iterator[_Batch], depth: int = 2) -> Iterator[_Batch]:
+    """``items`` computed in a thread, ``depth`` ahead: the next batch is generated and embedded while Neo4j
+    writes this one (the driver waits on its socket without the GIL)."""
+    ready: queue.Queue = queue.Queue(maxsize=depth)
+    done = object()
+
+    def produce() -> None:
+        try:
+            for item in items:
+                ready.put(item)
+            ready.put(done)
+        except BaseException as exc:  # handed to the consumer, raised there
+            ready.put(exc)
+
+    threading.Thread(target=produce, daemon=True, name="bench-generate").start()
+    while (item := ready.get()) is not done:
+        if isinstance(item, BaseException):
+            raise item
+        yield item
+
+
 def load(graph: Graph, gen: Generated, embedder: Embedder | None = None,
          facts_per_episode: int = FACTS_PER_EPISODE) -> dict:
     """Write the generated graph (after dropping the group), a batch at a time; returns counts and timings."""
@@ -354,38 +407,24 @@ def load(graph: Graph, gen: Generated, embedder: Embedder | None = None,
     entities_s = time.perf_counter() - started
 
     counts: dict[str, int] = {}
-    seq, closed, facts_s = 0, 0, 0.0
-    per_batch = max(1, BATCH // facts_per_episode) * facts_per_episode  # whole episodes per batch
-    for batch in _batches(gen.facts(), per_batch):
-        episodes, fact_rows = [], []
-        for i in range(0, len(batch), facts_per_episode):
-            episode, spans = _episode(gen.group_id, seq, batch[i:i + facts_per_episode])
-            episodes.append(episode)
-            fact_rows += spans
-            seq += 1
-        for chunk in _batches(episodes, 50):
-            vectors = embedder.embed([e["content"] for e in chunk])
-            bulk_episodes(graph, gen.group_id, [{**e, "embedding": v} for e, v in zip(chunk, vectors, strict=True)],
-                          now)
-        facts_started = time.perf_counter()
-        vectors = embedder.embed([f.sentence for f, *_ in fact_rows])
-        bulk_facts(graph, gen.group_id, [
-            {"uuid": f.uuid, "subject_uuid": f.subject.uuid, "object_uuid": f.object.uuid, "predicate": f.predicate,
-             "fact": f.sentence, "valid_at": f.valid_at, "invalid_at": f.invalid_at,
-             "invalidated_by": f.invalidated_by, "invalidated_at": now if f.invalidated_by else None,
-             "episode_uuid": ep, "evidence": f"{ep}:{start}:{end}", "embedding": v}
-            for (f, ep, start, end), v in zip(fact_rows, vectors, strict=True)], now)
-        facts_s += time.perf_counter() - facts_started
-        for f in batch:
+    episodes, closed = 0, 0
+    facts_started = time.perf_counter()
+    for batch in _ahead(_prepared(gen, embedder, facts_per_episode, now)):
+        for chunk in _batches(batch.episodes, 50):
+            bulk_episodes(graph, gen.group_id, chunk, now)
+        bulk_facts(graph, gen.group_id, batch.facts, now)
+        episodes += len(batch.episodes)
+        for f in batch.rows:
             counts[f.predicate] = counts.get(f.predicate, 0) + 1
             closed += f.invalid_at is not None
+    facts_s = time.perf_counter() - facts_started
     bulk_predicates(graph, gen.group_id, [
         {"name": name, "description": name.replace("_", " "), "functional": kind.functional,
          "count": counts.get(name, 0)} for name, kind in PREDICATES.items()], now)
     total_s = time.perf_counter() - started
     return {"group": gen.group_id, "facts": sum(counts.values()), "entities": gen.n_entities,
             "people": gen.n_people, "organizations": gen.n_orgs, "places": gen.n_places,
-            "episodes": seq, "closed_facts": closed, "facts_by_predicate": dict(sorted(counts.items())),
+            "episodes": episodes, "closed_facts": closed, "facts_by_predicate": dict(sorted(counts.items())),
             "load_seconds": round(total_s, 2), "entities_seconds": round(entities_s, 2),
             "facts_per_second": round(sum(counts.values()) / max(facts_s, 1e-9), 1)}
 
