@@ -101,16 +101,44 @@ def chat(graph: Graph, settings: Settings, group: str, sessions: int, processes:
     finally:
         workers.stop()
     return {"group": group, "sessions": sessions, "done": done.done, "failed": done.failed, "facts": done.facts,
-            "wall_s": round(wall, 1), "episodes_per_s": round(sessions / wall, 3),
+            "wall_s": round(wall, 1), "episodes_per_s": round(sessions / wall, 3), **episode_times(graph, info.uuid),
             "load_average_before": load_before, "load_average_after": load_average()}
 
 
+def episode_times(graph: Graph, job: str) -> dict[str, Any]:
+    """Per episode, the extraction and the commit (resolution and the write, under the group lock): the commit
+    is what could grow with the graph; both move with the load on the shared cores."""
+    rows = graph.query("MATCH (ep:Episode {job_uuid: $job}) RETURN ep.extract_ms AS extract, ep.commit_ms AS commit",
+                       job=job)
+    out = {}
+    for part in ("extract", "commit"):
+        values = [r[part] for r in rows if r[part] is not None]
+        if values:
+            out[f"{part}_ms"] = {"p50": round(statistics.median(values), 1), "mean": round(statistics.fmean(values), 1),
+                                 "episodes": len(values)}
+    return out
+
+
+def finished_job(graph: Graph, job: str) -> dict[str, Any]:
+    """A chat job measured from the graph (created to last commit), for a run whose harness stopped after it."""
+    row = graph.query("MATCH (j:Job {uuid: $job}) MATCH (ep:Episode {job_uuid: $job}) "
+                      "WITH j, count(ep) AS sessions, sum(ep.fact_count) AS facts, max(ep.committed_at) AS last "
+                      "RETURN j.group_id AS group, sessions, facts, "
+                      "duration.inSeconds(j.created_at, last).milliseconds / 1000.0 AS wall_s", job=job)[0]
+    return {**row, "episodes_per_s": round(row["sessions"] / row["wall_s"], 3), **episode_times(graph, job),
+            "measured_from": "the graph: job created_at to the last committed_at"}
+
+
 def remove_chat(graph: Graph, group: str) -> None:
-    graph.query("MATCH (n {group_id: $g}) CALL (n) { DETACH DELETE n } IN TRANSACTIONS OF 5000 ROWS", g=group)
+    graph.query("MATCH (n {group_id: $g}) DETACH DELETE n", g=group)
 
 
 def phase_baseline(graph: Graph, settings: Settings, args: argparse.Namespace) -> dict[str, Any]:
     group = "bench-scale-empty"
+    if args.job:
+        out = finished_job(graph, args.job)
+        remove_chat(graph, group)
+        return out
     remove_chat(graph, group)
     out = chat(graph, settings, group, args.sessions)
     remove_chat(graph, group)
@@ -261,6 +289,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=20.0, help="per level of concurrent clients")
     parser.add_argument("--recall-queries", type=int, default=100)
     parser.add_argument("--depths", type=int, nargs="+", default=[100, 200, 500, 1000])
+    parser.add_argument("--job", default=None, help="baseline: record this finished job instead of running one")
     parser.add_argument("--label", default=None, help="the key the phase's results are stored under")
     args = parser.parse_args()
     settings = settings_for(args.vectors)
