@@ -39,6 +39,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import redis
 
 from bench.bench_ingest import Workers, msc_episodes, wait_done, warm_up
 from bench.bench_load import level, stop, strata
@@ -186,6 +187,7 @@ def phase_search(graph: Graph, settings: Settings, args: argparse.Namespace) -> 
     try:
         warm_up(graph, worker, 1)
         job = submit_episodes(graph, worker.celery, BESIDE, msc_episodes(BESIDE, args.beside_sessions))
+        out["broker"] = broker_memory(settings, worker.queue)
         out["load_average_before"] = load_average()
         served, retrieval, hits = in_process(graph, args.group, qs, embedder, vectors)
         out.update(search_in_process=served, retrieval_in_process=retrieval, mean_hits=round(hits, 2),
@@ -201,6 +203,16 @@ def phase_search(graph: Graph, settings: Settings, args: argparse.Namespace) -> 
         worker.stop()
         remove_chat(graph, BESIDE)
     return out
+
+
+def broker_memory(settings: Settings, queue: str) -> dict[str, Any]:
+    """What the waiting tasks of one queue hold in Redis (one message per episode, its uuid and Celery's
+    headers), for the arithmetic of docs/scaling.md."""
+    client = redis.Redis.from_url(settings.redis_url)
+    waiting, used = client.llen(queue), client.memory_usage(queue) or 0
+    return {"queue": queue, "waiting_tasks": waiting, "queue_bytes": used,
+            "bytes_per_task": round(used / waiting) if waiting else None,
+            "redis_used_memory": client.info("memory")["used_memory"]}
 
 
 def clients(graph: Graph, settings: Settings, group: str, questions: list[str], seconds: float) -> list[dict]:
