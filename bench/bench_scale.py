@@ -168,11 +168,19 @@ def phase_load(graph: Graph, settings: Settings, args: argparse.Namespace) -> di
     report["memory_during_load"] = memory(settings)
     if isinstance(embedder, CachedEmbedder):
         report["texts_not_cached"] = embedder.missed
+    return {**report, **phase_restart(graph, settings, args)}
+
+
+def phase_restart(graph: Graph, settings: Settings, args: argparse.Namespace) -> dict[str, Any]:
+    """Neo4j restarted as `strata services up` starts it: memory sized again to the store; what the group holds."""
     manager = ServicesManager(settings)
     manager.neo4j.stop()
     manager.neo4j.start()
-    report["memory_after_restart"] = memory(settings)
-    return report
+    counts = graph.query("MATCH ()-[r:RELATES_TO {group_id: $g}]->() WITH count(r) AS facts "
+                         "MATCH (e:Entity {group_id: $g}) WITH facts, count(e) AS entities "
+                         "MATCH (ep:Episode {group_id: $g}) RETURN facts, entities, count(ep) AS episodes",
+                         g=args.group)
+    return {"memory_after_restart": memory(settings), "group_counts": counts[0]}
 
 
 def phase_search(graph: Graph, settings: Settings, args: argparse.Namespace) -> dict[str, Any]:
@@ -283,8 +291,8 @@ def hnsw(graph: Graph) -> dict[str, Any]:
     return {r["name"]: {k: v for k, v in r["config"].items() if k.startswith("vector.")} for r in rows}
 
 
-PHASES = {"baseline": phase_baseline, "load": phase_load, "search": phase_search, "ingest": phase_ingest,
-          "recall": phase_recall}
+PHASES = {"baseline": phase_baseline, "load": phase_load, "restart": phase_restart, "search": phase_search,
+          "ingest": phase_ingest, "recall": phase_recall}
 
 
 def main() -> None:
