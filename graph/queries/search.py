@@ -320,7 +320,6 @@ RETURN {var}.uuid AS uuid, score
     "fact": (_OWN["r"], "r", _VECTOR_PROPERTY["r"], ""),
     "entity": (_OWN["e"], "e", _VECTOR_PROPERTY["e"], " AND e.expired_at IS NULL"),
     "passage": (_OWN["p"], "p", _VECTOR_PROPERTY["p"], "")}.items()}
-BRUTE_FORCE_FACTS = BRUTE_FORCE_BY_KIND["fact"]
 
 BRUTE_FORCE_ALL = """
 CALL () {
