@@ -190,7 +190,8 @@ class ChannelTimer:
         args = {"group_id": group, "as_of": now, "known_at": now, "user_as_of": None, "user_known_at": None,
                 "include_history": False, "types": None, "predicates": None, "said_after": None,
                 "said_before": None, "story_at": None, "story_source": None, "with_embedding": False,
-                "limit": LIMIT * 3, **{f"k_{kind}": _depth(kind, LIMIT) for kind in OVERFETCH}, **extra}
+                "rerank": self.graph.vector_rerank, "limit": LIMIT * 3,
+                **{f"k_{kind}": _depth(kind, LIMIT) for kind in OVERFETCH}, **extra}
         samples, hits = [], []
         for i in range(CROSSOVER_REPS):
             started = time.perf_counter()

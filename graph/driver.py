@@ -49,22 +49,26 @@ class Graph:
     """A driver bound to one database; every read and write goes through here.
 
     ``vector_scan_max``: a group with at most this many items of a kind is searched by an exact scan of its own
-    vectors instead of the shared vector index (graph/search.py; 0: always the index).
+    vectors instead of the shared vector index (graph/search.py; 0: always the index). ``vector_rerank``: the
+    index's candidates are ordered by their exact cosine instead of the index's (quantized) score.
 
     ``pool``: threads for the reads a query runs side by side (search's two round trips); the runtime that
     built it owns and closes it. Without one, side work runs in the calling thread."""
 
     def __init__(self, driver: Driver, database: str = "neo4j",
                  vector_scan_max: int = Settings.model_fields["vector_scan_max"].default,
-                 pool: Executor | None = None) -> None:
+                 pool: Executor | None = None,
+                 vector_rerank: bool = Settings.model_fields["vector_rerank"].default) -> None:
         self.driver = driver
         self.database = database
         self.vector_scan_max = vector_scan_max
         self.pool = pool
+        self.vector_rerank = vector_rerank
 
     @classmethod
     def from_settings(cls, settings: Settings, pool: Executor | None = None) -> Graph:
-        return cls(make_driver(settings), settings.neo4j_database, settings.vector_scan_max, pool)
+        return cls(make_driver(settings), settings.neo4j_database, settings.vector_scan_max, pool,
+                   settings.vector_rerank)
 
     def beside(self, work: Callable[..., T], *args: Any, **kwargs: Any) -> Future[T]:
         """Start ``work`` beside the caller's own (the driver is thread-safe); its result is the future's."""

@@ -290,7 +290,8 @@ def _index_channels(graph: Graph, args: dict[str, Any], names: tuple[str, ...], 
     """
     group = args["group_id"]
     scanning = tuple(n for n in names if n.endswith("_vector") and nearest.scans(graph, group, n.split("_")[0]))
-    args = {**args, "scan_max": graph.vector_scan_max, "scan_cap": graph.vector_scan_max + 1}
+    args = {**args, "scan_max": graph.vector_scan_max, "scan_cap": graph.vector_scan_max + 1,
+            "rerank": graph.vector_rerank}
     cypher = q.index_channels(names, expand, scanning) if names else q.FACT_EXPANSION
     rows = {row["channel"]: row for row in _rows(graph, cypher, args)}
     again: dict[str, Any] = {}
@@ -504,7 +505,13 @@ def fact_with_provenance(graph: Graph, group_id: str, uuid: str) -> SearchHit | 
 
 def brute_force_fact_scan(graph: Graph, group_id: str, embedding: list[float], limit: int = 10) -> list[dict]:
     """The same ranking as the fact vector channel, by scanning every fact (for benchmarks only)."""
-    return graph.query(q.BRUTE_FORCE_FACTS, group_id=group_id, embedding=embedding, limit=limit)
+    return exact_channel(graph, group_id, "fact", embedding, limit)
+
+
+def exact_channel(graph: Graph, group_id: str, kind: str, embedding: list[float], limit: int = 10) -> list[dict]:
+    """What a vector channel ("fact", "entity", "passage") would rank first if its index were exact: every item
+    of the group it covers, by cosine (``uuid``, ``score``; for benchmarks only)."""
+    return graph.query(q.BRUTE_FORCE_BY_KIND[kind], group_id=group_id, embedding=embedding, limit=limit)
 
 
 def brute_force_scan(graph: Graph, group_id: str, embedding: list[float], limit: int = 10) -> list[dict]:
@@ -516,9 +523,20 @@ def brute_force_scan(graph: Graph, group_id: str, embedding: list[float], limit:
 def fact_vector_channel(graph: Graph, group_id: str, embedding: list[float], limit: int = 10) -> list[dict]:
     """The fact vector channel alone, over every fact of the group (history included), with the over-fetch
     ``search`` uses: what ``brute_force_fact_scan`` ranks exactly, through the index (for benchmarks only)."""
+    return vector_channel(graph, group_id, "fact", embedding, limit)
+
+
+def vector_channel(graph: Graph, group_id: str, kind: str, embedding: list[float], limit: int = 10,
+                   depth: int | None = None, rerank: bool | None = None) -> list[dict]:
+    """One vector channel alone, through its index (facts with their history), asking the index ``depth``
+    entries (by default the over-fetch ``search`` uses), its candidates ordered by exact cosine or not
+    (``rerank``, by default ``graph.vector_rerank``): each hit's ``score`` and ``sim`` (its exact cosine on the
+    same scale), in the channel's order (for benchmarks only)."""
     now = utcnow()
-    rows = graph.query(q.INDEX_CHANNELS["fact_vector"], group_id=group_id, embedding=embedding, as_of=now, known_at=now,
-                       user_as_of=None, user_known_at=None, include_history=True, types=None, predicates=None,
-                       said_after=None, said_before=None, agent=None, **story_params(None),
-                       with_embedding=False, limit=limit, k_fact=_depth("fact", limit), kt_fact=_depth("fact", limit))
+    rerank = graph.vector_rerank if rerank is None else rerank
+    depth = depth or _depth(kind, limit)
+    rows = graph.query(q.INDEX_CHANNELS[f"{kind}_vector"], group_id=group_id, embedding=embedding, as_of=now,
+                       known_at=now, user_as_of=None, user_known_at=None, include_history=True, types=None,
+                       predicates=None, said_after=None, said_before=None, agent=None, **story_params(None),
+                       with_embedding=False, limit=limit, rerank=rerank, **{f"k_{kind}": depth, f"kt_{kind}": depth})
     return rows[0]["hits"]

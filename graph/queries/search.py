@@ -76,7 +76,7 @@ e.group_id = $group_id AND e.expired_at IS NULL AND ($types IS NULL OR e.type IN
 
 PASSAGE_FILTER = """
 p.group_id = $group_id
-WITH p, score
+WITH p, score, exact
 MATCH (ep:Episode {uuid: p.episode_uuid})
 WHERE ep.status = 'done' AND ep.group_id = $group_id
   AND ($user_as_of IS NULL OR ep.reference_time <= $user_as_of)
@@ -178,12 +178,16 @@ def _index_channel(kind: str, method: str, scan: bool = False) -> str:
     # The index's few candidates come sorted and are filtered as before.
     scanned = scan and method == "vector"
     first, then = ("  WITH hit ORDER BY hit.score DESC\n", "") if scanned else ("", "ORDER BY score DESC ")
+    # $rerank: the index's candidates that pass the filter, scored by their exact cosine (the index's own score
+    # comes from its int8-quantized copy); a scan's scores are exact already.
+    score = (f"CASE WHEN $rerank AND NOT exact THEN vector.similarity.cosine({var}.{_VECTOR_PROPERTY[var]}, "
+             "$embedding) ELSE score END" if method == "vector" else "score")
     return (source +
-            "CALL (raw) {\n"
+            "CALL (raw, exact) {\n"
             "  UNWIND raw AS hit\n" + first +
             f"  WITH hit.{var} AS {var}, hit.score AS score{ends}\n"
             f"  WHERE {where}\n"
-            f"  WITH {var}, score, {_SAID_AT[var]} AS said_at {then}LIMIT $limit\n"
+            f"  WITH {var}, {score} AS score, {_SAID_AT[var]} AS said_at {then}LIMIT $limit\n"
             f"  RETURN collect({{uuid: {var}.uuid, score: score, {_HIT_FEATURES[var]}}}) AS hits\n"
             "}\n"
             f"RETURN '{kind}_{method}' AS channel, size(raw) AS raw, exact, hits\n")
@@ -306,12 +310,16 @@ HITS_BY_UUID = ("CALL () {\n" + "\nUNION ALL\n".join((_FACT_HITS, _ENTITY_HITS, 
 
 # Exact cosine scans (benchmarks only): every fact of the group, or every embedded item the search's vector
 # channels cover (facts, entities, passages), ranked together.
-BRUTE_FORCE_FACTS = """
-MATCH ()-[r:RELATES_TO]->() WHERE r.group_id = $group_id AND r.fact_embedding IS NOT NULL
-WITH r, vector.similarity.cosine(r.fact_embedding, $embedding) AS score
+# Per vector channel: every item the channel could return (facts with their history, live entities, passages).
+BRUTE_FORCE_BY_KIND = {kind: f"""
+{own}{extra}
+WITH {var}, vector.similarity.cosine({var}.{prop}, $embedding) AS score WHERE score IS NOT NULL
 ORDER BY score DESC LIMIT $limit
-RETURN r.uuid AS uuid, score
-"""
+RETURN {var}.uuid AS uuid, score
+""" for kind, (own, var, prop, extra) in {
+    "fact": (_OWN["r"], "r", _VECTOR_PROPERTY["r"], ""),
+    "entity": (_OWN["e"], "e", _VECTOR_PROPERTY["e"], " AND e.expired_at IS NULL"),
+    "passage": (_OWN["p"], "p", _VECTOR_PROPERTY["p"], "")}.items()}
 
 BRUTE_FORCE_ALL = """
 CALL () {

@@ -15,7 +15,15 @@ from strata.graph import Graph, lucene
 from strata.graph import search as search_module
 from strata.graph.commit import commit_episode
 from strata.graph.read import entity_candidates
-from strata.graph.search import SearchQuery, brute_force_fact_scan, brute_force_scan, fact_vector_channel, search
+from strata.graph.search import (
+    SearchQuery,
+    brute_force_fact_scan,
+    brute_force_scan,
+    exact_channel,
+    fact_vector_channel,
+    search,
+    vector_channel,
+)
 from strata.ingest.embedders import OpenAIEmbedder
 from strata.ingest.llm_client import OpenAIEmbeddingsAPI
 from strata.resolve.timeline import recompute_timeline
@@ -264,6 +272,23 @@ def test_the_benchmarks_exact_scans_rank_by_cosine_like_the_vector_channel(graph
     assert [round(r["score"], 3) for r in exact] == [1.0, round((1 + 2 / math.sqrt(5)) / 2, 3),
                                                      round((1 + 1 / math.sqrt(5)) / 2, 3)]
     assert [h["uuid"] for h in fact_vector_channel(graph, group_id, query, limit=3)] == [r["uuid"] for r in exact]
+
+
+def test_a_vector_index_channel_reranks_its_candidates_by_exact_cosine(graph: Graph, settings: Settings,
+                                                                      group_id: str) -> None:
+    dim, rng = settings.embedding_dim, random.Random(5)
+    # Forty facts whose cosines to the query lie close together, where an int8 copy of the vectors blurs the order.
+    vectors = [_near(dim, rng, 0.02) for _ in range(40)]
+    commit_episode(graph, _facts_plan(group_id, 0, [f"f{k}" for k in range(40)], vectors), recompute_timeline, NOW)
+    graph.query("CALL db.awaitIndexes(60)")
+    query = _unit([1.0] + [0.0] * (dim - 1))
+    exact = exact_channel(graph, group_id, "fact", query, limit=10)
+    reranked = vector_channel(graph, group_id, "fact", query, limit=10, depth=200, rerank=True)
+    assert [h["uuid"] for h in reranked] == [r["uuid"] for r in exact]  # every fact was a candidate
+    assert all(math.isclose(h["score"], h["sim"], abs_tol=1e-6) for h in reranked)
+    as_indexed = vector_channel(graph, group_id, "fact", query, limit=40, depth=200, rerank=False)
+    assert {h["uuid"] for h in as_indexed} == {r["uuid"] for r in exact_channel(graph, group_id, "fact", query, 40)}
+    assert [h["score"] for h in as_indexed] == sorted((h["score"] for h in as_indexed), reverse=True)
 
 
 def _names_plan(group: str, names: list[str], embeddings: list[list[float]]) -> CommitPlan:

@@ -1,0 +1,329 @@
+"""A million facts on one machine: bulk load, search (in process, over HTTP, 8 clients) while a worker ingests
+chat episodes beside it, ingestion rates beside it and into it against an empty database, the vector channels'
+recall@10 against the exact ranking, memory settings and store size.
+
+Phases, each run on its own (``--phase``) and merged into bench/results/scale.json, since a run at 1M takes the
+better part of an hour and the database is meant to be new (deleted vector index entries slow the indexes):
+- ``baseline``: chat ingestion (MSC sessions, 2 worker processes, spaCy + ONNX) into an empty database;
+- ``load``: the generated graph (strata.ingest.testing.synthetic) bulk-loaded into ``--group``, then Neo4j restarted so
+  `strata services up` sizes its memory to the new store (and the vector indexes reopen: a bulk load leaves
+  them slow until then); records the load time, the memory plan and the store sizes;
+- ``search``: while one worker process ingests chat sessions into another group: searches in process and over
+  HTTP (bench.bench_search) and 8 concurrent HTTP clients on `strata serve` (bench.bench_load);
+- ``ingest``: the baseline's ingestion into a new group beside the large one, then into the large group itself;
+- ``recall``: each vector channel (facts, entities, passages) through its index against the exact cosine
+  ranking of the group's items, at several index depths, with the index's order and with the candidates
+  re-ranked by their exact cosine.
+Vectors: ``--vectors hash`` (the deterministic HashEmbedder, fast), or ``cache`` (ONNX MiniLM vectors computed
+beforehand by bench.vector_cache; ``--max-facts`` loads the first facts of the cached graph when the cache is
+not complete). Every timed phase records the 1-minute load average beside its figures (shared cores).
+
+Run (a separate local Neo4j and Redis on other ports, from `strata services up` with the STRATA_*_PORT settings):
+  .venv/bin/python -m bench.bench_scale --phase baseline
+  .venv/bin/python -m bench.bench_scale --phase load --facts 1000000 --vectors hash
+  .venv/bin/python -m bench.bench_scale --phase search --facts 1000000 --vectors hash
+  .venv/bin/python -m bench.bench_scale --phase ingest --facts 1000000
+  .venv/bin/python -m bench.bench_scale --phase recall --facts 1000000 --vectors cache --max-facts 400000
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+import redis
+
+from bench.bench_ingest import Workers, msc_episodes, wait_done, warm_up
+from bench.bench_load import level, stop, strata
+from bench.bench_search import WARMUP, _free_port, _wait_ready, in_process, over_http, queries, stats
+from bench.vector_cache import GROUP as CACHE_GROUP
+from bench.vector_cache import CachedEmbedder
+from strata.graph import Graph, apply_migrations
+from strata.graph.bulk import delete_key
+from strata.graph.keys import create_key
+from strata.graph.search import exact_channel, vector_channel
+from strata.ingest.embedders import HashEmbedder, make_embedder
+from strata.ingest.protocols import Embedder
+from strata.ingest.submit import submit_episodes
+from strata.ingest.testing.synthetic import Generated, generate, load
+from strata.schema.settings import Settings
+from strata.services.manager import ServicesManager
+from strata.services.memory import format_size
+
+RESULTS = Path(__file__).resolve().parent / "results" / "scale.json"
+GOAL = {"p95_ms_in_process": 50.0, "p95_ms_http": 60.0, "clients": 8, "searches_per_s": 60.0,
+        "p95_ms_clients": 150.0, "ingest_ratio_vs_empty": 1.2, "recall_at_10": 0.95, "load_seconds": 300.0}
+BESIDE = "bench-scale-beside"
+CHANNEL_KINDS = ("fact", "entity", "passage")
+
+
+def load_average() -> float:
+    return round(os.getloadavg()[0], 2)
+
+
+def settings_for(vectors: str) -> Settings:
+    # Cached vectors are MiniLM's: queries are embedded by the same model.
+    return Settings(embedder="hash" if vectors == "hash" else "onnx-minilm")
+
+
+def graph_of(args: argparse.Namespace) -> Generated:
+    if args.vectors == "cache":  # the cached texts: the graph the cache was built from, cut to --max-facts
+        gen = generate(CACHE_GROUP, args.facts)
+        return dataclasses.replace(gen, group_id=args.group, n_facts=min(args.max_facts or args.facts, args.facts))
+    return generate(args.group, args.facts)
+
+
+def embedder_for(args: argparse.Namespace, settings: Settings) -> Embedder:
+    if args.vectors == "hash":
+        return make_embedder(settings)
+    # Texts the cache does not hold (episodes of a cache stopped early) get hash vectors: said in the results.
+    return CachedEmbedder(generate(CACHE_GROUP, args.facts), args.cache_dir, HashEmbedder(settings.embedding_dim))
+
+
+def chat(graph: Graph, settings: Settings, group: str, sessions: int, processes: int = 2) -> dict[str, Any]:
+    """MSC sessions through fresh workers (warmed first): wall time from submit to done."""
+    workers = Workers(settings, processes, STRATA_EXTRACTOR="spacy", STRATA_EMBEDDER="onnx-minilm",
+                      STRATA_EMBEDDING_THREADS="1")
+    try:
+        warm_up(graph, workers, processes)
+        load_before = load_average()
+        started = time.perf_counter()
+        info = submit_episodes(graph, workers.celery, group, msc_episodes(group, sessions))
+        done = wait_done(graph, info.uuid)
+        wall = time.perf_counter() - started
+    finally:
+        workers.stop()
+    return {"group": group, "sessions": sessions, "done": done.done, "failed": done.failed, "facts": done.facts,
+            "wall_s": round(wall, 1), "episodes_per_s": round(sessions / wall, 3), **episode_times(graph, info.uuid),
+            "load_average_before": load_before, "load_average_after": load_average()}
+
+
+def episode_times(graph: Graph, job: str) -> dict[str, Any]:
+    """Per episode, the extraction and the commit (resolution and the write, under the group lock): the commit
+    is what could grow with the graph; both move with the load on the shared cores."""
+    rows = graph.query("MATCH (ep:Episode {job_uuid: $job}) RETURN ep.extract_ms AS extract, ep.commit_ms AS commit",
+                       job=job)
+    out = {}
+    for part in ("extract", "commit"):
+        values = [r[part] for r in rows if r[part] is not None]
+        if values:
+            out[f"{part}_ms"] = {"p50": round(statistics.median(values), 1), "mean": round(statistics.fmean(values), 1),
+                                 "episodes": len(values)}
+    return out
+
+
+def finished_job(graph: Graph, job: str) -> dict[str, Any]:
+    """A chat job measured from the graph (created to last commit), for a run whose harness stopped after it."""
+    row = graph.query("MATCH (j:Job {uuid: $job}) MATCH (ep:Episode {job_uuid: $job}) "
+                      "WITH j, count(ep) AS sessions, sum(ep.fact_count) AS facts, max(ep.committed_at) AS last "
+                      "RETURN j.group_id AS group, sessions, facts, "
+                      "duration.inSeconds(j.created_at, last).milliseconds / 1000.0 AS wall_s", job=job)[0]
+    return {**row, "episodes_per_s": round(row["sessions"] / row["wall_s"], 3), **episode_times(graph, job),
+            "measured_from": "the graph: job created_at to the last committed_at"}
+
+
+def remove_chat(graph: Graph, group: str) -> None:
+    graph.query("MATCH (n {group_id: $g}) DETACH DELETE n", g=group)
+
+
+def phase_baseline(graph: Graph, settings: Settings, args: argparse.Namespace) -> dict[str, Any]:
+    group = "bench-scale-empty"
+    if args.job:
+        out = finished_job(graph, args.job)
+        remove_chat(graph, group)
+        return out
+    remove_chat(graph, group)
+    out = chat(graph, settings, group, args.sessions)
+    remove_chat(graph, group)
+    return out
+
+
+def memory(settings: Settings) -> dict[str, Any]:
+    neo4j = ServicesManager(settings).neo4j
+    started = neo4j.started_with()
+    sizes = neo4j.sizes()
+    return {"started_with": started.model_dump() if started else None,
+            "store": format_size(sizes.store_bytes), "vector_indexes": format_size(sizes.vector_bytes),
+            "fulltext_indexes": format_size(sizes.fulltext_bytes), "store_bytes": sizes.store_bytes,
+            "vector_bytes": sizes.vector_bytes, "fulltext_bytes": sizes.fulltext_bytes}
+
+
+def phase_load(graph: Graph, settings: Settings, args: argparse.Namespace) -> dict[str, Any]:
+    gen = graph_of(args)
+    embedder = embedder_for(args, settings)
+    load_before = load_average()
+    report = load(graph, gen, embedder)
+    started = time.perf_counter()
+    graph.query("CALL db.awaitIndexes(3600)")
+    report["await_indexes_s"] = round(time.perf_counter() - started, 1)
+    report["load_average_before"], report["load_average_after"] = load_before, load_average()
+    report["memory_during_load"] = memory(settings)
+    if isinstance(embedder, CachedEmbedder):
+        report["texts_not_cached"] = embedder.missed
+    return {**report, **phase_restart(graph, settings, args)}
+
+
+def phase_restart(graph: Graph, settings: Settings, args: argparse.Namespace) -> dict[str, Any]:
+    """Neo4j restarted as `strata services up` starts it: memory sized again to the store; what the group holds."""
+    manager = ServicesManager(settings)
+    manager.neo4j.stop()
+    manager.neo4j.start()
+    counts = graph.query("MATCH ()-[r:RELATES_TO {group_id: $g}]->() WITH count(r) AS facts "
+                         "MATCH (e:Entity {group_id: $g}) WITH facts, count(e) AS entities "
+                         "MATCH (ep:Episode {group_id: $g}) RETURN facts, entities, count(ep) AS episodes",
+                         g=args.group)
+    return {"memory_after_restart": memory(settings), "group_counts": counts[0]}
+
+
+def phase_search(graph: Graph, settings: Settings, args: argparse.Namespace) -> dict[str, Any]:
+    gen = graph_of(args)
+    embedder = make_embedder(settings)
+    qs = queries(gen, args.requests + WARMUP)
+    vectors = dict(zip(qs, embedder.embed(qs), strict=True))
+    remove_chat(graph, BESIDE)
+    worker = Workers(settings, 1, STRATA_EXTRACTOR="spacy", STRATA_EMBEDDER="onnx-minilm",
+                     STRATA_EMBEDDING_THREADS="1")
+    out: dict[str, Any] = {"facts": gen.n_facts, "queries": args.requests}
+    try:
+        warm_up(graph, worker, 1)
+        job = submit_episodes(graph, worker.celery, BESIDE, msc_episodes(BESIDE, args.beside_sessions))
+        out["broker"] = broker_memory(settings, worker.queue)
+        out["load_average_before"] = load_average()
+        served, retrieval, hits = in_process(graph, args.group, qs, embedder, vectors)
+        out.update(search_in_process=served, retrieval_in_process=retrieval, mean_hits=round(hits, 2),
+                   load_average_in_process=load_average())
+        out["search_http"] = over_http(settings, graph, args.group, qs)
+        out["load_average_http"] = load_average()
+        out["clients"] = clients(graph, settings, args.group, qs[WARMUP:], args.seconds)
+        out["load_average_clients"] = load_average()
+        info = wait_done(graph, job.uuid, timeout_s=1)
+        out["beside_ingestion"] = {"group": BESIDE, "sessions": args.beside_sessions, "done_during": info.done,
+                                   "status": info.status}
+    finally:
+        worker.stop()
+        remove_chat(graph, BESIDE)
+    return out
+
+
+def broker_memory(settings: Settings, queue: str) -> dict[str, Any]:
+    """What the waiting tasks of one queue hold in Redis (one message per episode, its uuid and Celery's
+    headers), for the arithmetic of docs/scaling.md."""
+    client = redis.Redis.from_url(settings.redis_url)
+    waiting, used = client.llen(queue), client.memory_usage(queue) or 0
+    return {"queue": queue, "waiting_tasks": waiting, "queue_bytes": used,
+            "bytes_per_task": round(used / waiting) if waiting else None,
+            "redis_used_memory": client.info("memory")["used_memory"]}
+
+
+def clients(graph: Graph, settings: Settings, group: str, questions: list[str], seconds: float) -> list[dict]:
+    """1, 2 and 8 clients over HTTP against `strata serve` (one API process per core, shipped defaults)."""
+    key = create_key(graph, [group], "r", name="bench-scale")
+    port = _free_port()
+    env = {**os.environ, "PYTHONUNBUFFERED": "1", "STRATA_EMBEDDER": settings.embedder}
+    server = strata("serve", "--host", "127.0.0.1", "--port", str(port), env=env)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        with httpx.Client(base_url=base, timeout=60) as http:
+            _wait_ready(http, server, timeout_s=180)
+        level(base, key.token, group, questions, 2, 15.0)  # warm every API process
+        return [level(base, key.token, group, questions, n, seconds) for n in (1, 2, 8)]
+    finally:
+        stop(server)
+        delete_key(graph, key.key.id)
+
+
+def phase_ingest(graph: Graph, settings: Settings, args: argparse.Namespace) -> dict[str, Any]:
+    beside = chat(graph, settings, BESIDE, args.sessions)
+    remove_chat(graph, BESIDE)
+    # Into the large group itself: its episodes are removed afterwards by their uuids (the group is kept).
+    itself = chat(graph, settings, args.group, args.sessions)
+    graph.query("MATCH (ep:Episode {group_id: $g}) WHERE ep.source_name <> 'bench-gen' "
+                "OPTIONAL MATCH (ep)-[:HAS_PASSAGE]->(p) DETACH DELETE p, ep", g=args.group)
+    return {"beside": beside, "into_large_group": itself}
+
+
+def phase_recall(graph: Graph, settings: Settings, args: argparse.Namespace) -> dict[str, Any]:
+    """recall@10 of each vector channel against the exact ranking of the group's own items, by index depth:
+    ``index_order`` with the candidates in the index's order (its quantized score), ``reranked`` ordered by their
+    exact cosine (``STRATA_VECTOR_RERANK``)."""
+    gen = graph_of(args)
+    embedder = make_embedder(settings)
+    qs = queries(gen, args.recall_queries, seed=23)
+    vectors = embedder.embed(qs)
+    out: dict[str, Any] = {"queries": len(qs), "load_average_before": load_average(), "channels": {}}
+    for kind in CHANNEL_KINDS:
+        exact_ms, truth = [], []
+        for v in vectors:
+            started = time.perf_counter()
+            truth.append({r["uuid"] for r in exact_channel(graph, args.group, kind, v, 10)})
+            exact_ms.append(time.perf_counter() - started)
+        by_depth = {}
+        for depth in args.depths:
+            for rerank in (False, True):
+                recall, ms = [], []
+                for v, want in zip(vectors, truth, strict=True):
+                    started = time.perf_counter()
+                    hits = vector_channel(graph, args.group, kind, v, limit=10, depth=depth, rerank=rerank)
+                    ms.append(time.perf_counter() - started)
+                    recall.append(len({h["uuid"] for h in hits} & want) / max(len(want), 1))
+                by_depth[f"{depth}_{'reranked' if rerank else 'index_order'}"] = {
+                    "recall_at_10": round(statistics.fmean(recall), 4), **_ms(stats(ms))}
+        out["channels"][kind] = {"exact_scan": _ms(stats(exact_ms)), "by_depth": by_depth}
+    out["load_average_after"] = load_average()
+    out["hnsw"] = hnsw(graph)
+    return out
+
+
+def _ms(s: dict) -> dict:
+    return {"p50_ms": s["p50_ms"], "p95_ms": s["p95_ms"]}
+
+
+def hnsw(graph: Graph) -> dict[str, Any]:
+    rows = graph.query("SHOW VECTOR INDEXES YIELD name, options RETURN name, options.indexConfig AS config")
+    return {r["name"]: {k: v for k, v in r["config"].items() if k.startswith("vector.")} for r in rows}
+
+
+PHASES = {"baseline": phase_baseline, "load": phase_load, "restart": phase_restart, "search": phase_search,
+          "ingest": phase_ingest, "recall": phase_recall}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--phase", choices=list(PHASES), required=True)
+    parser.add_argument("--facts", type=int, default=1_000_000)
+    parser.add_argument("--group", default="bench-scale")
+    parser.add_argument("--vectors", choices=("hash", "cache"), default="hash")
+    parser.add_argument("--cache-dir", type=Path, default=Path("/work/scale-cache"))
+    parser.add_argument("--max-facts", type=int, default=None, help="load the cached graph's first facts only")
+    parser.add_argument("--sessions", type=int, default=40, help="MSC sessions per ingestion measurement")
+    parser.add_argument("--beside-sessions", type=int, default=300, help="sessions the worker ingests beside")
+    parser.add_argument("--requests", type=int, default=300, help="timed searches per transport")
+    parser.add_argument("--seconds", type=float, default=20.0, help="per level of concurrent clients")
+    parser.add_argument("--recall-queries", type=int, default=100)
+    parser.add_argument("--depths", type=int, nargs="+", default=[100, 200, 500, 1000])
+    parser.add_argument("--job", default=None, help="baseline: record this finished job instead of running one")
+    parser.add_argument("--label", default=None, help="the key the phase's results are stored under")
+    args = parser.parse_args()
+    settings = settings_for(args.vectors)
+    with Graph.from_settings(settings) as graph:
+        apply_migrations(graph, settings.embedding_dim)
+        result = PHASES[args.phase](graph, settings, args)
+    result = {"vectors": args.vectors, "cpus": os.cpu_count(), "neo4j_uri": settings.neo4j_uri, **result}
+    report = json.loads(RESULTS.read_text()) if RESULTS.exists() else {"goal": GOAL}
+    report[args.label or args.phase] = result
+    RESULTS.parent.mkdir(parents=True, exist_ok=True)
+    RESULTS.write_text(json.dumps(report, indent=2, default=str) + "\n")
+    print(json.dumps(result, indent=2, default=str))
+    sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()
