@@ -164,10 +164,10 @@ def demo(book: Path | None = typer.Option(None, exists=True, dir_okay=False,
         raise StrataError(f"Neo4j Browser at {browser} answered HTTP {code}")
     from strata.api.demo import GROUP, explorer_key, run_demo, write_perspective
 
-    with open_memory(cfg, embedder=False) as mem:
-        run_demo(cfg, mem.graph, console, book, chapters)
-        token = explorer_key(mem.graph)
-        perspective = write_perspective(mem.graph, cfg.services_dir.resolve() / "demo-perspective.json")
+    with open_memory(cfg, pipeline=True) as mem:
+        run_demo(mem, console, book, chapters)
+        token = explorer_key(mem)
+        perspective = write_perspective(mem, cfg.services_dir.resolve() / "demo-perspective.json")
     console.print(report.summary())
     api = api_url(cfg)
     console.print("\n[bold]Browse the demo graph[/] (docs/browse.md):", highlight=False)

@@ -14,7 +14,7 @@ import typing
 from strata.graph import Graph, apply_migrations
 from strata.graph.bulk import drop_group
 from strata.ingest.embedders import make_embedder
-from strata.ingest.testing.synthetic import BATCH, Generated, ImpossibleRequestError, _batches, generate, load
+from strata.ingest.testing.synthetic import BATCH, Generated, ImpossibleRequestError, batches, generate, load
 from strata.schema.settings import Settings
 
 
@@ -24,7 +24,7 @@ def stream_only(gen: Generated) -> dict:
     started = time.perf_counter()
     entities = sum(1 for _ in gen.entities())
     facts, chars = 0, 0
-    for batch in _batches(gen.facts(), BATCH):
+    for batch in batches(gen.facts(), BATCH):
         facts += len(batch)
         chars += sum(len(f.sentence) for f in batch)
     return {"facts": facts, "entities": entities, "sentence_chars": chars,

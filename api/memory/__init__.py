@@ -13,6 +13,7 @@ from strata.api.memory.results import (
     BatchAccepted,
     CommunityList,
     EpisodeAccepted,
+    GroupCounts,
     GroupSchema,
     Notes,
     PathsResult,
@@ -42,10 +43,10 @@ __all__ = [
     "ContentSize",
     "FORMATS", "GROUP", "MAX_BUDGET", "MAX_LISTED", "MIN_BUDGET", "AgentActivity", "ApiKey", "BatchAccepted",
     "BatchIn", "build_runtime", "CommunityList", "ConsolidationResult", "ContextBlock", "Correction",
-    "CorrectionResult", "EpisodeAccepted", "EpisodeIn", "FactPage", "FactQuery", "GroupClock", "GroupSchema",
-    "JobInfo", "Memory", "MergeRecord", "MergeResult", "Neighborhood", "Notes", "open_memory", "PathsResult",
-    "PurgeRecord", "Rejection", "Removal", "Resolution", "Runtime", "SearchHit", "SearchQuery", "SearchResult",
-    "StoryAsk", "Suggestion", "Timeline", "UndoResult", "UUID"
+    "CorrectionResult", "EpisodeAccepted", "EpisodeIn", "FactPage", "FactQuery", "GroupClock", "GroupCounts",
+    "GroupSchema", "JobInfo", "Memory", "MergeRecord", "MergeResult", "Neighborhood", "Notes", "open_memory",
+    "PathsResult", "PurgeRecord", "Rejection", "Removal", "Resolution", "Runtime", "SearchHit", "SearchQuery",
+    "SearchResult", "StoryAsk", "Suggestion", "Timeline", "UndoResult", "UUID"
 ]
 
 

@@ -45,6 +45,13 @@ class PathsResult(BaseModel):
     paths: list[Path]
 
 
+class GroupCounts(BaseModel):
+    entities: int
+    facts: int
+    open_facts: int
+    episodes: int
+
+
 class GroupSchema(BaseModel):
     entity_types: list[TypeCount]
     predicates: list[Predicate]

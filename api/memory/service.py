@@ -23,6 +23,7 @@ from strata.api.memory.results import (
     BatchAccepted,
     CommunityList,
     EpisodeAccepted,
+    GroupCounts,
     GroupSchema,
     Notes,
     PathsResult,
@@ -33,7 +34,7 @@ from strata.graph import retention as retention_store
 from strata.graph.bloom import browse_schema
 from strata.graph.communities import list_communities
 from strata.graph.edit import Correction, CorrectionResult, MergeResult, correct_fact, merge_entities
-from strata.graph.keys import ApiKey, CreatedKey, create_key, revoke_key, verify_token
+from strata.graph.keys import ApiKey, CreatedKey, create_key, list_keys, revoke_key, verify_token
 from strata.graph.migrate import MigrationReport, apply_migrations, pending_migrations
 from strata.graph.network import interaction_network
 from strata.graph.purge import PurgeRecord, purge_episode, purge_group, purge_source
@@ -46,6 +47,7 @@ from strata.graph.read import (
     entity_timeline,
     follow_merges,
     get_entity,
+    group_counts,
     list_facts,
     merge_records,
     predicates,
@@ -120,6 +122,9 @@ class Memory:
 
     def revoke_key(self, key_id: str) -> None:
         revoke_key(self.graph, key_id)
+
+    def keys(self) -> list[ApiKey]:
+        return list_keys(self.graph)
 
     def group_of(self, kind: str, uuid: str) -> str | None:
         return group_of(self.graph, kind, uuid)  # type: ignore[arg-type]
@@ -344,6 +349,9 @@ class Memory:
     def network(self, group: str, story: StoryAsk | None = None, entity: str | None = None, limit: int = 20
                 ) -> Network:
         return interaction_network(self.graph, group, story=self.story(group, story), entity_uuid=entity, limit=limit)
+
+    def counts(self, group: str) -> GroupCounts:
+        return GroupCounts(**group_counts(self.graph, group))
 
     def schema(self, group: str) -> GroupSchema:
         return GroupSchema(entity_types=entity_types(self.graph, group), predicates=predicates(self.graph, group))

@@ -3,13 +3,14 @@ What each policy keeps and how to undo it: docs/api.md, "Retention"."""
 
 from __future__ import annotations
 
+from typing import Literal
+
 from fastapi import APIRouter, Body, Depends, Query
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from strata.api.auth import principal, read_group, write_group
 from strata.api.deps import memory
 from strata.api.memory import ApiKey, ContentSize, Memory
-from strata.schema.errors import InputError
 from strata.schema.retention import RetentionPolicy, RetentionPurge, RetentionRun, StoredPolicy
 
 router = APIRouter(tags=["retention"])
@@ -46,13 +47,13 @@ def apply_retention(group: str = Depends(write_group), mem: Memory = Depends(mem
 
 
 class PurgeAsk(BaseModel):
-    confirm: bool = False
+    # Literal[True]: the document declares what the server demands, so an unconfirmed purge is a 422 like any
+    # other invalid body.
+    confirm: Literal[True] = Field(description="Must be true: a retention purge cannot be undone.")
 
 
 @router.post("/groups/{group}/retention:purge", response_model=RetentionPurge)
-def purge_retention(body: PurgeAsk = Body(default_factory=PurgeAsk), group: str = Depends(write_group),
+def purge_retention(body: PurgeAsk = Body(...), group: str = Depends(write_group),
                     mem: Memory = Depends(memory)) -> RetentionPurge:
     """Remove for good what retention hid in the group (``{"confirm": true}`` required): no longer restorable."""
-    if not body.confirm:
-        raise InputError("a retention purge cannot be undone: send {\"confirm\": true}", {"group": group})
     return mem.purge_retention(group)

@@ -308,7 +308,7 @@ def generate(group_id: str, n_facts: int, seed: int = 7) -> Generated:
     return Generated(group_id, n_facts, seed, counts[PEOPLE], counts[ORGS], counts[PLACES])
 
 
-def _batches(rows: Iterable, size: int = BATCH) -> Iterator[list]:
+def batches(rows: Iterable, size: int = BATCH) -> Iterator[list]:
     it = iter(rows)
     while chunk := list(itertools.islice(it, size)):
         yield chunk
@@ -342,7 +342,7 @@ def load(graph: Graph, gen: Generated, embedder: Embedder | None = None,
     now = utcnow()
     started = time.perf_counter()
     drop_group(graph, gen.group_id)
-    for chunk in _batches(gen.entities()):
+    for chunk in batches(gen.entities()):
         vectors = embedder.embed([e.name for e in chunk])
         bulk_entities(graph, gen.group_id, [
             {"uuid": e.uuid, "key": entity_key(e.name, e.type), "name": e.name, "type": e.type, "summary": "",
@@ -352,14 +352,14 @@ def load(graph: Graph, gen: Generated, embedder: Embedder | None = None,
     counts: dict[str, int] = {}
     seq, closed, facts_s = 0, 0, 0.0
     per_batch = max(1, BATCH // facts_per_episode) * facts_per_episode  # whole episodes per batch
-    for batch in _batches(gen.facts(), per_batch):
+    for batch in batches(gen.facts(), per_batch):
         episodes, fact_rows = [], []
         for i in range(0, len(batch), facts_per_episode):
             episode, spans = _episode(gen.group_id, seq, batch[i:i + facts_per_episode])
             episodes.append(episode)
             fact_rows += spans
             seq += 1
-        for chunk in _batches(episodes, 50):
+        for chunk in batches(episodes, 50):
             vectors = embedder.embed([e["content"] for e in chunk])
             bulk_episodes(graph, gen.group_id, [{**e, "embedding": v} for e, v in zip(chunk, vectors, strict=True)],
                           now)

@@ -35,7 +35,8 @@ def test_policy_endpoint_round_trip_run_and_purge(client, group_id, make_key) ->
     assert run["counts"]["episodes_compacted"] == 1 and not run["dry_run"]
     size = client.get(base, headers=h, params={"size": "true"}).json()["size"]
     assert size["raw_text"] == len("[]") * 2 and size["raw_text_hidden"] > 0  # no messages, no statements
-    assert client.post(f"{base}:purge", headers=h).status_code == 400  # not confirmed
+    assert client.post(f"{base}:purge", headers=h).status_code == 422  # not confirmed
+    assert client.post(f"{base}:purge", headers=h, json={"confirm": False}).status_code == 422
     purged = client.post(f"{base}:purge", headers=h, json={"confirm": True})
     assert purged.status_code == 200 and purged.json()["episodes"] == 1
     assert client.get(base, headers=h, params={"size": "true"}).json()["size"]["raw_text_hidden"] == 0
