@@ -31,10 +31,11 @@ def default_book() -> Path:
     return SHARED_BOOK if SHARED_BOOK.is_file() else SAMPLES / "harbour_book.txt"
 
 
-def ingest_file(mem: Memory, path: Path, fmt: str, console: Console, chapters: int | None = None) -> None:
+def ingest_file(mem: Memory, group: str, path: Path, fmt: str, console: Console, chapters: int | None = None
+                ) -> None:
     """One file as one job, run to its end here (a book's cast is consolidated when its job ends, as a worker
     does); ``chapters``: only a book's first chapters (and its title page)."""
-    doc = mem.parse_source(GROUP, path.read_bytes(), fmt, path.name, AGENT)
+    doc = mem.parse_source(group, path.read_bytes(), fmt, path.name, AGENT)
     if chapters is not None:
         doc = doc.model_copy(update={"episodes": [ep for ep in doc.episodes
                                                   if ep.metadata.get("chapter_index", 0) <= chapters]})
@@ -64,43 +65,44 @@ def _when(value: datetime | None) -> str:
     return value.date().isoformat() if value else "open"
 
 
-def run_demo(mem: Memory, console: Console, book: Path | None = None, chapters: int = 6) -> None:
+def run_demo(mem: Memory, console: Console, book: Path | None = None, chapters: int = 6, group: str = GROUP
+             ) -> None:
     """``mem`` runs episodes inline (a runtime with a pipeline)."""
-    ingest_file(mem, SAMPLES / "chat_sessions.json", "sessions-json", console)
-    ingest_file(mem, SAMPLES / "offices.jsonl", "facts-jsonl", console)
-    ingest_file(mem, book or default_book(), "book", console, chapters)
-    counts = mem.counts(GROUP)
-    console.print(f"group '{GROUP}': {counts.entities} entities, {counts.facts} facts "
+    ingest_file(mem, group, SAMPLES / "chat_sessions.json", "sessions-json", console)
+    ingest_file(mem, group, SAMPLES / "offices.jsonl", "facts-jsonl", console)
+    ingest_file(mem, group, book or default_book(), "book", console, chapters)
+    counts = mem.counts(group)
+    console.print(f"group '{group}': {counts.entities} entities, {counts.facts} facts "
                   f"({counts.open_facts} open), {counts.episodes} episodes")
     if mem.summarizer() is not None:  # written as the jobs ended; the communities are asked for here
-        run = mem.refresh_communities(GROUP)
-        homes = mem.facts(GROUP, FactQuery(subject="Maya", subject_type="Person", predicate="lives_in")).items
-        maya = mem.entity(GROUP, homes[0].subject_uuid).summary if homes else ""
+        run = mem.refresh_communities(group)
+        homes = mem.facts(group, FactQuery(subject="Maya", subject_type="Person", predicate="lives_in")).items
+        maya = mem.entity(group, homes[0].subject_uuid).summary if homes else ""
         console.print(f"{run.communities} communities" + (f'; Maya: "{escape(maya)}"' if maya else ""))
 
     def where(person: str, as_of: datetime | None = None) -> str:
-        page = mem.facts(GROUP, FactQuery(subject=person, subject_type="Person", predicate="lives_in", as_of=as_of))
+        page = mem.facts(group, FactQuery(subject=person, subject_type="Person", predicate="lives_in", as_of=as_of))
         return ", ".join(f.object_name for f in page.items) or "unknown"
 
     march = datetime(2024, 3, 1, tzinfo=UTC)
     console.print(f"Where does Maya live now? {where('Maya')}   ... on 2024-03-01? {where('Maya', march)}")
     console.print(f"Where does Sofia live now? {where('Sofia')}   ... on 2024-03-01? {where('Sofia', march)}")
     for label, when in (("now", None), ("on 2015-06-01", datetime(2015, 6, 1, tzinfo=UTC))):
-        page = mem.facts(GROUP, FactQuery(predicate="holds_office", object="Mayor of Alvorada", object_type="Office",
+        page = mem.facts(group, FactQuery(predicate="holds_office", object="Mayor of Alvorada", object_type="Office",
                                           as_of=when))
         console.print(f"Mayor of Alvorada {label}: {', '.join(f.subject_name for f in page.items) or 'nobody'}")
-    history = mem.facts(GROUP, FactQuery(subject="Maya", subject_type="Person", predicate="lives_in",
+    history = mem.facts(group, FactQuery(subject="Maya", subject_type="Person", predicate="lives_in",
                                          include_history=True))
     for f in sorted(history.items, key=lambda f: f.valid_at or datetime.min.replace(tzinfo=UTC)):
         console.print(escape(f"  Maya lives_in {f.object_name}: {_when(f.valid_at)} -> {_when(f.invalid_at)}"
                              f"  (said by {', '.join(f.asserted_by) or '?'})"))
-    result = mem.search(GROUP, SearchQuery(q="Where does Maya live?", limit=3))
+    result = mem.search(group, SearchQuery(q="Where does Maya live?", limit=3))
     console.print("search 'Where does Maya live?':")
     for hit in result.hits:
         what = hit.fact.fact if hit.fact else hit.entity.name if hit.entity else hit.episode.text if hit.episode else ""
         ids = [m.metadata.get("message_id") for p in hit.provenance for m in p.messages]
         console.print(escape(f"  [{hit.kind} {hit.score:.3f}] {what[:90]}  messages={[i for i in ids if i]}"))
-    network = mem.network(GROUP, limit=3)
+    network = mem.network(group, limit=3)
     console.print("who interacts most (scenes together, quotes either way):")
     for pair in network.interactions:
         console.print(escape(f"  {pair.a_name} - {pair.b_name}: {pair.scenes} scenes, "
