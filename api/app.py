@@ -16,6 +16,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from strata.api import errors
 from strata.api.memory import Memory, Runtime, build_runtime
+from strata.api.query_params import SingleValuedQuery
 from strata.schema.settings import Settings
 
 REQUESTS = Counter("strata_http_requests_total", "HTTP requests", ["method", "route", "status"])
@@ -100,6 +101,7 @@ def create_app(settings: Settings, *, inline: bool = False, runtime: Runtime | N
     errors.install(app)
     _install_routes(app, settings)
     app.add_middleware(BodyLimit, max_bytes=settings.max_request_bytes)
+    app.add_middleware(SingleValuedQuery, api=app)
 
     @app.middleware("http")
     async def metrics(request: Any, call_next: Any) -> Any:

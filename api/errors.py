@@ -58,7 +58,8 @@ ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
     status: {"model": ErrorResponse, "description": text}
     for status, text in [(400, "Invalid input"), (401, "Missing or invalid API key"),
                          (403, "The key lacks the right or the group"), (404, "Not found (or not visible to the key)"),
-                         (413, "Request too large"), (422, "Request validation failed"),
+                         (413, "Request too large"), (415, "Unsupported media type or file format"),
+                         (422, "Request validation failed"),
                          (503, "A backing service is unavailable")]
 }
 

@@ -62,11 +62,22 @@ def submit_episodes(graph: Graph, celery: Celery | None, group_id: str, episodes
     if foreign:
         raise InputError(f"episodes belong to other groups than {group_id!r}: {', '.join(foreign)}",
                          {"group_id": group_id, "other_groups": foreign})
-    if len({e.uuid for e in episodes}) != len(episodes):
-        raise InputError("episode uuids repeat within one submission", {"group_id": group_id})
+    episodes = once_each(group_id, episodes)
     if agent is not None:
         episodes = [e if e.agent else e.model_copy(update={"agent": agent}) for e in episodes]
     return _submit(graph, celery, group_id, episodes, None, str(uuidlib.uuid4()), agent, inline_pipeline)
+
+
+def once_each(group_id: str, episodes: list[Episode]) -> list[Episode]:
+    """The same episode twice in one submission (a client's retry, a pasted message) is one episode, as it is
+    across submissions; one uuid with two different contents is a conflict the caller must settle."""
+    first: dict[str, Episode] = {}
+    for episode in episodes:
+        seen = first.setdefault(episode.uuid, episode)
+        if seen.content_hash != episode.content_hash:
+            raise InputError("one episode uuid names two different contents within one submission",
+                             {"group_id": group_id, "uuid": episode.uuid})
+    return list(first.values())
 
 
 def _submit(graph: Graph, celery: Celery | None, group_id: str, episodes: list[Episode], source: Source | None,

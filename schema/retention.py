@@ -20,8 +20,9 @@ MAX_DAYS = 36_500  # a century: longer is "forever", which is None
 
 
 def _days(description: str) -> Any:
-    """A number of days a kind of memory is kept; None keeps it forever."""
-    return Field(None, ge=0, le=MAX_DAYS, description=description)
+    """A number of days a kind of memory is kept; None keeps it forever. Strict: ``true`` or ``"30"`` is refused,
+    as the document's ``integer`` says."""
+    return Field(None, ge=0, le=MAX_DAYS, strict=True, description=description)
 
 
 class RetentionPolicy(Frozen):
@@ -39,7 +40,7 @@ class RetentionPolicy(Frozen):
         "this many days ago keep every temporal and provenance property but lose their vector: listings, "
         "timelines and as-of / known-at reads still see them, vector search no longer does.")
     salience_half_life_days: float | None = Field(
-        None, gt=0, le=MAX_DAYS,
+        None, gt=0, le=MAX_DAYS, strict=True,
         description="Salience of facts, notes and entities halves every this many days since search last returned "
                     "them (or since they were learned); search ranks less salient memories lower.")
 

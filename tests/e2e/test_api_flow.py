@@ -152,3 +152,27 @@ def test_correct_and_merge(client, group_id, make_key) -> None:
                        params={"predicate": "lives_in", "subject": ann_uuid}).json()
     assert lives["count"] == 1
     assert "A. Archer" in client.get(f"/v1/entities/{ann_uuid}", headers=h).json()["aliases"]
+
+
+def test_the_same_episode_twice_in_one_batch_is_one_episode(client, group_id, make_key) -> None:
+    h = make_key([group_id], "rw")
+    said = {"content": "Ann Archer became mayor of Avalon in 1990.", "reference_time": "1990-05-01T00:00:00Z",
+            "source": "avalon-gazette"}
+    other = {**said, "content": "Ben Baker became mayor of Avalon in 1995."}
+    r = client.post(f"/v1/groups/{group_id}/episodes:batch", headers=h, json={"episodes": [said, other, said]})
+    assert r.status_code == 202, r.text
+    body = r.json()
+    first, second, again = body["episode_uuids"]
+    assert first == again != second  # each body is answered with its episode, in order
+    assert body["job"]["total"] == 2
+    assert client.get(f"/v1/jobs/{body['job_id']}", headers=h).json()["total"] == 2
+
+
+def test_a_single_valued_query_parameter_given_twice_is_refused(client, group_id, make_key) -> None:
+    h = make_key([group_id], "rw")
+    base = f"/v1/groups/{group_id}"
+    twice = client.get(f"{base}/context", headers=h, params=[("q", "Avalon"), ("agent", "a"), ("agent", "b")])
+    assert twice.status_code == 422 and "agent" in twice.json()["error"]["message"]
+    assert client.get(f"{base}/search", headers=h, params=[("q", "Avalon"), ("kinds", "fact"),
+                                                           ("kinds", "entity")]).status_code == 200  # a list
+    assert client.get(f"{base}/context", headers=h, params={"q": "Avalon", "agent": "a"}).status_code == 200
