@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import math
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Annotated, Any
 
-from pydantic import Field, ValidationError, model_validator
+from pydantic import BeforeValidator, Field, ValidationError, model_validator
 
 from strata.schema.errors import InputError
 from strata.schema.models import Frozen, UtcDatetime
@@ -19,28 +19,39 @@ from strata.schema.models import Frozen, UtcDatetime
 MAX_DAYS = 36_500  # a century: longer is "forever", which is None
 
 
+def _a_number(value: Any) -> Any:
+    """JSON numbers only, as the document's ``integer``/``number`` say: ``true`` or ``"30"`` is refused, where
+    pydantic would read them as 1 and 30 (``30.0`` stays an integer, as JSON Schema counts it)."""
+    if isinstance(value, bool | str):
+        raise ValueError("must be a JSON number")
+    return value
+
+
+Days = Annotated[int | None, BeforeValidator(_a_number)]
+HalfLife = Annotated[float | None, BeforeValidator(_a_number)]
+
+
 def _days(description: str) -> Any:
-    """A number of days a kind of memory is kept; None keeps it forever. Strict: ``true`` or ``"30"`` is refused,
-    as the document's ``integer`` says."""
-    return Field(None, ge=0, le=MAX_DAYS, strict=True, description=description)
+    """A number of days a kind of memory is kept; None keeps it forever."""
+    return Field(None, ge=0, le=MAX_DAYS, description=description)
 
 
 class RetentionPolicy(Frozen):
     """A group's policy. Every field None (the default) keeps that kind of memory as it is, forever."""
 
-    raw_text_days: int | None = _days(
+    raw_text_days: Days = _days(
         "Keep an episode's raw text (its content, chat messages, structured statements and passages' text) this "
         "many days after ingestion; then the episode is compacted: facts, notes, mentions, quotes and provenance "
         "pointers stay.")
-    passages_days: int | None = _days(
+    passages_days: Days = _days(
         "Keep passages (the searched pieces of the raw text, with their vectors) this many days after ingestion; "
         "the episode's own text, facts and notes stay.")
-    compact_history_days: int | None = _days(
+    compact_history_days: Days = _days(
         "Facts that ended (in valid time and as learned), or were retracted or expired as duplicates, more than "
         "this many days ago keep every temporal and provenance property but lose their vector: listings, "
         "timelines and as-of / known-at reads still see them, vector search no longer does.")
-    salience_half_life_days: float | None = Field(
-        None, gt=0, le=MAX_DAYS, strict=True,
+    salience_half_life_days: HalfLife = Field(
+        None, gt=0, le=MAX_DAYS,
         description="Salience of facts, notes and entities halves every this many days since search last returned "
                     "them (or since they were learned); search ranks less salient memories lower.")
 

@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from strata.graph.driver import Graph
 from strata.graph.read import predicates
 from strata.resolve.predicates import stored_predicate
-from strata.schema.errors import UpstreamUnavailableError
+from strata.schema.errors import InputError, UpstreamUnavailableError
 
 log = logging.getLogger(__name__)
 Embed = Callable[[list[str]], list[list[float]]]
@@ -33,6 +33,10 @@ def stored_predicates(graph: Graph, group_id: str, written: Sequence[str] | None
         except UpstreamUnavailableError as exc:  # the filter still works by name; only the vector step is lost
             log.warning("predicate filter %r without the vector step: %s", w, exc)
             out.append(stored_predicate(w, registered))
+        except InputError:
+            # No relation can be named so (":", "the", a sentence): a filter by it matches nothing, as a filter
+            # by a predicate the group never stated does. Kept as written, which no stored name ever is.
+            out.append(w)
     return list(dict.fromkeys(out))
 
 

@@ -176,3 +176,18 @@ def test_a_single_valued_query_parameter_given_twice_is_refused(client, group_id
     assert client.get(f"{base}/search", headers=h, params=[("q", "Avalon"), ("kinds", "fact"),
                                                            ("kinds", "entity")]).status_code == 200  # a list
     assert client.get(f"{base}/context", headers=h, params={"q": "Avalon", "agent": "a"}).status_code == 200
+
+
+def test_a_filter_by_a_predicate_no_relation_can_have_matches_nothing(client, group_id, make_key) -> None:
+    h = make_key([group_id], "rw")
+    fact = {"subject": "Ann Archer", "subject_type": "Person", "predicate": "member_of", "object": "Avalon Council",
+            "object_type": "Organization", "valid_at": "1990-01-01T00:00:00Z"}
+    assert client.post(f"/v1/groups/{group_id}/episodes", headers=h, json={"facts": [fact]}).status_code == 202
+    base = f"/v1/groups/{group_id}"
+    assert client.get(f"{base}/facts", headers=h, params={"predicate": "member of"}).json()["count"] == 1
+    for nothing in (":", "the", "not"):
+        page = client.get(f"{base}/facts", headers=h, params={"predicate": nothing})
+        assert page.status_code == 200 and page.json()["count"] == 0, page.text
+        hits = client.get(f"{base}/search", headers=h, params={"q": "Ann Archer", "predicates": nothing,
+                                                               "kinds": "fact"})
+        assert hits.status_code == 200 and hits.json()["hits"] == [], hits.text

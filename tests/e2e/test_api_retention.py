@@ -44,13 +44,21 @@ def test_policy_endpoint_round_trip_run_and_purge(client, group_id, make_key) ->
 
 @pytest.mark.parametrize("body", [{"raw_text_days": -1}, {"passages_days": "soon"}, {"keep": 3},
                                   {"raw_text_days": 5, "passages_days": 9}, {"salience_half_life_days": 0},
-                                  {"compact_history_days": 10 ** 6}])
+                                  {"compact_history_days": 10 ** 6}, {"compact_history_days": False},
+                                  {"raw_text_days": "30"}, {"salience_half_life_days": True},
+                                  {"passages_days": 2.5}])
 def test_bad_policies_are_refused(client, group_id, make_key, body) -> None:
     h = make_key([group_id], "rw")
     r = client.put(f"/v1/groups/{group_id}/retention", headers=h, json=body)
     assert r.status_code == 422, r.text
     assert r.json()["error"]["code"] == "validation_error"
     assert client.get(f"/v1/groups/{group_id}/retention", headers=h).json()["updated_at"] is None
+
+
+def test_a_whole_number_written_as_a_float_is_a_number_of_days(client, group_id, make_key) -> None:
+    h = make_key([group_id], "rw")
+    r = client.put(f"/v1/groups/{group_id}/retention", headers=h, json={"raw_text_days": 400.0})
+    assert r.status_code == 200 and r.json()["policy"]["raw_text_days"] == 400  # JSON Schema's integer
 
 
 def test_a_read_key_reads_the_policy_and_changes_nothing(client, group_id, make_key) -> None:

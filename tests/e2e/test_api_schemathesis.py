@@ -109,8 +109,10 @@ def before_call(ctx, case, **kwargs) -> None:
 
 
 # The session fixture is per test (operation), not per example, on purpose; examples hit the real services.
+# Derandomized: the same examples on every run, so CI answers for the code, not for the draw (`st run` and a
+# local `--hypothesis-seed` explore further).
 FUZZ_SETTINGS = settings(suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
-                         deadline=None)
+                         deadline=None, derandomize=True)
 # The {uuid} of these operations is pinned to an object of the seeded group.
 PINNED_UUIDS = {"/v1/entities/": "entity", "/v1/facts/": "fact", "/v1/episodes/": "episode", "/v1/jobs/": "job"}
 
@@ -148,7 +150,8 @@ def _call(case, session: asgi.ASGIClient, headers: dict[str, str], refused: tupl
     base_url = f"http://{asgi.HOST}"
     if breaks_a_rule_between_parameters(case):  # refused, whatever else is right or wrong in the request
         response = case.call(base_url=base_url, session=session, headers=headers)
-        assert response.status_code in refused, response.text
+        # 404 first when the object is gone: an earlier operation of the run may purge the pinned episode
+        assert response.status_code in (*refused, 404), response.text
         return
     opaque = case.operation.path in CONTENT_CHECKED or "cursor" in (case.query or {})
     excluded = IN_PROCESS_EXCLUDED + ([positive_data_acceptance] if opaque else [])
