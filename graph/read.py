@@ -243,11 +243,15 @@ class RosterRow(BaseModel):
     aliases: list[str] = Field(default_factory=list)
 
 
+ROSTER_EPISODES = 100  # a group's latest committed episodes its roster is read from (a chat's recent weeks)
+
+
 def roster(graph: Graph, group_id: str, source_uuid: str | None, seq: int, limit: int = 200) -> list[RosterRow]:
-    """Known entities to hand the extractor: those of the same source so far, else the group's most mentioned."""
+    """Known entities to hand the extractor: those of the same source so far, else those the group's latest
+    episodes mention most."""
     rows = graph.query(q.ROSTER, source_uuid=source_uuid, seq=seq, limit=limit) if source_uuid else []
     if not rows:
-        rows = graph.query(q.GROUP_ROSTER, group_id=group_id, limit=limit)
+        rows = graph.query(q.GROUP_ROSTER, group_id=group_id, episodes=ROSTER_EPISODES, limit=limit)
     return [RosterRow(**r) for r in rows]
 
 

@@ -228,10 +228,13 @@ WITH e, count(*) AS mentions ORDER BY mentions DESC, e.name LIMIT $limit
 RETURN e.name AS name, e.type AS type, e.aliases AS aliases
 """
 
+# Without a source: the entities the group's latest committed episodes mention most. Bounded by $episodes, not
+# by the group (counting every entity's mentions took seconds an episode in a group of 147k entities).
 GROUP_ROSTER = """
-MATCH (e:Entity {group_id: $group_id}) WHERE e.expired_at IS NULL
-OPTIONAL MATCH (:Episode)-[m:MENTIONS]->(e)
-WITH e, count(m) AS mentions ORDER BY mentions DESC, e.name LIMIT $limit
+MATCH (ep:Episode {group_id: $group_id}) WHERE ep.committed_at IS NOT NULL
+WITH ep ORDER BY ep.committed_at DESC LIMIT $episodes
+MATCH (ep)-[:MENTIONS]->(e:Entity) WHERE e.expired_at IS NULL
+WITH e, count(*) AS mentions ORDER BY mentions DESC, e.name LIMIT $limit
 RETURN e.name AS name, e.type AS type, e.aliases AS aliases
 """
 
