@@ -245,8 +245,9 @@ def phase_ingest(graph: Graph, settings: Settings, args: argparse.Namespace) -> 
     remove_chat(graph, BESIDE)
     # Into the large group itself: its episodes are removed afterwards by their uuids (the group is kept).
     itself = chat(graph, settings, args.group, args.sessions)
-    # and their job: a job left behind answers the same sessions at once the next time (duplicate_of)
-    graph.query("MATCH (ep:Episode {group_id: $g}) WHERE ep.source_name <> 'bench-gen' "
+    # and their job (chat episodes have no source name; an episode or job left behind answers the same
+    # sessions at once the next time)
+    graph.query("MATCH (ep:Episode {group_id: $g}) WHERE coalesce(ep.source_name, '') <> 'bench-gen' "
                 "OPTIONAL MATCH (ep)-[:HAS_PASSAGE]->(p) DETACH DELETE p, ep", g=args.group)
     graph.query("MATCH (j:Job {group_id: $g}) DETACH DELETE j", g=args.group)
     return {"beside": beside, "into_large_group": itself}
