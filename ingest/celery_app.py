@@ -36,7 +36,7 @@ def make_celery(settings: Settings) -> Celery:
     )
     celery.conf.strata_settings = settings
 
-    @celery.task(name="strata.ping")
+    @celery.task(name="strata.ping", shared=False)
     def ping(payload: str = "ping") -> dict[str, str]:
         """A round trip through the broker: proves a worker is consuming."""
         return {"reply": "pong", "payload": payload, "worker": socket.gethostname()}

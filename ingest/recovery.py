@@ -235,7 +235,7 @@ def register_recovery(celery: Celery, settings: Settings, runtime: WorkerRuntime
     """The worker step, and the sweep task ``strata worker --beat`` schedules every ``sweep_interval_s``."""
     celery.steps["worker"].add(LeaseWatchStep)
 
-    @celery.task(name=TASK_SWEEP, acks_late=True)
+    @celery.task(name=TASK_SWEEP, shared=False, acks_late=True)
     def sweep() -> dict[str, int]:
         """Re-drive expired leases, lost deliveries and episodes stuck without a lease, on every queue."""
         rows = redrive(runtime.graph, celery, queues=None, default_queue=settings.celery_queue,

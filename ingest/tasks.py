@@ -353,7 +353,7 @@ def register_tasks(celery: Celery, settings: Settings) -> WorkerRuntime:
     runtime = WorkerRuntime(settings)
     celery.conf.strata_worker_runtime = runtime  # closed when a worker process ends (ingest/worker.py)
 
-    @celery.task(bind=True, name=TASK_EPISODE, acks_late=True, reject_on_worker_lost=True,
+    @celery.task(bind=True, name=TASK_EPISODE, shared=False, acks_late=True, reject_on_worker_lost=True,
                  max_retries=settings.task_max_retries)
     def process_episode(self: Any, episode_uuid: str, job_uuid: str | None = None) -> dict[str, Any]:
         try:
@@ -370,7 +370,7 @@ def register_tasks(celery: Celery, settings: Settings) -> WorkerRuntime:
                          hold_s=countdown + runtime.lease.lease_s)
             raise self.retry(exc=exc, countdown=countdown) from exc
 
-    @celery.task(name=TASK_SUMMARIES, acks_late=True)
+    @celery.task(name=TASK_SUMMARIES, shared=False, acks_late=True)
     def sweep_summaries() -> dict[str, int]:
         """Write the stale summaries the once-a-minute bound left behind, in every group (within half the
         interval)."""
@@ -382,7 +382,7 @@ def register_tasks(celery: Celery, settings: Settings) -> WorkerRuntime:
         done = sweep_stale(runtime.graph, summarizer, budget_s=settings.summary_sweep_interval_s / 2)
         return {"groups": len(done), "changed": sum(r.changed for r in done)}
 
-    @celery.task(name=TASK_COMMUNITIES, acks_late=True)
+    @celery.task(name=TASK_COMMUNITIES, shared=False, acks_late=True)
     def refresh_communities() -> dict[str, int]:
         """Recompute the communities of every group whose summaries changed since the last run."""
         from strata.ingest.communities import scheduled_refresh
@@ -390,7 +390,7 @@ def register_tasks(celery: Celery, settings: Settings) -> WorkerRuntime:
         runs = scheduled_refresh(runtime.graph, settings, runtime.pipeline.summarizer)
         return {"groups": len(runs), "written": sum(r.written for r in runs)}
 
-    @celery.task(name=TASK_RETENTION, acks_late=True)
+    @celery.task(name=TASK_RETENTION, shared=False, acks_late=True)
     def apply_retention() -> dict[str, int]:
         """Apply every group's retention policy (ingest/retention.py)."""
         from strata.ingest.retention import scheduled

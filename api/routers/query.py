@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Annotated
+
 from fastapi import APIRouter, Depends, Query
+from pydantic import StringConstraints
 
 from strata.api.auth import read_group
 from strata.api.deps import memory
@@ -24,13 +27,15 @@ from strata.api.memory import (
 )
 from strata.api.story import story_ask
 from strata.schema.bloom import Perspective
-from strata.schema.errors import InputError
 from strata.schema.models import IsoDatetime, QuotePage
 from strata.schema.network import Network
 
 router = APIRouter(tags=["query"])
 AS_OF = Query(None, description="Valid time: what was true then (ISO 8601).", examples=["2024-01-01T00:00:00Z"])
 KNOWN_AT = Query(None, description="Transaction time: what the graph believed then (ISO 8601).")
+# One value of `kinds`: a kind, or several comma-separated (empty parts are skipped), declared so the document
+# says which values the server takes.
+KindList = Annotated[str, StringConstraints(pattern=r"^\s*(fact|entity|episode)?\s*(,\s*(fact|entity|episode)?\s*)*$")]
 
 
 def split(values: list[str] | None) -> list[str] | None:
@@ -50,7 +55,8 @@ def search_group(
     types: list[str] | None = Query(None, description="Entity types (repeat or comma-separate)."),
     predicates: list[str] | None = Query(None, description="Fact predicates (repeat or comma-separate), as "
                                                            "written in statements: normalized as on ingest."),
-    kinds: list[str] | None = Query(None, description="Hit kinds: fact, entity, episode."),
+    kinds: list[KindList] | None = Query(None, description="Hit kinds: fact, entity, episode (repeat or "
+                                                           "comma-separate)."),
     center: list[str] | None = Query(None, description="Entity uuids to expand from."),
     mmr: bool = Query(False, description="Diversify the results with maximal marginal relevance."),
     said_after: IsoDatetime | None = Query(None, description="Only passages said (facts true from) at or after."),
@@ -63,11 +69,8 @@ def search_group(
 ) -> SearchResult:
     """Hybrid search over facts, entities and episode passages, ranked by relevance to the query; every hit
     carries its provenance (the messages or span that support it for this query) and when it was said."""
-    wanted = split(kinds)
-    if wanted and not set(wanted) <= {"fact", "entity", "episode"}:
-        raise InputError("kinds must be fact, entity or episode", {"kinds": wanted})
     query = SearchQuery(q=q, limit=limit, as_of=as_of, known_at=known_at, include_history=include_history,
-                        types=split(types), predicates=split(predicates), kinds=wanted, center=split(center) or [],
+                        types=split(types), predicates=split(predicates), kinds=split(kinds), center=split(center) or [],
                         mmr=mmr, said_after=said_after, said_before=said_before, agent=agent)
     return mem.search(group, query, story, time_words)
 

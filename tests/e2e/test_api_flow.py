@@ -191,3 +191,18 @@ def test_a_filter_by_a_predicate_no_relation_can_have_matches_nothing(client, gr
         hits = client.get(f"{base}/search", headers=h, params={"q": "Ann Archer", "predicates": nothing,
                                                                "kinds": "fact"})
         assert hits.status_code == 200 and hits.json()["hits"] == [], hits.text
+
+
+def test_search_kinds_are_declared_and_comma_separated_lists_are_read(client, group_id, make_key) -> None:
+    h = make_key([group_id], "rw")
+    fact = {"subject": "Ann Archer", "subject_type": "Person", "predicate": "member_of", "object": "Avalon Council",
+            "object_type": "Organization", "valid_at": "1990-01-01T00:00:00Z"}
+    assert client.post(f"/v1/groups/{group_id}/episodes", headers=h, json={"facts": [fact]}).status_code == 202
+    base = f"/v1/groups/{group_id}"
+    hits = client.get(f"{base}/search", headers=h, params={"q": "Ann Archer", "kinds": "fact, entity,"}).json()["hits"]
+    assert {hit["kind"] for hit in hits} == {"fact", "entity"}
+    wrong = client.get(f"{base}/search", headers=h, params={"q": "Ann Archer", "kinds": "fact,facts"})
+    assert wrong.status_code == 422 and "kinds" in wrong.text, wrong.text
+    declared = client.get("/openapi.json").json()["paths"]["/v1/groups/{group}/search"]["get"]["parameters"]
+    kinds = next(p for p in declared if p["name"] == "kinds")
+    assert "pattern" in str(kinds["schema"])  # the document says which values the server takes

@@ -79,7 +79,7 @@ def breaks_a_rule_between_parameters(case: Any) -> bool:
         return False
     body = case.body if isinstance(case.body, dict) else {}
     raw, passages = body.get("raw_text_days"), body.get("passages_days")
-    if all(isinstance(v, int) and not isinstance(v, bool) for v in (raw, passages)) and passages > raw:
+    if all(isinstance(v, int | float) and not isinstance(v, bool) for v in (raw, passages)) and passages > raw:
         return True
     query = case.query or {}
     declared = {p.get("name") for p in case.operation.definition.raw.get("parameters", [])}
