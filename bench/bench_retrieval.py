@@ -93,7 +93,9 @@ def ask(http: httpx.Client, conv: Conversation, limit: int, kinds: str | None,
         hits = reply.json()["hits"]
         turns = ranked_turns(hits)
         row = {"category": question.category, "ms": elapsed, "kinds": [h["kind"] for h in hits[:10]],
-               **{f"r{k}": recall_at(turns, question.evidence, k) for k in KS}}
+               **{f"r{k}": recall_at(turns, question.evidence, k) for k in KS},
+               "hits": [{"key": content_key(h), "vector": any(c.endswith("_vector") for c in h["channels"])}
+                        for h in hits]}
         for budget in CONTEXT_BUDGETS if context else ():
             block = http.get(f"/v1/groups/{group_of(conv)}/context", params={"q": question.text,
                                                                                "budget_tokens": budget})
@@ -104,6 +106,43 @@ def ask(http: httpx.Client, conv: Conversation, limit: int, kinds: str | None,
             row[f"context{budget}_over"] = body["tokens"] > budget
         out.append(row)
     return out
+
+
+def content_key(hit: dict[str, Any]) -> str:
+    """What a hit is, the same in any database holding the same conversation (uuids differ between stores): its
+    kind, what it says (a fact's names and predicate, an entity's name) and the turns its provenance quotes."""
+    turns = ",".join(ranked_turns([hit]))
+    if hit["kind"] == "fact":
+        f = hit["fact"]
+        return f"fact:{f['subject_name']}|{f['predicate']}|{f['object_name']}|{f.get('valid_at')}|{turns}"
+    if hit["kind"] == "entity":
+        return f"entity:{hit['entity']['name']}|{turns}"
+    return f"episode:{turns}"
+
+
+def beside(rows: list[dict[str, Any]], alone: list[dict[str, Any]]) -> dict[str, Any]:
+    """The same questions answered here and in a saved run on the same conversations alone in their database
+    (``--alone``): the share of the top-20 hits that are the same (order aside), the vector channels' share of
+    the top 10 in both, recall@10 in both, and the latency ratio."""
+    same = [len({h["key"] for h in a["hits"]} & {h["key"] for h in b["hits"]}) / len(b["hits"]) if b["hits"] else 1.0
+            for a, b in zip(rows, alone, strict=True)]
+
+    def vector_share(answers: list[dict[str, Any]]) -> float:
+        top = [h for row in answers for h in row["hits"][:10]]
+        return round(sum(h["vector"] for h in top) / max(len(top), 1), 4)
+
+    def p(answers: list[dict[str, Any]], q: float) -> float:
+        ms = sorted(r["ms"] for r in answers)
+        return round(ms[int(len(ms) * q)], 1)
+
+    return {"questions": len(rows), "same_top20": round(statistics.fmean(same), 4),
+            "questions_with_the_same_top20": round(sum(x == 1.0 for x in same) / len(same), 4),
+            "vector_share_top10": {"alone": vector_share(alone), "here": vector_share(rows)},
+            "r10": {"alone": round(statistics.fmean(r["r10"] for r in alone), 3),
+                    "here": round(statistics.fmean(r["r10"] for r in rows), 3)},
+            "latency_ms": {"alone": {"p50": p(alone, 0.5), "p95": p(alone, 0.95)},
+                           "here": {"p50": p(rows, 0.5), "p95": p(rows, 0.95)}},
+            "p95_ratio": round(p(rows, 0.95) / p(alone, 0.95), 2)}
 
 
 def summarize(rows: list[dict[str, Any]]) -> dict[str, Any]:
@@ -139,6 +178,11 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=RESULTS)
     parser.add_argument("--group-prefix", default=GROUP_PREFIX[0],
                         help="groups are named PREFIX<sample_id> (another prefix leaves the shared groups alone)")
+    parser.add_argument("--answers", type=Path, default=None,
+                        help="also save every answer's hits by content (for --alone in another database)")
+    parser.add_argument("--alone", type=Path, default=None,
+                        help="answers saved (--answers) from the same conversations alone in their database: "
+                             "compare this run's with them (the small group beside a large neighbour)")
     args = parser.parse_args()
     GROUP_PREFIX[0] = args.group_prefix
     if not args.data.exists():
@@ -158,7 +202,8 @@ def main() -> None:
                 _wait_ready(http, server, timeout_s=120)
                 loads = [ingest(http, graph, c, args.reuse) for c in conversations]
                 print(json.dumps(loads), file=sys.stderr)
-                for c in conversations[:1]:  # warm the API process and Neo4j's query plans
+                # warm the API process and Neo4j's query plans (every conversation when runs are compared)
+                for c in conversations if args.answers or args.alone else conversations[:1]:
                     ask(http, c, args.limit, args.kinds)
                 answers = {c.sample_id: ask(http, c, args.limit, args.kinds, context=args.context)
                            for c in conversations}
@@ -175,6 +220,15 @@ def main() -> None:
               "ingest": loads, "strata": summarize([row for rows in answers.values() for row in rows]),
               "r10_by_conversation": {sample: summarize(rows)["r10"] for sample, rows in answers.items()},
               "baselines_raw_turns": BASELINES, "goal_r10": GOAL_R10}
+    if args.answers:
+        args.answers.write_text(json.dumps(answers) + "\n")
+    if args.alone:
+        alone = json.loads(args.alone.read_text())
+        report["beside"] = beside([r for c in conversations for r in answers[c.sample_id]],
+                                  [r for c in conversations for r in alone[c.sample_id]])
+    for rows in answers.values():  # the report keeps the figures, not every hit
+        for row in rows:
+            row.pop("hits")
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(report, indent=2) + "\n")
     print(json.dumps(report, indent=2))

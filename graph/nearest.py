@@ -1,4 +1,5 @@
-"""Which way a group's vector lookups go: an exact scan of its own items, or the vector index all groups share.
+"""Which way a group's index lookups go: an exact scan of its own items (vectors) or a query for its own matches
+(full text), or the indexes all groups share as they are.
 
 Each lookup query decides for itself (graph/queries/search.py ``SCANNING_CHANNELS``, graph/queries/read.py
 ``ENTITY_VECTOR_SCANNING``): it looks at the group's own items of that kind through a group index, at most

@@ -248,8 +248,8 @@ def _channels(graph: Graph, params: dict[str, Any], terms: dict[str, str], embed
     # a short full-text channel asks again with the group required inside Lucene (see _index_channels)
     retry = {f"{kind}_lucene": lucene.in_group(params["group_id"], terms[kind], fields, prose)
              for kind, fields in lucene.TEXT_FIELDS.items()}
-    args = {**params, **text, "embedding": embedding, "center": center,
-            "entities": center, "rrf_k": RRF_K, "seeds": EXPANSION_SEEDS}
+    args = {**params, **text, **{f"{name}_own": query for name, query in retry.items()}, "embedding": embedding,
+            "center": center, "entities": center, "rrf_k": RRF_K, "seeds": EXPANSION_SEEDS}
     expand = "fact" in kinds
     here = tuple(n for n in names if not n.startswith("fact"))
     facts = tuple(n for n in names if n.startswith("fact"))
@@ -283,13 +283,14 @@ def _index_channels(graph: Graph, args: dict[str, Any], names: tuple[str, ...], 
     Every short channel asks again in one more round trip, whatever their number. Short means fewer hits
     than the caller asked for (``want``), while ``limit`` hits per channel are kept for the ranker. A vector
     channel of a group with at most ``graph.vector_scan_max`` items of its kind scans them instead of asking the
-    index (``exact``): its answer is complete, and is never asked again. A group found larger is remembered for
-    a while and asks the index alone (graph/nearest.py).
+    index, and its full-text channel asks the index for the group's own matches at once (``exact``): these
+    answers are complete, and are never asked again. A group found larger is remembered for a while and asks the
+    index alone (graph/nearest.py).
     ``retry``: each full-text channel's Lucene query with the group inside, for that second ask.
     Returns the channels and the names of those asked again.
     """
     group = args["group_id"]
-    scanning = tuple(n for n in names if n.endswith("_vector") and nearest.scans(graph, group, n.split("_")[0]))
+    scanning = tuple(n for n in names if nearest.scans(graph, group, n.split("_")[0]))
     args = {**args, "scan_max": graph.vector_scan_max, "scan_cap": graph.vector_scan_max + 1,
             "rerank": graph.vector_rerank}
     cypher = q.index_channels(names, expand, scanning) if names else q.FACT_EXPANSION
@@ -298,7 +299,7 @@ def _index_channels(graph: Graph, args: dict[str, Any], names: tuple[str, ...], 
     deepened = []
     for name, row in rows.items():
         prefix, text = name.split("_")[0], name.endswith("_fulltext")
-        if name in scanning and not row["exact"]:
+        if name in scanning and not row["exact"]:  # the group is larger than the threshold for this kind
             nearest.found_large(graph, group, prefix)
         depth = f"kt_{prefix}" if text else f"k_{prefix}"
         if name in names and not row["exact"] and len(row["hits"]) < args["want"] \

@@ -159,16 +159,44 @@ WITH scanned + indexed AS raw, size(own) <= $scan_max AS exact
 """
 
 
+_OWN_TEXT = """
+CALL () {{
+  {own}
+  WITH {var} LIMIT $scan_cap
+  RETURN count({var}) <= $scan_max AS small
+}}
+CALL (small) {{
+  {call} YIELD {yielded}, score
+  RETURN collect({{{var}: {yielded}, score: score}}) AS raw
+}}
+WITH raw, small AS exact
+"""
+
+
+def _own_text(var: str, call: str, yielded: str) -> str:
+    """A full-text channel of a group with at most $scan_max items of its kind asks the shared index for the
+    group's own matches at once (the group required inside Lucene, ``$<kind>_lucene_own``), a larger group asks
+    it as before. The shared index's first k can be all a neighbour's; asked this way a small group gets what a
+    second, in-group ask gave it, in one round trip, and that answer is complete (``exact``: never asked again).
+    The scores are those of the plain query (the group clause weighs nothing), over index-wide statistics."""
+    return _OWN_TEXT.format(own=_OWN[var], var=var, call=call, yielded=yielded)
+
+
 def _index_channel(kind: str, method: str, scan: bool = False) -> str:
     """One channel's query: its name, ``raw`` (how many entries the index gave: equal to the depth asked means
-    it had more), ``exact`` (the answer is complete: a scan of the group's own items, never asked again) and the
-    filtered hits, best first. ``scan``: a vector channel decides between the group's own items and the index."""
+    it had more), ``exact`` (the answer is complete: a scan of the group's own items, or a small group's in-group
+    full-text answer; never asked again) and the filtered hits, best first. ``scan``: the channel looks at how
+    many items of its kind the group has, and a small group's vector channel scans them, its full-text channel
+    asks for its own matches only."""
     var, where, text_index, vector_index = _CHANNEL_KINDS[kind]
     target, yielded = ("Relationships", "relationship") if var == "r" else ("Nodes", "node")
-    call = (f"CALL db.index.fulltext.query{target}('{text_index}', ${kind}_lucene, {{limit: $kt_{kind}}})"
+    lucene = (f"CASE WHEN small THEN ${kind}_lucene_own ELSE ${kind}_lucene END" if scan else f"${kind}_lucene")
+    call = (f"CALL db.index.fulltext.query{target}('{text_index}', {lucene}, {{limit: $kt_{kind}}})"
             if method == "fulltext" else f"CALL db.index.vector.query{target}('{vector_index}', $k_{kind}, $embedding)")
     if method == "vector" and scan:
         source = _nearest(var, call, yielded)
+    elif scan:
+        source = _own_text(var, call, yielded)
     else:
         source = (call + f" YIELD {yielded}, score\n"
                   f"WITH collect({{{var}: {yielded}, score: score}}) AS raw\nWITH raw, false AS exact\n")
@@ -195,8 +223,10 @@ def _index_channel(kind: str, method: str, scan: bool = False) -> str:
 
 INDEX_CHANNELS = {f"{kind}_{method}": _index_channel(kind, method)
                   for kind in _CHANNEL_KINDS for method in ("fulltext", "vector")}
-# The vector channels that scan a small group's own items instead of asking the shared index.
-SCANNING_CHANNELS = {f"{kind}_vector": _index_channel(kind, "vector", scan=True) for kind in _CHANNEL_KINDS}
+# The channels that look at the group's size first: a small group's vector channels scan its own items instead
+# of asking the shared index, its full-text channels ask the index for its own matches only.
+SCANNING_CHANNELS = {f"{kind}_{method}": _index_channel(kind, method, scan=True)
+                     for kind in _CHANNEL_KINDS for method in ("fulltext", "vector")}
 
 
 # Expansion seeds from the entity channels among those of the query: $center first, then the top $seeds

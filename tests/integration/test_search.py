@@ -231,9 +231,13 @@ def _crowd_plan(group: str, copies: int) -> CommitPlan:
                       predicates=[Predicate(name="lives_in")], extractor=ExtractorInfo(name="test"))
 
 
-def test_full_text_keeps_to_the_group_inside_the_index(graph: Graph, group_id: str,
-                                                       sent_queries: list[tuple[str, dict]]) -> None:
+@pytest.mark.parametrize("large", [False, True], ids=["small group", "large group"])
+def test_full_text_keeps_to_the_group_inside_the_index(graph: Graph, group_id: str, large: bool,
+                                                       sent_queries: list[tuple[str, dict]],
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     crowd = f"{group_id}-crowd"
+    if large:  # our group's facts above the threshold: a large group, as far as the search can tell
+        monkeypatch.setattr(graph, "vector_scan_max", 1)
     try:
         # 300 copies of our fact and entities in another group tie with ours on every full-text score.
         commit_episode(graph, _crowd_plan(crowd, 300), recompute_timeline, NOW)
@@ -242,9 +246,15 @@ def test_full_text_keeps_to_the_group_inside_the_index(graph: Graph, group_id: s
         graph.query("CALL db.awaitIndexes(60)")
         hits = search(graph, group_id, SearchQuery(q="Ada Quillfeather lived in Marrowgate", kinds=["fact"])).hits
         assert fact_uuid["lives_in"] in {h.fact.uuid for h in hits if h.fact and "fact_fulltext" in h.channels}
-        # The crowd filled the first ask's top k; the second asked Lucene for this group only, not deeper.
-        asked = [a["fact_lucene"] for c, a in sent_queries if "'fact_text'" in c]
-        assert [text.startswith("+group_tag:") for text in asked] == [False, True]
+        asked = [(a["fact_lucene"], "$fact_lucene_own" in c) for c, a in sent_queries if "'fact_text'" in c]
+        if large:
+            # The first ask looked at the group's size and asked the index as it is: the crowd filled its top k;
+            # the second asked Lucene for this group only, not deeper.
+            assert [(text.startswith("+group_tag:"), own) for text, own in asked] == [(False, True), (True, False)]
+        else:
+            # A small group asks for its own matches at once: one ask, whatever the crowd.
+            assert [own for _, own in asked] == [True]
+            assert [a["fact_lucene_own"].startswith("+group_tag:") for c, a in sent_queries if "'fact_text'" in c]
         assert all(a[depth] < search_module.MAX_INDEX_DEPTH for c, a in sent_queries if "db.index" in c
                    for depth in ("k_fact", "k_entity", "k_passage"))
         # Entity resolution asks the same index, 8 deep: the crowd's 300 namesakes do not hide Ada.
