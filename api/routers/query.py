@@ -70,8 +70,9 @@ def search_group(
     """Hybrid search over facts, entities and episode passages, ranked by relevance to the query; every hit
     carries its provenance (the messages or span that support it for this query) and when it was said."""
     query = SearchQuery(q=q, limit=limit, as_of=as_of, known_at=known_at, include_history=include_history,
-                        types=split(types), predicates=split(predicates), kinds=split(kinds), center=split(center) or [],
-                        mmr=mmr, said_after=said_after, said_before=said_before, agent=agent)
+                        types=split(types), predicates=split(predicates), kinds=split(kinds),
+                        center=split(center) or [], mmr=mmr, said_after=said_after, said_before=said_before,
+                        agent=agent)
     return mem.search(group, query, story, time_words)
 
 
