@@ -178,12 +178,17 @@ def test_a_single_valued_query_parameter_given_twice_is_refused(client, group_id
     assert client.get(f"{base}/context", headers=h, params={"q": "Avalon", "agent": "a"}).status_code == 200
 
 
-def test_a_filter_by_a_predicate_no_relation_can_have_matches_nothing(client, group_id, make_key) -> None:
+def _ann_in_the_council(client, group_id, make_key) -> tuple[dict[str, str], str]:
+    """One fact (Ann Archer member_of Avalon Council) in the group; an rw key's headers and the group's base path."""
     h = make_key([group_id], "rw")
     fact = {"subject": "Ann Archer", "subject_type": "Person", "predicate": "member_of", "object": "Avalon Council",
             "object_type": "Organization", "valid_at": "1990-01-01T00:00:00Z"}
     assert client.post(f"/v1/groups/{group_id}/episodes", headers=h, json={"facts": [fact]}).status_code == 202
-    base = f"/v1/groups/{group_id}"
+    return h, f"/v1/groups/{group_id}"
+
+
+def test_a_filter_by_a_predicate_no_relation_can_have_matches_nothing(client, group_id, make_key) -> None:
+    h, base = _ann_in_the_council(client, group_id, make_key)
     assert client.get(f"{base}/facts", headers=h, params={"predicate": "member of"}).json()["count"] == 1
     for nothing in (":", "the", "not"):
         page = client.get(f"{base}/facts", headers=h, params={"predicate": nothing})
@@ -194,11 +199,7 @@ def test_a_filter_by_a_predicate_no_relation_can_have_matches_nothing(client, gr
 
 
 def test_search_kinds_are_declared_and_comma_separated_lists_are_read(client, group_id, make_key) -> None:
-    h = make_key([group_id], "rw")
-    fact = {"subject": "Ann Archer", "subject_type": "Person", "predicate": "member_of", "object": "Avalon Council",
-            "object_type": "Organization", "valid_at": "1990-01-01T00:00:00Z"}
-    assert client.post(f"/v1/groups/{group_id}/episodes", headers=h, json={"facts": [fact]}).status_code == 202
-    base = f"/v1/groups/{group_id}"
+    h, base = _ann_in_the_council(client, group_id, make_key)
     hits = client.get(f"{base}/search", headers=h, params={"q": "Ann Archer", "kinds": "fact, entity,"}).json()["hits"]
     assert {hit["kind"] for hit in hits} == {"fact", "entity"}
     wrong = client.get(f"{base}/search", headers=h, params={"q": "Ann Archer", "kinds": "fact,facts"})
