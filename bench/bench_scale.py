@@ -162,6 +162,14 @@ def memory(settings: Settings) -> dict[str, Any]:
             "vector_bytes": sizes.vector_bytes, "fulltext_bytes": sizes.fulltext_bytes}
 
 
+def vector_segments(graph: Graph, settings: Settings) -> dict[str, int]:
+    """Lucene segments of each vector index (a query searches every segment's HNSW graph): its folder's ``.si``
+    files, the folder named by the index's id."""
+    home = ServicesManager(settings).neo4j.databases / "neo4j" / "schema" / "index"
+    ids_by_name = {r["name"]: r["id"] for r in graph.query("SHOW VECTOR INDEXES YIELD id, name RETURN id, name")}
+    return {name: sum(1 for _ in home.glob(f"vector-*/{index_id}/**/*.si")) for name, index_id in ids_by_name.items()}
+
+
 def phase_load(graph: Graph, settings: Settings, args: argparse.Namespace) -> dict[str, Any]:
     gen = graph_of(args)
     embedder = embedder_for(args, settings)
@@ -186,7 +194,8 @@ def phase_restart(graph: Graph, settings: Settings, args: argparse.Namespace) ->
                          "MATCH (e:Entity {group_id: $g}) WITH facts, count(e) AS entities "
                          "MATCH (ep:Episode {group_id: $g}) RETURN facts, entities, count(ep) AS episodes",
                          g=args.group)
-    return {"memory_after_restart": memory(settings), "group_counts": counts[0]}
+    return {"memory_after_restart": memory(settings), "vector_segments": vector_segments(graph, settings),
+            "group_counts": counts[0]}
 
 
 def phase_search(graph: Graph, settings: Settings, args: argparse.Namespace) -> dict[str, Any]:
@@ -197,7 +206,8 @@ def phase_search(graph: Graph, settings: Settings, args: argparse.Namespace) -> 
     remove_chat(graph, BESIDE)
     worker = Workers(settings, 1, STRATA_EXTRACTOR="spacy", STRATA_EMBEDDER="onnx-minilm",
                      STRATA_EMBEDDING_THREADS="1")
-    out: dict[str, Any] = {"facts": gen.n_facts, "queries": args.requests}
+    out: dict[str, Any] = {"facts": gen.n_facts, "queries": args.requests,
+                           "vector_segments": vector_segments(graph, settings)}
     try:
         warm_up(graph, worker, 1)
         job = submit_episodes(graph, worker.celery, BESIDE, msc_episodes(BESIDE, args.beside_sessions))
@@ -291,7 +301,7 @@ def phase_recall(graph: Graph, settings: Settings, args: argparse.Namespace) -> 
                     "recall_at_10": round(statistics.fmean(recall), 4), **_ms(stats(ms))}
         out["channels"][kind] = {"exact_scan": _ms(stats(exact_ms)), "by_depth": by_depth}
     out["load_average_after"] = load_average()
-    out["hnsw"] = hnsw(graph)
+    out["hnsw"], out["vector_segments"] = hnsw(graph), vector_segments(graph, settings)
     return out
 
 
