@@ -15,7 +15,9 @@ better part of an hour and the database is meant to be new (deleted vector index
   ranking of the group's items, at several index depths, with the index's order and with the candidates
   re-ranked by their exact cosine. With ``--vectors cache`` the exact ranking is computed from the cached
   vectors (numpy; the Cypher scan takes about a minute a query at 1M facts), checked against the Cypher scan
-  on the first ``--truth-checks`` queries.
+  on the first ``--truth-checks`` queries;
+- ``hnsw``: one kind's vector index built again with other HNSW settings (``--hnsw-m``,
+  ``--hnsw-ef-construction``, ``--no-quantization``): its population time, recall and latency by depth.
 Vectors: ``--vectors hash`` (the deterministic HashEmbedder, fast), or ``cache`` (ONNX MiniLM vectors computed
 beforehand by bench.vector_cache; ``--max-facts`` loads the first facts of the cached graph when the cache is
 not complete). Every timed phase records the 1-minute load average beside its figures (shared cores).
@@ -26,6 +28,7 @@ Run (a separate local Neo4j and Redis on other ports, from `strata services up` 
   .venv/bin/python -m bench.bench_scale --phase search --facts 1000000 --vectors hash
   .venv/bin/python -m bench.bench_scale --phase ingest --facts 1000000
   .venv/bin/python -m bench.bench_scale --phase recall --facts 1000000 --vectors cache --max-facts 400000
+  .venv/bin/python -m bench.bench_scale --phase hnsw --facts 1000000 --vectors cache --kind entity --hnsw-m 32
 """
 
 from __future__ import annotations
@@ -35,6 +38,7 @@ import dataclasses
 import itertools
 import json
 import os
+import re
 import statistics
 import sys
 import time
@@ -288,21 +292,65 @@ def phase_recall(graph: Graph, settings: Settings, args: argparse.Namespace) -> 
         if cached:  # the cache's ranking is the graph's: checked against the Cypher scan on the first queries
             out.setdefault("truth_checked", {})[kind] = cached.check(graph, args.group, kind, vectors,
                                                                     truth, args.truth_checks)
-        by_depth = {}
-        for depth in args.depths:
-            for rerank in (False, True):
-                recall, ms = [], []
-                for v, want in zip(vectors, truth, strict=True):
-                    started = time.perf_counter()
-                    hits = vector_channel(graph, args.group, kind, v, limit=10, depth=depth, rerank=rerank)
-                    ms.append(time.perf_counter() - started)
-                    recall.append(len({h["uuid"] for h in hits} & want) / max(len(want), 1))
-                by_depth[f"{depth}_{'reranked' if rerank else 'index_order'}"] = {
-                    "recall_at_10": round(statistics.fmean(recall), 4), **_ms(stats(ms))}
-        out["channels"][kind] = {"exact_scan": _ms(stats(exact_ms)), "by_depth": by_depth}
+        out["channels"][kind] = {"exact_scan": _ms(stats(exact_ms)),
+                                 "by_depth": channel_recall(graph, args.group, kind, vectors, truth, args.depths)}
     out["load_average_after"] = load_average()
     out["hnsw"], out["vector_segments"] = hnsw(graph), vector_segments(graph, settings)
     return out
+
+
+def channel_recall(graph: Graph, group: str, kind: str, vectors: list[list[float]], truth: list[set[str]],
+                   depths: list[int]) -> dict[str, Any]:
+    """recall@10 and latency of one vector channel at each depth, in the index's order and re-ranked."""
+    by_depth = {}
+    for depth in depths:
+        for rerank in (False, True):
+            recall, ms = [], []
+            for v, want in zip(vectors, truth, strict=True):
+                started = time.perf_counter()
+                hits = vector_channel(graph, group, kind, v, limit=10, depth=depth, rerank=rerank)
+                ms.append(time.perf_counter() - started)
+                recall.append(len({h["uuid"] for h in hits} & want) / max(len(want), 1))
+            by_depth[f"{depth}_{'reranked' if rerank else 'index_order'}"] = {
+                "recall_at_10": round(statistics.fmean(recall), 4), **_ms(stats(ms))}
+    return by_depth
+
+
+INDEX_OF_KIND = {"fact": "fact_embedding", "entity": "entity_name_embedding", "passage": "passage_context_embedding"}
+IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+
+
+def phase_hnsw(graph: Graph, settings: Settings, args: argparse.Namespace) -> dict[str, Any]:
+    """What other HNSW settings cost and give: one kind's vector index dropped and built again over the items
+    the store holds with ``--hnsw-m`` / ``--hnsw-ef-construction`` / ``--no-quantization`` (population time),
+    then that channel's recall@10 and latency by depth, as ``recall`` measures them. Run it again with
+    Neo4j's defaults (16, 100, quantized) to put the index back, and to time the same population with them."""
+    kind = args.kind
+    (row,) = graph.query("SHOW VECTOR INDEXES YIELD name, entityType, labelsOrTypes, properties, options "
+                         "WHERE name = $name RETURN entityType, labelsOrTypes[0] AS token, properties[0] AS prop, "
+                         "options.indexConfig AS config", name=INDEX_OF_KIND[kind])
+    name, token, prop = INDEX_OF_KIND[kind], row["token"], row["prop"]
+    if not all(IDENTIFIER.match(x) for x in (name, token, prop)):  # index DDL takes no parameters for names
+        raise ValueError(f"unexpected index definition {row}")
+    pattern = f"(n:{token})" if row["entityType"] == "NODE" else f"()-[n:{token}]-()"
+    config = {"vector.dimensions": row["config"]["vector.dimensions"],
+              "vector.similarity_function": row["config"]["vector.similarity_function"],
+              "vector.hnsw.m": args.hnsw_m, "vector.hnsw.ef_construction": args.hnsw_ef_construction,
+              "vector.quantization.enabled": not args.no_quantization}
+    graph.query(f"DROP INDEX {name}")
+    started = time.perf_counter()
+    graph.query(f"CREATE VECTOR INDEX {name} FOR {pattern} ON (n.{prop}) OPTIONS {{indexConfig: $config}}",
+                config=config)
+    graph.query("CALL db.awaitIndexes(7200)")
+    populated_s = time.perf_counter() - started
+    gen = graph_of(args)
+    qs = queries(gen, args.recall_queries, seed=23)
+    vectors = make_embedder(settings).embed(qs)
+    cached = CachedTruth(gen, args.facts, args.cache_dir) if args.vectors == "cache" else None
+    truth = [cached.top(kind, v) if cached else exact_uuids(graph, args.group, kind, v) for v in vectors]
+    return {"kind": kind, "index": name, "config": hnsw(graph)[name], "population_s": round(populated_s, 1),
+            "queries": len(qs), "load_average": load_average(), "segments": vector_segments(graph, settings)[name],
+            "by_depth": channel_recall(graph, args.group, kind, vectors, truth, args.depths)}
 
 
 def exact_uuids(graph: Graph, group: str, kind: str, vector: list[float], k: int = 10) -> set[str]:
@@ -348,7 +396,7 @@ def hnsw(graph: Graph) -> dict[str, Any]:
 
 
 PHASES = {"baseline": phase_baseline, "load": phase_load, "restart": phase_restart, "search": phase_search,
-          "ingest": phase_ingest, "recall": phase_recall}
+          "ingest": phase_ingest, "recall": phase_recall, "hnsw": phase_hnsw}
 
 
 def main() -> None:
@@ -367,6 +415,10 @@ def main() -> None:
     parser.add_argument("--truth-checks", type=int, default=3,
                         help="recall with --vectors cache: queries whose cached top 10 is checked by the Cypher scan")
     parser.add_argument("--depths", type=int, nargs="+", default=[100, 200, 500, 1000])
+    parser.add_argument("--kind", choices=CHANNEL_KINDS, default="entity", help="hnsw: the index to rebuild")
+    parser.add_argument("--hnsw-m", type=int, default=16)
+    parser.add_argument("--hnsw-ef-construction", type=int, default=100)
+    parser.add_argument("--no-quantization", action="store_true")
     parser.add_argument("--job", default=None, help="baseline: record this finished job instead of running one")
     parser.add_argument("--label", default=None, help="the key the phase's results are stored under")
     args = parser.parse_args()
