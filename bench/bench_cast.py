@@ -1,6 +1,13 @@
-"""The cast of a novel from raw text: Pride and Prejudice through the real pipeline, scored on PDNC's aliases.
+"""The cast of a novel from raw text: a novel through the real pipeline, scored on PDNC's aliases.
 
     .venv/bin/python -m bench.bench_cast [--label after] [--book PATH] [--reuse GROUP] [--keep]
+    .venv/bin/python -m bench.bench_cast --novel DaisyMiller [--novel TheSignOfTheFour] [--label X] [--keep]
+    .venv/bin/python -m bench.bench_cast --all [--label X]       # the eleven PDNC novels, one after another
+
+Without ``--novel``/``--all``: the Gutenberg Pride and Prejudice against its PDNC list (the figures of
+docs/resolution.md, written to bench/results/cast_pdnc_pp.json). With them: each named PDNC novel's own
+``novel_text.txt`` against its own list, one group each, a per-novel table at the end, written to
+bench/results/cast_pdnc.json under ``--label`` (one entry per novel, so runs on different novels add up).
 
 The Gutenberg text is segmented as a book and every episode runs through the inline pipeline (offline spaCy
 extractor, ONNX embedder, resolution, commit), as `strata ingest --inline` does. Then each alias of the PDNC
@@ -8,7 +15,7 @@ character list is looked up the way a user would, `GET /v1/groups/{g}/entities?n
 candidate is taken as its entity. Scored as pairs of aliases ("same character"): a pair is predicted same
 when both aliases' top candidates are one entity; gold same when they belong to one character (or to two
 list entries the list itself names twice). An alias listed under two characters is left out (one lookup
-cannot answer both). Writes bench/results/cast_pdnc_pp.json under ``--label``.
+cannot answer both).
 """
 
 from __future__ import annotations
@@ -37,6 +44,8 @@ DATA = REPO.parent / "shared" / "data"
 BOOK = DATA / "books" / "pride_and_prejudice_pg1342.txt"
 CHARACTERS = DATA / "entity_resolution" / "pdnc" / "PrideAndPrejudice" / "character_info.csv"
 RESULTS = REPO / "bench" / "results" / "cast_pdnc_pp.json"
+PDNC = DATA / "entity_resolution" / "pdnc"
+NOVEL_RESULTS = REPO / "bench" / "results" / "cast_pdnc.json"
 
 
 def ingest(graph: Graph, settings: Settings, group: str, book: Path, limit: int | None) -> dict[str, Any]:
@@ -129,38 +138,77 @@ def cast_summary(graph: Graph, group: str) -> dict[str, Any]:
             "top_entities": [f"{r['name']} ({r['type']}, {r['episodes']})" for r in rows[:40]]}
 
 
+def run_one(graph: Graph, settings: Settings, book: Path, characters_csv: Path, group: str | None,
+            limit: int | None, keep: bool, command: str) -> dict[str, Any]:
+    """Ingest ``book`` into a fresh group (or score ``group`` as it is) and score the lookup of every alias."""
+    reuse = group is not None
+    group = group or f"bench-cast-{uuid.uuid4().hex[:8]}"
+    ingestion = None if reuse else ingest(graph, settings, group, book, limit)
+    try:
+        items, dropped = alias_items(characters_csv)
+        characters = load_characters(characters_csv)
+        same = {frozenset({c.id for c in characters if c.name in pair}) for pair in KNOWN_DUPLICATES}
+        top = lookup(settings, graph, group, sorted({a for _, a in items}))
+        scores = score_pairs(items, top, same)
+        found = {a: (t["name"] if t else None) for a, t in top.items()}
+        return {"command": command, "book": book.name, "group": group, "ingestion": ingestion,
+                "aliases": len(items), "aliases_dropped_shared": dropped,
+                "aliases_without_candidate": sum(1 for t in top.values() if t is None),
+                **scores, "cast": cast_summary(graph, group), "top_candidate": found}
+    finally:
+        if not (keep or reuse):
+            graph.query("MATCH (n {group_id: $g}) DETACH DELETE n", g=group)
+
+
+def novel_table(results: dict[str, dict[str, Any]]) -> str:
+    rows = ["| novel | entities | aliases | no candidate | precision | recall | gold pairs | words/s (one process) |",
+            "|---|---|---|---|---|---|---|---|"]
+    for name, r in results.items():
+        ing = r.get("ingestion") or {}
+        rows.append(f"| {name} | {r['cast']['entities']} | {r['aliases']} | {r['aliases_without_candidate']} | "
+                    f"{r['precision']:.3f} | {r['recall']:.3f} | {r['pairs_gold']} | "
+                    f"{ing.get('words_per_s_one_process', '')} |")
+    return "\n".join(rows)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--label", default="current")
     ap.add_argument("--book", type=Path, default=BOOK)
-    ap.add_argument("--reuse", help="score an already ingested group (no ingestion)")
+    ap.add_argument("--novel", action="append", help="a PDNC novel folder name (repeatable): its own text and list")
+    ap.add_argument("--all", action="store_true", help="every PDNC novel, one after another (hours)")
+    ap.add_argument("--reuse", help="score an already ingested group (no ingestion; one novel)")
     ap.add_argument("--limit", type=int, help="only the first N episodes (quick runs; not a figure)")
     ap.add_argument("--keep", action="store_true", help="keep the group for inspection")
     args = ap.parse_args()
     settings = Settings()
-    group = args.reuse or f"bench-cast-{uuid.uuid4().hex[:8]}"
+    command = "python -m bench.bench_cast " + " ".join(sys.argv[1:])
+    novels = sorted(p.name for p in PDNC.iterdir() if (p / "character_info.csv").exists()) if args.all else \
+        (args.novel or [])
+    if novels and args.reuse and len(novels) > 1:
+        raise SystemExit("--reuse scores one group: name one --novel")
     with Graph.from_settings(settings) as graph:
-        ingestion = None if args.reuse else ingest(graph, settings, group, args.book, args.limit)
-        try:
-            items, dropped = alias_items(CHARACTERS)
-            characters = load_characters(CHARACTERS)
-            same = {frozenset({c.id for c in characters if c.name in pair}) for pair in KNOWN_DUPLICATES}
-            top = lookup(settings, graph, group, sorted({a for _, a in items}))
-            scores = score_pairs(items, top, same)
-            found = {a: (t["name"] if t else None) for a, t in top.items()}
-            result = {"command": "python -m bench.bench_cast " + " ".join(sys.argv[1:]),
-                      "book": args.book.name, "group": group, "ingestion": ingestion,
-                      "aliases": len(items), "aliases_dropped_shared": dropped,
-                      "aliases_without_candidate": sum(1 for t in top.values() if t is None),
-                      **scores, "cast": cast_summary(graph, group), "top_candidate": found}
-        finally:
-            if not (args.keep or args.reuse):
-                graph.query("MATCH (n {group_id: $g}) DETACH DELETE n", g=group)
-    print(json.dumps({k: v for k, v in result.items() if k != "top_candidate"}, indent=2))
-    stored = json.loads(RESULTS.read_text()) if RESULTS.exists() else {}
-    if not args.limit:
-        stored[args.label] = result
-        RESULTS.write_text(json.dumps(stored, indent=2) + "\n")
+        if not novels:
+            result = run_one(graph, settings, args.book, CHARACTERS, args.reuse, args.limit, args.keep, command)
+            print(json.dumps({k: v for k, v in result.items() if k != "top_candidate"}, indent=2))
+            stored = json.loads(RESULTS.read_text()) if RESULTS.exists() else {}
+            if not args.limit:
+                stored[args.label] = result
+                RESULTS.write_text(json.dumps(stored, indent=2) + "\n")
+            return
+        results: dict[str, dict[str, Any]] = {}
+        for name in novels:
+            folder = PDNC / name
+            results[name] = run_one(graph, settings, folder / "novel_text.txt", folder / "character_info.csv",
+                                    args.reuse, args.limit, args.keep, command)
+            r = results[name]
+            print(f"{name}: P {r['precision']:.3f} R {r['recall']:.3f}, {r['cast']['entities']} entities, "
+                  f"{r['aliases_without_candidate']} of {r['aliases']} aliases find nothing", flush=True)
+            if not args.limit:  # after each novel, so a long --all run keeps what it measured
+                stored = json.loads(NOVEL_RESULTS.read_text()) if NOVEL_RESULTS.exists() else {}
+                stored.setdefault(args.label, {})[name] = r
+                NOVEL_RESULTS.write_text(json.dumps(stored, indent=2) + "\n")
+    print(novel_table(results))
 
 
 if __name__ == "__main__":
