@@ -23,10 +23,22 @@ class EntityTypeDef(Frozen):
     synonyms: list[str] = Field(default_factory=list)
 
 
+class RoleDef(Frozen):
+    """An office's role (resolve/roles.py): the words that name it; ``concurrent`` when it has several holders
+    at once (board member, minister)."""
+
+    label: str
+    synonyms: list[str] = Field(default_factory=list)
+    concurrent: bool = False
+    # predicate names that state this role ("lead", "head_of": the leader); "<role words>_of" needs no entry
+    predicates: list[str] = Field(default_factory=list)
+
+
 class Ontology(Frozen):
     version: int = 1
     entity_types: dict[str, EntityTypeDef]
     predicates: dict[str, Predicate]
+    roles: dict[str, RoleDef] = Field(default_factory=dict)
     _types: dict[str, str] = PrivateAttr(default_factory=dict)
     _preds: dict[str, str] = PrivateAttr(default_factory=dict)
 
@@ -79,9 +91,10 @@ def parse_ontology(data: dict[str, Any]) -> Ontology:
                             functional=body.get("functional"), synonyms=body.get("synonyms", []))
             for name, body in data["predicates"].items()
         }
+        roles = {name: RoleDef.model_validate(body) for name, body in data.get("roles", {}).items()}
     except (KeyError, TypeError, ValueError) as exc:
         raise ConfigError(f"invalid ontology: {exc}", {"error": str(exc)}) from exc
-    return Ontology(version=data.get("version", 1), entity_types=types, predicates=predicates)
+    return Ontology(version=data.get("version", 1), entity_types=types, predicates=predicates, roles=roles)
 
 
 @lru_cache(maxsize=1)

@@ -22,6 +22,7 @@ from strata.resolve.normalize import entity_key, fold_name
 from strata.resolve.ontology import Ontology, load_ontology
 from strata.resolve.passages import passages_for
 from strata.resolve.predicates import fold_predicate, parse_predicate
+from strata.resolve.roles import OFFICE_PREDICATE, qualify_roles
 from strata.resolve.types import CandidateEntity, Decision, MentionCandidate, MentionGroup
 from strata.schema import ids
 from strata.schema.errors import InputError
@@ -95,6 +96,7 @@ def texts_to_embed(episode: Episode, extraction: Extraction, ontology: Ontology 
                    prose_vectors: bool = False) -> list[str]:
     """Exactly the texts ``build_plan`` will embed, so a caller can embed them ahead (outside any lock)."""
     onto = ontology or load_ontology()
+    extraction = qualify_roles(extraction, onto)
     groups = [g for g in collapse_mentions(_all_mentions(extraction), onto, fuzzy=episode.kind != "facts")
               if _usable(g)]
     facts = [f.fact or f"{f.subject} {f.predicate} {f.object}" for f in extraction.facts]
@@ -108,6 +110,7 @@ def build_plan(episode: Episode, extraction: Extraction, *, lookup: CandidateLoo
                ontology: Ontology | None = None, prose_vectors: bool = False) -> tuple[CommitPlan, PlanReport]:
     onto = ontology or load_ontology()
     report = PlanReport()
+    extraction = qualify_roles(extraction, onto)  # offices on their (organization, role) slots
     mentions = _all_mentions(extraction)
     groups = [g for g in collapse_mentions(mentions, onto, fuzzy=episode.kind != "facts") if _usable(g)]
     facts = list(extraction.facts)
@@ -348,9 +351,10 @@ def _fact(episode: Episode, f: ExtractedFact, text: str, vec: list[float] | None
             raise InputError(f"date {when.isoformat()} is out of range")
     if f.invalid_at is not None and f.invalid_at <= valid_at:
         raise InputError(f"end {f.invalid_at.isoformat()} is not after start {valid_at.isoformat()}")
-    uuid = ids.fact_uuid(episode.group_id, subject, ("not:" if negated else "") + name, obj, valid_at)
+    role = f.role if name == OFFICE_PREDICATE else None
+    uuid = ids.fact_uuid(episode.group_id, subject, ("not:" if negated else "") + name, obj, valid_at, role)
     evidence = [Evidence(episode_uuid=episode.uuid, start=s.start, end=s.end) for s in f.spans]
-    return FactWrite(uuid=uuid, subject_uuid=subject, predicate=name, object_uuid=obj, fact=text,
+    return FactWrite(uuid=uuid, subject_uuid=subject, predicate=name, object_uuid=obj, fact=text, role=role,
                      valid_at=valid_at, invalid_at=f.invalid_at, negated=negated, confidence=f.confidence,
                      asserted_by=f.asserted_by, evidence=evidence, embedding=vec, predicate_text=f.predicate,
                      **_story(episode, f))

@@ -31,6 +31,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from datetime import datetime
 
+from strata.resolve.roles import slot_role
 from strata.schema.models import Functionality
 from strata.schema.plan import TemporalFact, TimelineUpdate
 
@@ -60,6 +61,13 @@ _BY_OBJECT: tuple[tuple[str, str], ...] = (("object_uuid", "subject_uuid"),)
 _EITHER_SIDE = _BY_SUBJECT + _BY_OBJECT
 
 
+def _slot(f: TemporalFact, side: str) -> str:
+    """A slot's key: the entity on that side, qualified by the fact's role when it has one (an office is the
+    slot (organization, role): the CEO of Walmart and the chair of Walmart are two slots)."""
+    entity: str = getattr(f, side)
+    return f"{entity}|{slot_role(f.role, f.subject_uuid)}" if f.role else entity
+
+
 def _successor_closes(facts: Sequence[TemporalFact], sides: Sequence[tuple[str, str]]) -> dict[str, list[_Close]]:
     """Per slot: earliest strictly-later start of a different value. O(n log n) per slot.
 
@@ -69,7 +77,7 @@ def _successor_closes(facts: Sequence[TemporalFact], sides: Sequence[tuple[str, 
     slots: dict[str, list[_Member]] = defaultdict(list)
     for f in facts:
         for key, value in sides:
-            slots[getattr(f, key)].append((getattr(f, value), f))
+            slots[_slot(f, key)].append((getattr(f, value), f))
     out: dict[str, list[_Close]] = defaultdict(list)
     for members in slots.values():
         # groups of members sharing one start (valid_at, story position), in that order
@@ -98,12 +106,13 @@ def _successor_closes(facts: Sequence[TemporalFact], sides: Sequence[tuple[str, 
 
 
 def _negation_closes(facts: Sequence[TemporalFact], symmetric: bool = False) -> dict[str, _Close]:
-    def pair(f: TemporalFact) -> tuple[str, str, str]:
-        # a symmetric predicate's negation may name the two the other way round
+    def pair(f: TemporalFact) -> tuple[str, str, str, str]:
+        # a symmetric predicate's negation may name the two the other way round; "stepped down as CEO" ends
+        # the CEO's term, not a chair's
         ends = sorted((f.subject_uuid, f.object_uuid)) if symmetric else (f.subject_uuid, f.object_uuid)
-        return ends[0], f.predicate, ends[1]
+        return ends[0], f.predicate, ends[1], f.role or ""
 
-    negations: dict[tuple[str, str, str], list[TemporalFact]] = defaultdict(list)
+    negations: dict[tuple[str, str, str, str], list[TemporalFact]] = defaultdict(list)
     for n in facts:
         if n.negated and n.valid_at is not None:
             negations[pair(n)].append(n)
@@ -171,8 +180,8 @@ def apply_negations(
     t = negation.valid_at
     updates = []
     for f in sorted(_live(facts), key=lambda f: f.uuid):
-        same = (f.subject_uuid, f.predicate, f.object_uuid) == (
-            negation.subject_uuid, negation.predicate, negation.object_uuid)
+        same = (f.subject_uuid, f.predicate, f.object_uuid, f.role or "") == (
+            negation.subject_uuid, negation.predicate, negation.object_uuid, negation.role or "")
         if not same or f.negated or f.uuid == negation.uuid:
             continue
         started = f.valid_at is None or _order(f) <= _order(negation)

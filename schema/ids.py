@@ -39,6 +39,10 @@ def entity_uuid(group_id: str, key: str) -> str:
 
 
 def fact_uuid(
-    group_id: str, subject_uuid: str, predicate: str, object_uuid: str, valid_at: datetime | None
+    group_id: str, subject_uuid: str, predicate: str, object_uuid: str, valid_at: datetime | None,
+    role: str | None = None,
 ) -> str:
+    # A role joins the identity only when there is one, so facts without roles keep their ids.
+    if role:
+        return stable_uuid("fact", group_id, subject_uuid, predicate, object_uuid, valid_at, role)
     return stable_uuid("fact", group_id, subject_uuid, predicate, object_uuid, valid_at)

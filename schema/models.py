@@ -104,6 +104,8 @@ class FactStatement(Frozen):
     # How many facts of the predicate hold at once (see Functionality).
     functional: Functionality | None = None
     fact: str | None = None
+    # The role of an office (holds_office): "CEO" with object "Walmart" is the slot CEO of Walmart.
+    role: str | None = Field(default=None, max_length=100)
     metadata: dict[str, Any] = Field(default_factory=dict)
 
 
@@ -168,6 +170,8 @@ class ExtractedFact(Frozen):
     spans: list[Span] = Field(default_factory=list)
     asserted_by: str | None = None
     confidence: float = Field(default=1.0, ge=0.0, le=1.0)
+    # The role that qualifies an office (holds_office "ceo" of Walmart): the slot is (object, role).
+    role: str | None = None
 
 
 class ExtractedNote(Frozen):
@@ -309,6 +313,8 @@ class Fact(Frozen):
     object_uuid: str
     object_name: str
     fact: str
+    # An office's role (holds_office): the slot is (object, role), "ceo" of Walmart.
+    role: str | None = None
     valid_at: UtcDatetime | None = None
     invalid_at: UtcDatetime | None = None
     created_at: UtcDatetime | None = None

@@ -55,6 +55,7 @@ class FactWrite(Frozen):
     predicate_text: str | None = None  # the predicate as the statement wrote it ("plays_for" of play_for)
     object_uuid: str
     fact: str
+    role: str | None = None  # an office's role: the slot is (object, role)
     valid_at: UtcDatetime
     invalid_at: UtcDatetime | None = None  # stated by the source
     negated: bool = False
@@ -193,6 +194,7 @@ class TemporalFact(Frozen):
     subject_uuid: str
     predicate: str
     object_uuid: str
+    role: str | None = None  # an office's role: part of the slot (resolve/roles.py slot_role)
     valid_at: UtcDatetime | None = None
     stated_invalid_at: UtcDatetime | None = None
     invalid_at: UtcDatetime | None = None

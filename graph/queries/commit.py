@@ -70,7 +70,7 @@ UNWIND $rows AS f
 MATCH (s:Entity {uuid: f.subject_uuid}), (o:Entity {uuid: f.object_uuid})
 MERGE (s)-[r:RELATES_TO {uuid: f.uuid}]->(o)
 ON CREATE SET r.group_id = $group_id, r.group_tag = $group_tag, r.predicate = f.predicate, r.fact = f.fact,
-              r.predicate_text = f.predicate_text,
+              r.predicate_text = f.predicate_text, r.role = f.role,
               r.valid_at = datetime(f.valid_at), r.stated_invalid_at = datetime(f.invalid_at),
               r.invalid_at = datetime(f.invalid_at), r.negated = f.negated,
               r.confidence = f.confidence, r.created_at = $now, r.extractor = $extractor,
@@ -201,7 +201,7 @@ ON CREATE SET s.score = row.score, s.created_at = $now, s.group_id = $group_id
 # slots), and the hint keeps the anchored expand whatever the statistics say.
 _SLOT_FACT_FIELDS = """
 WITH DISTINCT r, s, o WHERE r.group_id = $group_id AND r.expired_at IS NULL
-RETURN r.uuid AS uuid, s.uuid AS subject_uuid, r.predicate AS predicate, o.uuid AS object_uuid,
+RETURN r.uuid AS uuid, s.uuid AS subject_uuid, r.predicate AS predicate, o.uuid AS object_uuid, r.role AS role,
        toString(r.valid_at) AS valid_at, toString(r.stated_invalid_at) AS stated_invalid_at,
        toString(r.invalid_at) AS invalid_at, r.invalidated_by AS invalidated_by,
        toString(r.created_at) AS created_at, coalesce(r.negated, false) AS negated,

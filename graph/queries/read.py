@@ -48,7 +48,7 @@ r.created_at AS created_at, r.invalidated_at AS invalidated_at, r.invalidated_by
 r.expired_at AS expired_at, r.confidence AS confidence, r.episodes AS episodes, r.asserted_by AS asserted_by,
 r.agents AS agents, r.extractor AS extractor, coalesce(r.negated, false) AS negated, r.evidence AS evidence,
 r.predicate_text AS predicate_text, r.story_at AS story_at, r.story_chapter AS story_chapter,
-r.story_until AS story_until
+r.story_until AS story_until, r.role AS role
 """
 
 LIST_FACTS = FACT_FILTER + " RETURN " + FACT_FIELDS + " ORDER BY r.uuid LIMIT $limit"

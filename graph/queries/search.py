@@ -29,7 +29,7 @@ invalidated_at: toString(r.invalidated_at), invalidated_by: r.invalidated_by,
 expired_at: toString(r.expired_at), confidence: r.confidence, episodes: r.episodes, asserted_by: r.asserted_by,
 agents: r.agents, extractor: r.extractor, negated: coalesce(r.negated, false), evidence: r.evidence,
 predicate_text: r.predicate_text, story_at: r.story_at, story_chapter: r.story_chapter,
-story_until: r.story_until,
+story_until: r.story_until, role: r.role,
 embedding: CASE WHEN $with_embedding THEN r.fact_embedding END
 """
 

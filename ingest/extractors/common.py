@@ -144,6 +144,7 @@ def facts_extraction(episode: Episode, info: ExtractorInfo) -> Extraction:
                 functional=statement.functional,
                 spans=[line] if per_line else [],
                 asserted_by=episode.agent,
+                role=statement.role,
             )
         )
     entity_list = [e.model_copy(update={"spans": spans.get(n, [])}) for n, e in entities.items()]

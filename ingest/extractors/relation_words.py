@@ -211,3 +211,37 @@ VOCATIVE_LEADS = frozenset({"hey", "hi", "hello", "oh", "ah", "thanks", "thank",
                             "yes", "no", "well", "okay", "ok", "sorry", "so", "um", "uh", "dear", "bye", "goodbye",
                             "morning", "night", "congrats", "congratulations", "look", "listen", "come", "right",
                             "sure", "cool", "great", "awesome", "yay", "hmm", "aw", "aww", "ooh", "see"})
+
+# Verbs around an office's role ("CEO of Walmart", the roles of schema/ontology.json), read by offices.py: what
+# the verb says of the office and where its holder is.
+#   "start": the subject takes it ("X became / took over as / was sworn in as / is the new CEO");
+#   "appoint": the object takes it, the subject (often the organization) gives it ("Y named X as its CEO",
+#              "X was appointed CEO", passives turned round);
+#   "succeed": the subject takes it from the object ("X succeeded / replaced Z as CEO");
+#   "end": the subject leaves it ("X stepped down / resigned / retired as CEO", "X left the presidency");
+#   "removed": the object leaves it ("the board ousted X as CEO", "X was fired as coach").
+OfficeChange = Literal["start", "appoint", "succeed", "end", "removed"]
+OFFICE_VERBS: dict[tuple[str, str], OfficeChange] = {
+    **dict.fromkeys([("become", ""), ("take", "over"), ("take", ""), ("serve", ""), ("start", ""), ("step", "in"),
+                     ("assume", ""), ("return", ""), ("remain", ""), ("continue", ""), ("stay", ""), ("be", ""),
+                     ("swear", "in"), ("swear", ""), ("inaugurate", ""), ("begin", ""), ("win", ""),
+                     ("act", ""), ("move", "up"), ("rise", ""), ("come", "in")], "start"),
+    **dict.fromkeys([("appoint", ""), ("name", ""), ("elect", ""), ("reelect", ""), ("re", "elect"),
+                     ("choose", ""), ("pick", ""), ("select", ""), ("install", ""), ("hire", ""),
+                     ("promote", ""), ("tap", ""), ("vote", "in"), ("make", ""), ("confirm", ""),
+                     ("crown", ""), ("designate", ""), ("announce", ""), ("unveil", ""), ("recruit", ""),
+                     ("bring", "in"), ("put", "in"), ("vote", "")], "appoint"),
+    **dict.fromkeys([("succeed", ""), ("replace", ""), ("follow", ""), ("supersede", ""), ("unseat", ""),
+                     ("defeat", "")], "succeed"),
+    **dict.fromkeys([("step", "down"), ("step", "aside"), ("stand", "down"), ("resign", ""), ("retire", ""),
+                     ("quit", ""), ("leave", ""), ("depart", ""), ("exit", ""), ("vacate", ""), ("lose", ""),
+                     ("give", "up"), ("relinquish", ""), ("end", ""), ("die", ""), ("abdicate", "")], "end"),
+    **dict.fromkeys([("oust", ""), ("fire", ""), ("sack", ""), ("dismiss", ""), ("remove", ""), ("depose", ""),
+                     ("overthrow", ""), ("topple", ""), ("force", "out"), ("push", "out"), ("kick", "out")],
+                    "removed"),
+}
+# Prepositions whose object is the one who held the office before: "took over from Z", "in place of Z".
+PREDECESSOR_PREPS = frozenset({"from"})
+# Words that say an office is someone's no longer ("the former CEO X", "outgoing president Z").
+FORMER_WORDS = frozenset({"former", "outgoing", "ex", "ex-", "previous", "departing", "retiring", "retired",
+                          "late", "erstwhile", "then"})

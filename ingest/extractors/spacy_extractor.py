@@ -30,6 +30,7 @@ from strata.ingest.extractors.gender import is_given_name
 from strata.ingest.extractors.modality import is_irrealis
 from strata.ingest.extractors.narration import couple_facts, surname_genders, titled_spouse
 from strata.ingest.extractors.notes import memory_worthy, rewrite
+from strata.ingest.extractors.offices import office_facts
 from strata.ingest.extractors.person_shape import person_names
 from strata.ingest.extractors.quotes import find_quotes
 from strata.ingest.extractors.relation_words import FRAME_PREDICATES, NOUN_GENDER, RELATION_NOUNS
@@ -37,6 +38,7 @@ from strata.ingest.extractors.speech_tags import SPEECH_VERBS
 from strata.ingest.protocols import EMPTY_CONTEXT, ExtractionContext
 from strata.resolve.lexicon import HONORIFICS, SURNAME_PARTICLES
 from strata.resolve.ontology import load_ontology
+from strata.resolve.roles import OFFICE_PREDICATE, roles
 from strata.schema.models import (
     Episode,
     ExtractedEntity,
@@ -111,7 +113,7 @@ class _Collector:
     proper_names: set[str] = field(default_factory=set)  # lowercased names used as fact arguments
     mentions: dict[str, list[Span]] = field(default_factory=lambda: defaultdict(list))
     labels: dict[str, Counter[str]] = field(default_factory=lambda: defaultdict(Counter))
-    facts: dict[tuple[str, str, str, bool], ExtractedFact] = field(default_factory=dict)
+    facts: dict[tuple[str, str, str, bool, str | None], ExtractedFact] = field(default_factory=dict)
     notes: list[ExtractedNote] = field(default_factory=list)
     aliases: dict[str, list[str]] = field(default_factory=dict)
     kin: dict[tuple[str, str], str] = field(default_factory=dict)  # (possessor, "sister") -> "Sofia"
@@ -204,7 +206,21 @@ class SpacyExtractor:
         implicit = _implicit_speaker(sent, segment.speaker)
         narration = segment.speaker is None
         found: list[FrameFact] = []
+        asked = sent.text.rstrip().endswith("?")  # "Have you done events?" states nothing
+        # Offices first: their verbs and role words say nothing more ("named X as its CEO" is no naming)
+        offices = [] if asked else list(office_facts(sent, args, roles()))
+        taken = {o.verb for o in offices if o.verb is not None}
+        for office in offices:
+            self._add_fact(col, office.holder, OFFICE_PREDICATE, office.org, office.negated, office.text, evidence,
+                           dates.first, segment, {}, office.holder_type, office.org_type, role=office.role)
+            if office.org not in col.mentions:
+                base = sent.start_char + segment.offset
+                for span in find_mentions(sent.text, office.org, limit=1):
+                    col.add_mention(office.org, office.org_type, Span(start=span.start + base, end=span.end + base))
+        role_words = {t.i for t in sent if offices and roles().known(t.text)}
         for token in sent:
+            if token.i in role_words:
+                continue
             if token.lower_ in RELATION_NOUNS or token.lemma_.lower() in RELATION_NOUNS:
                 found += relation_noun_facts(token, args, segment.speaker, args.addressee, token.i in vocatives,
                                              narration)
@@ -217,9 +233,8 @@ class SpacyExtractor:
             args.learn_relative(fact)
         # "My sister Sofia got married last year": the year dates the wedding, not the sisterhood
         undated = len(found)
-        asked = sent.text.rstrip().endswith("?")  # "Have you done events?" states nothing
         for token in sent:
-            if token.pos_ not in ("VERB", "AUX") or asked:
+            if token.pos_ not in ("VERB", "AUX") or asked or token.i in taken:
                 continue
             framed = frame_facts(token, args, implicit, narration)
             if framed is None:
@@ -264,9 +279,10 @@ class SpacyExtractor:
             # the small model tags lowercase words and stray initials; proper names have a capital letter
             if len(name) < 2 or not any(c.isupper() for c in name) or _HEADING.match(name) or not _name_shaped(name):
                 continue
-            if _shouted(name):
+            if _shouted(name) and not (segment.speaker and _acronym(name, ent.label_)):
                 # Headings and shouted words ("CHORUS", "WASHING") are capitals; a capitalized name is a name only
-                # when the text also writes it the ordinary way, and then it is that name.
+                # when the text also writes it the ordinary way, and then it is that name. People speaking
+                # name organizations by acronym ("NATO", "IBM"): those stay.
                 name = _ordinary_form(name, segment.text, col)
                 if name is None:
                     continue
@@ -335,14 +351,14 @@ class SpacyExtractor:
     def _add_fact(
         self, col: _Collector, subject: str, predicate: str, obj: str, negated: bool, text: str,
         evidence: Span, when: datetime | None, segment: _Segment, names: dict[int, tuple[str, str]],
-        subject_type: str | None = None, object_type: str | None = None,
+        subject_type: str | None = None, object_type: str | None = None, role: str | None = None,
     ) -> None:
         if not predicate:
             return
         shaped = _argument_shaped(subject) and (_argument_shaped(obj) or object_type == "Concept")
         if segment.speaker is None and not shaped:
             return  # narration's names come from a noisier NER: "CHAPTER VI", "Longbourn if Lydia"
-        key = (subject, predicate, obj, negated)
+        key = (subject, predicate, obj, negated, role)
         known = col.facts.get(key)
         if known is not None:
             if evidence not in known.spans:
@@ -353,7 +369,7 @@ class SpacyExtractor:
             subject=subject, predicate=predicate, object=obj, fact=text,
             subject_type=col.roster_types.get(subject.lower(), types.get(subject, subject_type or "Person")),
             object_type=col.roster_types.get(obj.lower(), types.get(obj, object_type or "Person")),
-            valid_at=when, negated=negated, spans=[evidence], asserted_by=segment.speaker,
+            valid_at=when, negated=negated, spans=[evidence], asserted_by=segment.speaker, role=role,
             confidence=0.6,  # parse-based facts are noisier than LLM ones; lets resolve/ weigh them
         )
 
@@ -499,6 +515,11 @@ def _shouted(name: str) -> bool:
         sum(c.isalpha() for c in w) >= 2 for w in name.split())
 
 
+def _acronym(name: str, label: str) -> bool:
+    """"NATO", "IBM", "UN": one capitalized word of two to six letters the model tags an organization or place."""
+    return label in ("ORG", "GPE") and " " not in name and 2 <= len(name) <= 6 and name.isalpha()
+
+
 def _ordinary_form(name: str, text: str, col: _Collector) -> str | None:
     """The name as the text writes it elsewhere in ordinary case ("ALICE" -> "Alice"), or None."""
     titled = " ".join(w if w.lower().rstrip(".") in HONORIFICS else w[:1] + w[1:].lower() for w in name.split())
@@ -577,11 +598,12 @@ class _Dates:
 
 def _derive_succession(col: _Collector) -> None:
     """"B succeeded A" where the episode says A held an office: B holds that office from then on."""
-    offices = {(f.subject, f.object): f for f in col.facts.values() if f.predicate == "holds_office" and not f.negated}
+    offices = {(f.subject, f.object, f.role): f for f in col.facts.values()
+               if f.predicate == OFFICE_PREDICATE and not f.negated}
     for f in [f for f in col.facts.values() if f.predicate == "succeeded" and not f.negated]:
-        for (holder, office), held in offices.items():
-            if holder == f.object and (f.subject, "holds_office", office, False) not in col.facts:
-                col.facts[(f.subject, "holds_office", office, False)] = held.model_copy(update={
+        for (holder, office, role), held in offices.items():
+            if holder == f.object and (f.subject, OFFICE_PREDICATE, office, False, role) not in col.facts:
+                col.facts[(f.subject, OFFICE_PREDICATE, office, False, role)] = held.model_copy(update={
                     "subject": f.subject, "subject_type": f.subject_type, "valid_at": f.valid_at,
                     "fact": f"{f.subject} succeeded {f.object} as {office}", "spans": f.spans,
                     "asserted_by": f.asserted_by})

@@ -50,7 +50,8 @@ def test_ontology_functionality_and_types():
     assert onto.functional("spouse_of") == "symmetric"
     assert onto.functional("live_in") == "subject"
     assert onto.functional("holds_office") == "object"
-    assert onto.functional("employed_by") is None
+    assert onto.functional("employed_by") == "subject"  # the current employer: a new one ends the previous
+    assert onto.functional("member_of") is None
     assert onto.functional("unknown_predicate") is None
     assert onto.type_class("Character") == "person" and onto.type_class("Entity") is None
     assert set(onto.entity_types) >= {"Person", "Organization", "Place", "Event", "Object", "Concept", "Work"}
