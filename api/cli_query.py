@@ -49,6 +49,14 @@ def _fail(exc: Exception) -> NoReturn:
     raise typer.Exit(2)
 
 
+def _arrow(f) -> str:
+    """"Doug McMillon -[holds_office: CEO]-> Walmart": an office's role beside its predicate."""
+    from strata.api.memory import role_label
+
+    role = f": {role_label(f.role)}" if getattr(f, "role", None) else ""
+    return f"{f.subject_name} -[{f.predicate}{role}]-> {f.object_name}"
+
+
 def _story_where(f) -> str:
     if f.story_at is None:
         return ""
@@ -80,11 +88,12 @@ def search_cmd(query: str = typer.Argument(...), group: str = typer.Option(..., 
     if result.degraded:
         console.print(f"[yellow]partial answer: no {', '.join(result.degraded)} channels (embedder unreachable)[/]")
     for hit in result.hits:
-        what = (f"{hit.fact.subject_name} -[{hit.fact.predicate}]-> {hit.fact.object_name}" if hit.fact else
+        what = (_arrow(hit.fact) + (f"  ({hit.superseded})" if hit.superseded else "") if hit.fact else
                 f"{hit.entity.name} ({hit.entity.type})" if hit.entity else hit.episode.text if hit.episode else "")
+        kind = "answer" if hit.answer else hit.kind
         where = hit.provenance[0] if hit.provenance else None
         src = f"  [{where.source_name or where.episode_uuid} #{where.seq}]" if where else ""
-        console.print(escape(f"{hit.score:.4f} {hit.kind:7} {what}{src}"), highlight=False)
+        console.print(escape(f"{hit.score:.4f} {kind:7} {what}{src}"), highlight=False)
 
 
 @app.command("context")
@@ -132,7 +141,7 @@ def facts_cmd(group: str = typer.Option(..., "--group"),
                 if as_json:
                     _json_out(f)
                 else:
-                    console.print(escape(f"{f.subject_name} -[{f.predicate}]-> {f.object_name}  "
+                    console.print(escape(f"{_arrow(f)}  "
                                   f"{f.valid_at:%Y-%m-%d}..{f.invalid_at or ''}{_story_where(f)}"),
                                   highlight=False)
         except (InputError, NotFoundError) as exc:
@@ -209,7 +218,7 @@ def timeline_cmd(entity: str = typer.Argument(..., help="Entity uuid or exact na
         _json_out(timeline)
         return
     for f in timeline.facts:
-        console.print(escape(f"{f.subject_name} -[{f.predicate}]-> {f.object_name}  {f.valid_at:%Y-%m-%d}.."
+        console.print(escape(f"{_arrow(f)}  {f.valid_at:%Y-%m-%d}.."
                              f"{f.invalid_at or ''}{_story_where(f)}"), highlight=False)
 
 
@@ -249,7 +258,7 @@ def neighborhood_cmd(entity: str = typer.Argument(..., help="Entity uuid or exac
         _json_out(found)
         return
     for f in found.facts:
-        console.print(escape(f"{f.subject_name} -[{f.predicate}]-> {f.object_name}"), highlight=False)
+        console.print(escape(f"{_arrow(f)}"), highlight=False)
 
 
 @app.command("paths")
@@ -267,7 +276,7 @@ def paths_cmd(source_entity: str = typer.Argument(..., help="Entity uuid or exac
         _json_out(found)
         return
     for p in found.paths:
-        console.print(escape(" / ".join(f"{f.subject_name} -[{f.predicate}]-> {f.object_name}" for f in p.facts)),
+        console.print(escape(" / ".join(f"{_arrow(f)}" for f in p.facts)),
                       highlight=False)
 
 

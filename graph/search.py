@@ -119,6 +119,11 @@ class SearchHit(BaseModel):
     # When it was said: the earliest reference time among its provenance episodes (a fact's valid time is
     # in `fact`).
     said_at: datetime | None = None
+    # The fact that answers the question's slot at the time asked ("Who is the CEO of Walmart?"), ranked first.
+    answer: bool = False
+    # For a fact of the asked slot that no longer held then: when it ended and who or what took its place
+    # ("superseded 2014-02-01: Doug McMillon"; "ended 2019-06-06" when nothing did).
+    superseded: str | None = None
 
 
 class SearchResult(BaseModel):

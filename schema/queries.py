@@ -19,6 +19,8 @@ class FactQuery(BaseModel):
     subject: str | None = None
     subject_key: str | None = None
     predicate: str | None = None
+    # An office's role ("ceo", or as written: "CEO", "chief executive"): with object, the slot CEO of Walmart.
+    role: str | None = Field(default=None, max_length=100)
     object: str | None = None
     object_key: str | None = None
     subject_type: str | None = None

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+from strata.api.memory.answers import role_label
 from strata.api.memory.episodes import BatchIn, EpisodeIn
 from strata.api.memory.names import UUID, Resolution
 from strata.api.memory.recall import MAX_BUDGET, MIN_BUDGET, ContextBlock
@@ -46,7 +47,7 @@ __all__ = [
     "CorrectionResult", "EpisodeAccepted", "EpisodeIn", "FactPage", "FactQuery", "GroupClock", "GroupCounts",
     "GroupSchema", "JobInfo", "Memory", "MergeRecord", "MergeResult", "Neighborhood", "Notes", "open_memory",
     "PathsResult", "PurgeRecord", "Rejection", "Removal", "Resolution", "Runtime", "SearchHit", "SearchQuery",
-    "SearchResult", "StoryAsk", "Suggestion", "Timeline", "UndoResult", "UUID"
+    "SearchResult", "StoryAsk", "Suggestion", "Timeline", "UndoResult", "UUID", "role_label"
 ]
 
 

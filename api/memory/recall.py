@@ -1,7 +1,8 @@
 """Recall, as REST, MCP and the CLI serve it: search with the query's time words, and the context block.
 
 ``recall_search`` is graph search plus what the outside adds: the time the question names ("in May 2023",
-"last year") read from its words (resolve/timewords.py) and ranked higher. ``context_block`` turns the hits
+"last year") read from its words (resolve/timewords.py) and ranked higher, and for a question about who or
+what holds a slot, the fact that held at the time asked first (answers.py). ``context_block`` turns the hits
 into one memory block an agent pastes into its prompt, within a token budget: a summary line for each entity the
 hits are about (when the budget allows, after the evidence), facts with when they were true, quotes with speaker
 and date, each section in rank order; the structured hits behind it travel beside it.
@@ -16,6 +17,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from strata.api.memory.answers import answer_first
 from strata.graph.driver import Graph
 from strata.graph.search import EmbedFn, SearchHit, SearchQuery, SearchResult, search
 from strata.graph.summaries import summaries_of
@@ -35,7 +37,7 @@ def recall_search(graph: Graph, group: str, query: SearchQuery, embed: EmbedFn |
         window = time_window(query.q, query.as_of)
         if window is not None:
             query = query.model_copy(update={"around": window})
-    return search(graph, group, query, embed=embed)
+    return answer_first(graph, group, query, search(graph, group, query, embed=embed), embed)
 
 
 class QuotedMessage(BaseModel):
@@ -81,7 +83,7 @@ def context_block(graph: Graph, group: str, q: str, budget_tokens: int, embed: E
                            time_words)
     header = (f'Memory for "{_one_line(q)}"' + (f" as of {as_of:%Y-%m-%d}" if as_of else "")
               + (f" from {_one_line(agent)}" if agent else "") + ":")
-    sections: dict[str, list[str]] = {"Entities": [], "Facts": [], "Quotes": []}
+    sections: dict[str, list[str]] = {"Answer": [], "Entities": [], "Facts": [], "Quotes": []}
     kept: set[int] = set()
     quoted: list[QuotedMessage] = []
     about: list[str] = []  # the entities the hits are about: entity hits, then the kept facts' ends, in rank order
@@ -130,7 +132,8 @@ def _line(hit: SearchHit) -> tuple[str | None, str]:
         until = f"{f.invalid_at:%Y-%m-%d}" if f.invalid_at else "now"
         said = f"; said {hit.said_at:%Y-%m-%d}" if hit.said_at else ""
         statement = _one_line(f.fact or f"{f.subject_name} {f.predicate} {f.object_name}")
-        return f"- {statement} (true {since} to {until}{said})", "Facts"
+        later = f"; {hit.superseded}" if hit.superseded else ""
+        return f"- {statement} (true {since} to {until}{later}{said})", "Answer" if hit.answer else "Facts"
     if hit.episode is not None:
         when = f"{hit.said_at:%Y-%m-%d}, " if hit.said_at else ""
         speaker = hit.episode.speaker

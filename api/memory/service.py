@@ -15,7 +15,8 @@ from datetime import datetime
 from typing import Any
 
 from strata.api.memory.episodes import EpisodeIn, to_episode
-from strata.api.memory.names import NO_ENTITY, Resolution, entity_ref, resolve_name
+from strata.api.memory.answers import office_filter
+from strata.api.memory.names import NO_ENTITY, UUID, Resolution, entity_ref, resolve_name
 from strata.api.memory.predicates import stored_predicate_filter, stored_predicates
 from strata.api.memory.quotes import quotes_said
 from strata.api.memory.recall import ContextBlock, context_block, recall_search
@@ -273,6 +274,9 @@ class Memory:
 
     def facts(self, group: str, query: FactQuery, story: StoryAsk | None = None) -> FactPage:
         """A complete, paginated listing; subject and object by uuid or exact name, predicate as written."""
+        if query.role or (query.object and not UUID.match(query.object)
+                          and entity_ref(self.graph, group, query.object, query.object_type, "object") == NO_ENTITY):
+            query = office_filter(query)  # "CEO of Walmart": the organization's CEO slot
         resolved = query.model_copy(update={
             "subject": entity_ref(self.graph, group, query.subject, query.subject_type, "subject"),
             "object": entity_ref(self.graph, group, query.object, query.object_type, "object"),

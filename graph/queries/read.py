@@ -33,6 +33,7 @@ FACT_FILTER = """
 MATCH (s:Entity)-[r:RELATES_TO]->(o:Entity)
 WHERE r.group_id = $group_id
   AND ($predicate IS NULL OR r.predicate = $predicate)
+  AND ($role IS NULL OR r.role = $role)
   AND (($subject IS NULL AND $subject_key IS NULL) OR s.uuid = $subject OR s.key = $subject_key)
   AND (($object IS NULL AND $object_key IS NULL) OR o.uuid = $object OR o.key = $object_key)
   AND ($subject_type IS NULL OR s.type = $subject_type)
@@ -58,6 +59,7 @@ LIST_FACTS = FACT_FILTER + " RETURN " + FACT_FIELDS + " ORDER BY r.uuid LIMIT $l
 LIST_PREDICATE_FACTS = """
 MATCH (s:Entity)-[r:RELATES_TO]->(o:Entity) USING INDEX r:RELATES_TO(group_id, predicate, uuid)
 WHERE r.group_id = $group_id AND r.predicate = $predicate AND r.uuid > coalesce($after, '')
+  AND ($role IS NULL OR r.role = $role)
   AND ($subject_type IS NULL OR s.type = $subject_type)
   AND ($object_type IS NULL OR o.type = $object_type)
   AND ($agent IS NULL OR $agent IN coalesce(r.agents, []))

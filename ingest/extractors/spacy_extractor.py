@@ -102,6 +102,9 @@ class _Segment:
     text: str
     offset: int
     speaker: str | None = None
+    # when the message was said: what it tells without a date of its own happened then, not at the session's
+    # start ("is the new CEO" said on 1 March is news of 1 March)
+    said_at: datetime | None = None
 
 
 @dataclass
@@ -202,7 +205,7 @@ class SpacyExtractor:
     def _sentence(self, col: _Collector, segment: _Segment, sent: SpacySpan, args: _Arguments,
                   vocatives: set[int]) -> None:
         evidence = _sentence_span(col.content, sent.start_char + segment.offset, sent.end_char + segment.offset)
-        dates = _Dates(sent, col.reference_time)
+        dates = _Dates(sent, segment.said_at or col.reference_time)
         implicit = _implicit_speaker(sent, segment.speaker)
         narration = segment.speaker is None
         found: list[FrameFact] = []
@@ -212,7 +215,8 @@ class SpacyExtractor:
         taken = {o.verb for o in offices if o.verb is not None}
         for office in offices:
             self._add_fact(col, office.holder, OFFICE_PREDICATE, office.org, office.negated, office.text, evidence,
-                           dates.first, segment, {}, office.holder_type, office.org_type, role=office.role)
+                           dates.first or segment.said_at, segment, {}, office.holder_type, office.org_type,
+                           role=office.role)
             if office.org not in col.mentions:
                 base = sent.start_char + segment.offset
                 for span in find_mentions(sent.text, office.org, limit=1):
@@ -247,7 +251,8 @@ class SpacyExtractor:
                 for span in find_mentions(sent.text, fact.object, limit=1):
                     col.add_mention(fact.object, fact.object_type, Span(start=span.start + base, end=span.end + base))
             self._add_fact(col, fact.subject, canonical_predicate(fact.predicate), fact.object, fact.negated,
-                           fact.text, evidence, None if n < undated else dates.first, segment, {}, fact.subject_type,
+                           fact.text, evidence, None if n < undated else dates.first or segment.said_at, segment, {},
+                           fact.subject_type,
                            fact.object_type)
         # Notes are for what people say (a chat message, a speaker's text); prose keeps its passages as they are.
         if segment.speaker and memory_worthy(sent, set(args.token_names) | set(args.pronouns), bool(implicit)):
@@ -345,7 +350,8 @@ class SpacyExtractor:
                         if predicate in framed:
                             continue  # "engaged his attention": the frame, not its bare verb, says engaged_to
                         text = _fact_text(verb, subject, obj, joiner, particles, subj_token, passive)
-                        self._add_fact(col, subject, predicate, obj, negated, text, evidence, dates.first, segment,
+                        self._add_fact(col, subject, predicate, obj, negated, text, evidence,
+                                       dates.first or segment.said_at, segment,
                                        args.token_names, s_type, o_type)
 
     def _add_fact(
@@ -636,7 +642,7 @@ def _segments(episode: Episode) -> list[_Segment]:
         line = content[m.start:m.end]
         if not m.text or not line.endswith(m.text):
             return [_Segment(content, 0, None)]
-        segments.append(_Segment(m.text, m.end - len(m.text), m.speaker))
+        segments.append(_Segment(m.text, m.end - len(m.text), m.speaker, m.timestamp))
     return segments
 
 

@@ -1,0 +1,161 @@
+"""The answer first: a question about who or what holds a slot gets the slot's fact at the time asked.
+
+"Who is the CEO of Walmart?", "Who was the Prime Minister of Finland in 2010?", "Where does Maya live?"
+(resolve/questions.py reads the slot). The time asked is the query's ``as_of``, else the time its words name
+("in 2010": the fact that held longest in that year), else now. The slot's facts are read whole (history
+included) and the one that held then heads the hits, marked ``answer``; the slot's other facts among the hits
+say what superseded them and when. Without a fact for the slot, the hits that were said by then come first,
+latest first: the newest report is the best guess of a slot the graph could not read.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from strata.api.memory.names import _keys, resolve_name
+from strata.api.memory.predicates import stored_predicate_filter
+from strata.graph.driver import Graph
+from strata.graph.read import entity_candidates, list_facts
+from strata.graph.search import EmbedFn, SearchHit, SearchQuery, SearchResult, fact_with_provenance
+from strata.resolve.questions import StateQuestion, state_question
+from strata.resolve.roles import fold_words, roles
+from strata.resolve.timewords import time_window
+from strata.schema.models import Fact, TimeWindow, utcnow
+from strata.schema.queries import FactQuery
+
+SLOT_FACTS = 500  # a slot's history read at most (a busy office over decades has dozens)
+NAMED_ENTITIES = 3  # entities one name may stand for (the same country stored as a place and as an organization)
+REORDERED = 10  # without a fact, the hits among which the latest said by then comes first
+
+
+def role_label(key: str | None) -> str:
+    """An office's role as people write it ("ceo" -> "CEO")."""
+    return roles().label(key)
+
+
+def office_filter(query: FactQuery) -> FactQuery:
+    """A fact filter that names an office answers by (organization, role): ``role`` as written folds to the
+    lexicon's key; an object written as an office ("CEO of Walmart") is the organization with that role."""
+    lexicon = roles()
+    role = lexicon.key(query.role) if query.role else None
+    update: dict[str, Any] = {"role": role}
+    if query.object and (split := lexicon.split_office(query.object)) and role in (None, split[0]):
+        update.update(role=split[0], object=split[1])
+    return query.model_copy(update=update)
+
+
+class AskedTime:
+    """The instant (``at``) or the window (``window``) a question asks about."""
+
+    def __init__(self, at: datetime, window: TimeWindow | None = None) -> None:
+        self.at, self.window = at, window
+
+    @property
+    def end(self) -> datetime:
+        return self.window.end if self.window else self.at
+
+
+def asked_time(q: str, as_of: datetime | None, window: TimeWindow | None) -> AskedTime:
+    if as_of is not None:
+        return AskedTime(as_of)
+    window = window or time_window(q)
+    if window is not None:
+        return AskedTime(window.start, window)
+    return AskedTime(utcnow())
+
+
+def answer_first(graph: Graph, group: str, query: SearchQuery, result: SearchResult,
+                 embed: EmbedFn | None) -> SearchResult:
+    """The result with the asked slot's fact at its head (or, without one, the latest hits said by then)."""
+    if query.story is not None or query.agent or (query.kinds and "fact" not in query.kinds) or not query.q.strip():
+        return result
+    ask = state_question(query.q, roles())
+    if ask is None:
+        return result
+    when = asked_time(query.q, query.as_of, query.around)
+    facts = _slot_facts(graph, group, ask, embed, query)
+    if not facts:
+        return result.model_copy(update={"hits": _latest_said_first(result.hits, when)})
+    chosen = _holding(facts, when)
+    if not chosen:
+        return result.model_copy(update={"hits": _latest_said_first(result.hits, when)})
+    by_uuid = {f.uuid: f for f in facts}
+    notes = {f.uuid: _superseded(f, by_uuid) for f in facts if f.uuid not in chosen}
+    head: list[SearchHit] = []
+    top = max((h.score for h in result.hits), default=0.0)
+    for uuid in chosen:
+        hit = fact_with_provenance(graph, group, uuid)
+        if hit is not None:
+            head.append(hit.model_copy(update={"answer": True, "score": round(top + 1.0, 6),
+                                               "channels": ["answer", *hit.channels]}))
+    rest = [h.model_copy(update={"superseded": notes[h.fact.uuid]}) if h.fact and h.fact.uuid in notes else h
+            for h in result.hits if not (h.fact and h.fact.uuid in chosen)]
+    return result.model_copy(update={"hits": (head + rest)[:max(query.limit, len(head))]})
+
+
+def _slot_facts(graph: Graph, group: str, ask: StateQuestion, embed: EmbedFn | None,
+                query: SearchQuery) -> list[Fact]:
+    name = ask.org if ask.kind == "office" else ask.subject
+    entities = _entities(graph, group, name or "", embed)
+    if not entities:
+        return []
+    predicate = stored_predicate_filter(graph, group, ask.predicate, embed)
+    facts: dict[str, Fact] = {}
+    sides = ("object",) if ask.kind == "office" else ("subject", "object")  # a couple is stored either way
+    for uuid in entities:
+        for side in sides:
+            page = list_facts(graph, group, FactQuery(predicate=predicate, role=ask.role, include_history=True,
+                                                      known_at=query.known_at, limit=SLOT_FACTS, **{side: uuid}))
+            facts.update({f.uuid: f for f in page.items if f.expired_at is None})
+    return list(facts.values())
+
+
+def _entities(graph: Graph, group: str, name: str, embed: EmbedFn | None) -> list[str]:
+    """The entities a name in a question stands for: exact names first, else a lookup whose best candidate
+    carries that name (or alias) up to case, accents and articles."""
+    keys = _keys(graph, group, name)
+    exact = [c.uuid for c in entity_candidates(graph, group, keys=keys)] if keys else []
+    if exact:
+        return exact[:NAMED_ENTITIES]
+    wanted = fold_words(name)
+    found = resolve_name(graph, group, name, NAMED_ENTITIES, embed).candidates
+    return [c.uuid for c in found if wanted in {fold_words(n) for n in (c.name, *c.aliases)}]
+
+
+def _holding(facts: list[Fact], when: AskedTime) -> list[str]:
+    """The slot's facts that held at the time asked: at the instant, or longest within the window."""
+    live = [f for f in facts if not f.negated and f.valid_at is not None]
+    if when.window is None:
+        held = [f for f in live if f.valid_at <= when.at and (f.invalid_at is None or f.invalid_at > when.at)]
+        return [f.uuid for f in sorted(held, key=lambda f: f.valid_at, reverse=True)]  # type: ignore[arg-type, return-value]
+    start, end = when.window.start, when.window.end
+    overlap = {f.uuid: (min(f.invalid_at or end, end) - max(f.valid_at, start)).total_seconds()  # type: ignore[type-var]
+               for f in live}
+    best = [f for f in live if overlap[f.uuid] > 0]
+    best.sort(key=lambda f: (overlap[f.uuid], f.valid_at), reverse=True)
+    return [f.uuid for f in best[:1]]
+
+
+def _superseded(fact: Fact, by_uuid: dict[str, Fact]) -> str | None:
+    if fact.negated or fact.invalid_at is None:
+        return None
+    closer = by_uuid.get(fact.invalidated_by or "")
+    day = f"{fact.invalid_at:%Y-%m-%d}"
+    if closer is None or closer.negated:
+        return f"ended {day}"
+    value = closer.subject_name if closer.object_uuid == fact.object_uuid else closer.object_name
+    return f"superseded {day}: {value}"
+
+
+def _latest_said_first(hits: list[SearchHit], when: AskedTime) -> list[SearchHit]:
+    """Among the best hits, what was said by the time asked comes first, the latest first."""
+    top, rest = hits[:REORDERED], hits[REORDERED:]
+    said = [h for h in top if h.kind == "episode" and h.said_at is not None and _utc(h.said_at) <= when.end]
+    said.sort(key=lambda h: _utc(h.said_at), reverse=True)  # type: ignore[arg-type]
+    keep = {id(h) for h in said}
+    return said + [h for h in top if id(h) not in keep] + rest
+
+
+def _utc(value: Any) -> datetime:
+    return value if value.tzinfo else value.replace(tzinfo=UTC)

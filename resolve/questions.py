@@ -1,0 +1,99 @@
+"""What a question asks of a slot: "Who is the CEO of Walmart?", "Where does Maya live?". Pure.
+
+A question about who or what holds ("who is / was / serves as the ROLE of ORG", "ORG's ROLE", "where does X
+live", "who does X work for", "which team does X play for", "who is X married to") names a slot: an office
+(organization, role) through the role lexicon (resolve/roles.py), or (subject, predicate) through the frames
+below (data). Search answers it first with the slot's fact at the time asked (api/memory/answers.py); any
+other question gives None and is searched as before.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Literal
+
+from strata.resolve.roles import OFFICE_PREDICATE, Roles, fold_words
+from strata.schema.models import Frozen
+
+# Questions that ask about a subject's slot: (pattern with a "who" group, predicate). Tried in order.
+SUBJECT_FRAMES: tuple[tuple[str, str], ...] = (
+    (r"where (?:does|did|do) (?P<who>.+?) (?:currently |now |still )?(?:live|reside|stay|call home)\b", "lives_in"),
+    (r"where (?:is|was|are|were) (?P<who>.+?) (?:currently |now )?(?:living|residing|based|staying)\b", "lives_in"),
+    (r"(?:what|which) (?:city|town|country|place) (?:does|did) (?P<who>.+?) (?:live|reside) in\b", "lives_in"),
+    (r"where (?:is|was) (?P<who>.+?)'s? (?:home|house)\b", "lives_in"),
+    (r"(?:who|which company|what company|which organi[sz]ation|what organi[sz]ation|which firm) (?:does|did) "
+     r"(?P<who>.+?) (?:currently |now )?work (?:for|at)\b", "employed_by"),
+    (r"where (?:does|did) (?P<who>.+?) (?:currently |now )?work\b", "employed_by"),
+    (r"who (?:is|was) (?P<who>.+?)'s? (?:employer|company)\b", "employed_by"),
+    (r"(?:which|what|who) (?:team|club|side) (?:does|did) (?P<who>.+?) (?:currently |now )?play (?:for|with)\b",
+     "plays_for"),
+    (r"who (?:does|did) (?P<who>.+?) (?:currently |now )?play for\b", "plays_for"),
+    (r"who (?:is|was) (?P<who>.+?) (?:currently |now )?married to\b", "spouse_of"),
+    (r"who (?:is|was) (?P<who>.+?)'s? (?:wife|husband|spouse)\b", "spouse_of"),
+    (r"who (?:is|was) (?P<who>.+?) (?:currently |now )?(?:dating|seeing|going out with|together with)\b",
+     "partner_of"),
+    (r"who (?:is|was) (?P<who>.+?)'s? (?:girlfriend|boyfriend|partner)\b", "partner_of"),
+)
+_SUBJECT = [(re.compile(p, re.IGNORECASE), predicate) for p, predicate in SUBJECT_FRAMES]
+# Words that ask who holds something ("which individual", "name the person", "identify the person holding").
+_ASKS_WHO = re.compile(r"\b(who|whom|whose|which (?:person|individual|leader|one)|name the|identify the|"
+                       r"tell me the (?:name|person))\b", re.IGNORECASE)
+# Where an organization's name ends in a question: a time phrase, "right now", punctuation.
+_ORG_END = re.compile(r"\s*(?:[?,.;!]|\b(?:right now|at present|at the moment|currently|nowadays|today|now|"
+                      r"these days|as of|in (?:the year )?(?:19|20)\d\d|during|on \w+ \d|back in|before|after|"
+                      r"since|at that time|then)\b).*$", re.IGNORECASE)
+_OF = re.compile(r"^\s*(?:of|for|at|in)\s+(?P<org>.+)$", re.IGNORECASE)
+_POSSESSIVE = re.compile(r"(?P<org>(?:[A-Z][\w.&\-]*\s?)+)(?:'s|’s)\s*$")
+_WORD = re.compile(r"[\w'’\-.&]+")
+
+
+class StateQuestion(Frozen):
+    """A question about a slot: an office (``org``, ``role``) or a subject's (``subject``, ``predicate``)."""
+
+    kind: Literal["office", "subject"]
+    predicate: str
+    role: str | None = None
+    org: str | None = None
+    subject: str | None = None
+
+
+def state_question(text: str, lexicon: Roles) -> StateQuestion | None:
+    """The slot a question asks about, or None."""
+    q = " ".join(text.split())
+    for pattern, predicate in _SUBJECT:
+        if m := pattern.search(q):
+            who = _clean(m.group("who"))
+            if who and who.lower() not in ("you", "i", "we", "they", "he", "she", "it"):
+                return StateQuestion(kind="subject", predicate=predicate, subject=who)
+    if not _ASKS_WHO.search(q):
+        return None
+    words = list(_WORD.finditer(q))
+    for i in range(len(words)):
+        for n in range(min(lexicon.longest + 2, len(words) - i), 0, -1):
+            span = q[words[i].start():words[i + n - 1].end()]
+            if fold_words(span).split()[0] in ("the", "a", "an", "new", "current"):
+                continue
+            role = lexicon.known(span)
+            if role is None:
+                continue
+            after, before = q[words[i + n - 1].end():], q[:words[i].start()]
+            org = None
+            if m := _OF.match(after):
+                org = _clean(_ORG_END.sub("", m.group("org")))
+            if not org and (p := _POSSESSIVE.search(before.rstrip())):
+                org = _clean(p.group("org"))
+            if not org:  # "the Walmart CEO"
+                lead = [w.group() for w in words[:i] if w.group()[:1].isupper() and w.group().lower() not in (
+                    "who", "which", "the", "what", "name", "tell", "can", "could", "identify")]
+                org = _clean(" ".join(lead[-3:])) if lead else None
+            if org:
+                return StateQuestion(kind="office", predicate=OFFICE_PREDICATE, role=role, org=org)
+    return None
+
+
+def _clean(text: str) -> str:
+    words = text.strip(" ?.,;:!'\"").split()
+    while words and words[0].lower() in ("the", "a", "an"):
+        words = words[1:]
+    out = " ".join(words)
+    return out[:-2] if out.endswith(("'s", "’s")) else out
