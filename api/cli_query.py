@@ -121,7 +121,9 @@ def facts_cmd(group: str = typer.Option(..., "--group"),
                                             help="As statements write it (plays_for, 'works at'): normalized as on "
                                                  "ingest."),
               subject: str = typer.Option(None, "--subject", help="Entity uuid or exact name."),
-              obj: str = typer.Option(None, "--object", help="Entity uuid or exact name."),
+              obj: str = typer.Option(None, "--object", help="Entity uuid or exact name, or an office ('CEO of "
+                                                             "Walmart')."),
+              role: str = typer.Option(None, "--role", help="An office's role (CEO, prime minister)."),
               as_of: str = typer.Option(None, "--as-of", help="Valid time (ISO date)."), known_at: str = KNOWN_AT,
               history: bool = typer.Option(False, "--history", help="Also ended facts."),
               position: int = POSITION, chapter: int = CHAPTER,
@@ -131,7 +133,8 @@ def facts_cmd(group: str = typer.Option(..., "--group"),
     of a book's story; pages through the complete listing."""
     from strata.api.memory import FactQuery, open_memory
 
-    query = FactQuery(subject=subject, predicate=predicate, object=obj, as_of=_when(as_of), known_at=_when(known_at),
+    query = FactQuery(subject=subject, predicate=predicate, object=obj, role=role, as_of=_when(as_of),
+                      known_at=_when(known_at),
                       include_history=history, agent=agent, limit=1000)
     total = 0
     with open_memory(embedder=bool(predicate)) as mem:

@@ -347,15 +347,16 @@ def build_mcp(app: FastAPI) -> MCPServer:
                          object: str | None = None, as_of: str | None = None, known_at: str | None = None,
                          include_history: bool = False, cursor: str | None = None, limit: int = 100,
                          as_of_position: int | None = None, as_of_chapter: int | None = None,
-                         source: str | None = None, agent: str | None = None) -> Answer:
+                         source: str | None = None, agent: str | None = None, role: str | None = None) -> Answer:
         """A complete, paginated listing of facts (``count``, ``items``, ``next_cursor``). ``subject`` and
-        ``object``: an entity uuid or exact name; ``predicate`` as a statement writes it ("plays_for", "works
-        at"), normalized as on ingest; ``as_of`` valid time, ``known_at`` transaction time; ``agent``: only what
+        ``object``: an entity uuid or exact name (an office as written, "CEO of Walmart", is its organization's
+        slot; ``role`` names an office's role: "CEO", "prime minister"); ``predicate`` as a statement writes
+        it ("plays_for", "works at"), normalized as on ingest; ``as_of`` valid time, ``known_at`` transaction time; ``agent``: only what
         that agent asserted. ``as_of_chapter`` or ``as_of_position`` read a book's story up to that point
         instead of ``as_of`` (``source``: which book)."""
 
         def run() -> Answer:
-            query = FactQuery(subject=subject, predicate=predicate, object=object, as_of=_when(as_of),
+            query = FactQuery(subject=subject, predicate=predicate, object=object, role=role, as_of=_when(as_of),
                               known_at=_when(known_at), include_history=include_history, agent=agent, cursor=cursor,
                               limit=max(1, min(limit, 1000)))
             return _json(reader(ctx, group).facts(group, query, _story(as_of_position, as_of_chapter, source)))

@@ -19,15 +19,14 @@ from strata.ingest.extractors import SpacyExtractor
 from strata.ingest.pipeline import Pipeline
 from strata.ingest.runtime import build_runtime
 from strata.ingest.testing.leaders import (
-    PREDICATE,
     as_of_checks,
+    holders,
     load_rows,
     now_questions,
     overlapping_rows,
     row_episode,
 )
 from strata.ingest.testing.pp_resolution import load_characters, resolve_aliases
-from strata.resolve.normalize import entity_key
 from strata.resolve.timeline import recompute_timeline
 from strata.schema import ids
 from strata.schema.models import Episode, FactStatement, utcnow
@@ -58,8 +57,7 @@ def entity_resolution(graph: Graph, in_novel_order: bool = False) -> dict:
 
 
 def _holders(graph: Graph, group: str, office: str, as_of: datetime | None = None) -> set[str]:
-    page = list_facts(graph, group, predicate=PREDICATE, object_key=entity_key(office, "Office"), as_of=as_of)
-    return {f.subject_name for f in page.items}
+    return holders(graph, group, office, as_of)
 
 
 def _accuracy(graph: Graph, group: str, rows) -> tuple[int, int]:

@@ -14,8 +14,8 @@ from collections.abc import Iterator
 from datetime import datetime
 from typing import Any
 
-from strata.api.memory.episodes import EpisodeIn, to_episode
 from strata.api.memory.answers import office_filter
+from strata.api.memory.episodes import EpisodeIn, to_episode
 from strata.api.memory.names import NO_ENTITY, UUID, Resolution, entity_ref, resolve_name
 from strata.api.memory.predicates import stored_predicate_filter, stored_predicates
 from strata.api.memory.quotes import quotes_said

@@ -103,7 +103,10 @@ def facts(group: str = Depends(read_group), mem: Memory = Depends(memory),
           subject: str | None = Query(None, max_length=300, description="Entity uuid or exact name."),
           predicate: str | None = Query(None, max_length=64, examples=["holds_office"],
                                         description="As written in statements (plays_for): normalized as on ingest."),
-          object: str | None = Query(None, max_length=300, description="Entity uuid or exact name."),
+          object: str | None = Query(None, max_length=300, description=(
+              "Entity uuid or exact name; an office as written ('CEO of Walmart') is its organization's slot.")),
+          role: str | None = Query(None, max_length=100, examples=["CEO"],
+                                   description="An office's role (holds_office): CEO, prime minister, chair..."),
           subject_type: str | None = Query(None, max_length=40), object_type: str | None = Query(None, max_length=40),
           as_of: IsoDatetime | None = AS_OF, known_at: IsoDatetime | None = KNOWN_AT, include_history: bool = False,
           cursor: str | None = Query(None, max_length=512,
@@ -111,7 +114,7 @@ def facts(group: str = Depends(read_group), mem: Memory = Depends(memory),
           limit: int = Query(100, ge=1, le=1000), story: StoryAsk = Depends(story_ask),
           agent: str | None = Query(None, max_length=200, description="Only what this agent asserted.")) -> FactPage:
     """A complete, paginated, countable listing of the facts that match (not top-k)."""
-    query = FactQuery(subject=subject, predicate=predicate, object=object, subject_type=subject_type,
+    query = FactQuery(subject=subject, predicate=predicate, object=object, role=role, subject_type=subject_type,
                       object_type=object_type, as_of=as_of, known_at=known_at, include_history=include_history,
                       agent=agent, cursor=cursor, limit=limit)
     return mem.facts(group, query, story)

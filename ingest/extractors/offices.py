@@ -68,7 +68,7 @@ def _role_phrases(sent: Span, lexicon: Roles) -> Iterator[tuple[int, int, str]]:
             if last.pos_ not in _NOUNISH or doc[i].is_punct:
                 continue
             role = lexicon.known(" ".join(t.text for t in doc[i:i + n]))
-            if role and not doc[i].lower_ in ("the", "a", "an", "new", "former"):
+            if role and doc[i].lower_ not in ("the", "a", "an", "new", "former"):
                 hit = (i, i + n, role)
                 break
         if hit:

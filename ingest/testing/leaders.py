@@ -15,6 +15,10 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+from strata.graph.driver import Graph
+from strata.graph.read import list_facts
+from strata.resolve.normalize import entity_key
+from strata.resolve.roles import roles
 from strata.schema import ids
 from strata.schema.models import Episode, FactStatement
 
@@ -99,3 +103,17 @@ def now_questions(path: Path) -> list[tuple[str, set[str]]]:
         if match:
             out.append((f"{match.group(2)} of {match.group(1)}", {r["Name"] for r in q["correct_rows"]}))
     return out
+
+
+def holders(graph: Graph, group: str, office: str, as_of: datetime | None = None) -> set[str]:
+    """Who holds an office ("Prime Minister of Finland") at ``as_of``: the slot (Finland, prime_minister) read
+    as a client reads it, by organization and role."""
+    role, org = roles().split_office(office)  # type: ignore[misc]
+    page = list_facts(graph, group, predicate=PREDICATE, role=role, object_key=entity_key(org, "Organization"),
+                      as_of=as_of)
+    return {f.subject_name for f in page.items}
+
+
+def office_of(office: str) -> tuple[str, str] | None:
+    """(role key, organization) of an office as the table writes it."""
+    return roles().split_office(office)

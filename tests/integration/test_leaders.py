@@ -22,12 +22,13 @@ from strata.ingest.pipeline import Pipeline
 from strata.ingest.testing.leaders import (
     PREDICATE,
     as_of_checks,
+    holders,
     load_rows,
     now_questions,
+    office_of,
     overlapping_rows,
     row_episode,
 )
-from strata.resolve.normalize import entity_key
 from strata.resolve.timeline import recompute_timeline
 from strata.schema.models import utcnow
 
@@ -48,17 +49,12 @@ def leaders(graph: Graph, shared_data: Path):
     graph.query("MATCH (n {group_id: $g}) DETACH DELETE n", g=group)
 
 
-def holders(graph: Graph, group: str, office: str, as_of: datetime | None = None) -> set[str]:
-    page = list_facts(graph, group, predicate=PREDICATE, object_key=entity_key(office, "Office"), as_of=as_of)
-    return {f.subject_name for f in page.items}
-
-
 def test_every_row_became_one_fact_and_no_person_was_merged_wrongly(graph: Graph, leaders) -> None:
     group, rows, _, _ = leaders
     page = list_facts(graph, group, predicate=PREDICATE, include_history=True, limit=1000)
-    distinct_rows = {(r.name, r.office, r.start) for r in rows}
+    distinct_rows = {(r.name, office_of(r.office), r.start) for r in rows}
     assert page.count == len(distinct_rows)
-    assert {(f.subject_name, f.object_name, f.valid_at) for f in page.items} == distinct_rows
+    assert {(f.subject_name, (f.role, f.object_name), f.valid_at) for f in page.items} == distinct_rows
 
 
 def test_who_holds_it_now(graph: Graph, leaders) -> None:
