@@ -246,6 +246,7 @@ def to_extraction(
                 negated=f.negated, functional=f.functional,
                 spans=[span] if span else [],
                 asserted_by=_asserted_by(f.asserted_by, span, speakers, episode),
+                role=(f.role or "").strip() or None,
             )
         )
     notes = _notes(response, episode, entities, speakers, warnings)

@@ -19,7 +19,7 @@ from strata.schema.ids import content_hash
 from strata.schema.models import Episode
 from strata.schema.settings import Settings
 
-PROMPT_VERSION = "extract-2024.4"
+PROMPT_VERSION = "extract-2024.5"
 SUMMARY_MAX_WORDS = 60
 # Hard caps of the response models: a reply over them (json_object mode, a lax server) is clipped, not rejected.
 # What the model is asked for is SchemaLimits, sent as maxItems/maxLength.
@@ -92,11 +92,13 @@ class LLMFact(_Strict):
     negated: bool = Field(description="True when the text says it does not or no longer holds")
     functional: Literal["subject", "object", "symmetric"] | None = Field(
         description="subject: the subject has one such object at a time (lives_in); "
-        "object: the object has one such subject at a time (ceo_of); "
+        "object: the object has one such subject at a time (holds_office of one role); "
         "symmetric: one partner at a time, the same read either way (spouse_of)"
     )
     evidence: str = Field(description="Exact quote from the episode supporting the fact")
     asserted_by: str | None = Field(description="Speaker or author who states it, if known")
+    role: str | None = Field(default=None, description="For holds_office: the office's role (CEO, prime minister, mayor, "
+                             "chair); the object is then the organization or place, not the office")
 
 
 class LLMNote(_Strict):
@@ -134,7 +136,7 @@ Return one JSON object: {{"entities": [...], "facts": [...], "notes": [...], "qu
 entities: {{"name", "type", "aliases", "description"}} for every person, organization, place, event, work or
 notable object the episode mentions.
 facts: {{"subject", "object", "predicate", "fact", "valid_at", "invalid_at", "negated", "functional",
-"evidence", "asserted_by"}} for each relation between two entities that the episode states.
+"evidence", "asserted_by", "role"}} for each relation between two entities that the episode states.
 notes: {{"text", "entities", "evidence", "valid_at"}} for each memory-worthy statement (what people did, plan,
 like, own, feel or say about themselves and each other), rewritten to stand alone: names instead of
 pronouns and "I"/"you", absolute dates instead of relative ones ("I went to the gym yesterday" said by Tom
@@ -150,6 +152,11 @@ Rules:
 - predicate: one of these canonical names when one fits:
 {CANONICAL_PREDICATES}
   otherwise a lowercase snake_case verb phrase in the present tense (work_for, study_at, plan_to_visit).
+- An office or position is holds_office from the person to the organization or place, with its role:
+  "Walmart named Doug McMillon as its CEO" -> subject "Doug McMillon", predicate "holds_office", object
+  "Walmart", role "CEO"; "X stepped down as CEO of Y" -> the same with negated=true. A change of residence,
+  employer, team or partner is lives_in, employed_by, plays_for, spouse_of or partner_of from the person.
+  Someone who only reacts ("Wow!", "Good for him") states nothing.
 - Resolve relative dates ("yesterday", "last May") against the reference time; ISO 8601 dates; null if unknown.
 - negated=true when the text says the relation does not or no longer holds.
 - evidence: an exact, short quote copied from the episode text (not paraphrased), for facts and notes.
