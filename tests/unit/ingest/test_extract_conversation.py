@@ -169,3 +169,30 @@ def test_relative_dates_become_absolute_where_they_stand(extractor: SpacyExtract
                                                        "Yesterday I went to a concert.")]).notes]
     assert notes == ["The week of 1 May 2023 was wild - Maria volunteered at the shelter.",
                      "On 7 May 2023 Maria went to a concert."]
+
+
+@pytest.mark.parametrize(("said", "holder", "org", "role", "ended"), [
+    ("Did you hear? Doug McMillon is the new CEO of Walmart.", "Doug McMillon", "Walmart", "ceo", False),
+    ("Big news today: Walmart named Doug McMillon as its CEO.", "Doug McMillon", "Walmart", "ceo", False),
+    ("Walmart's new CEO is Doug McMillon.", "Doug McMillon", "Walmart", "ceo", False),
+    ("Doug McMillon was appointed CEO by Walmart.", "Doug McMillon", "Walmart", "ceo", False),
+    ("Olaf Scholz replaced Angela Merkel as Chancellor of Germany.", "Olaf Scholz", "Germany", "chancellor", False),
+    ("Sanna Marin was sworn in as Prime Minister of Finland today.", "Sanna Marin", "Finland", "prime_minister",
+     False),
+    ("Finland has a new prime minister: Sanna Marin.", "Sanna Marin", "Finland", "prime_minister", False),
+    ("Mike Duke stepped down as CEO of Walmart.", "Mike Duke", "Walmart", "ceo", True),
+    ("The board of Volkswagen ousted Martin Winterkorn as CEO.", "Martin Winterkorn", "Volkswagen", "ceo", True),
+    ("Angela Merkel is no longer the chancellor of Germany.", "Angela Merkel", "Germany", "chancellor", True),
+    ("Felipe VI is now the King of Spain.", "Felipe VI", "Spain", "monarch", False),
+])
+def test_who_takes_or_leaves_an_office(extractor: SpacyExtractor, said, holder, org, role, ended) -> None:
+    result = run(extractor, [("Ana", said), ("Ben", "Wow, really? Good for him.")])
+    offices = [(f.subject, f.object, f.role, f.negated) for f in result.facts if f.predicate == "holds_office"]
+    assert offices == [(holder, org, role, ended)]
+    assert not any("Ben" in (f.subject, f.object) for f in result.facts)  # the listener states nothing
+
+
+def test_a_question_or_a_wish_about_an_office_states_nothing(extractor: SpacyExtractor) -> None:
+    result = run(extractor, [("Ana", "Is Doug McMillon the new CEO of Walmart?"),
+                             ("Ben", "I hope Ann Lee will become the CEO of Acme.")])
+    assert not [f for f in result.facts if f.predicate == "holds_office"]
