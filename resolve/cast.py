@@ -175,10 +175,16 @@ def kept_apart(a: Member, b: Member) -> bool:
 
 
 def score(a: Member, b: Member) -> MatchScore:
-    """The name score, or a conflict for a pair kept apart: no rule merges or suggests it."""
+    """The name score, or a conflict for a pair kept apart: no rule merges or suggests it. Two entities some
+    episode writes both of are scored as one scene's names (a nickname needs that evidence)."""
     if kept_apart(a, b):
         return MatchScore(candidate_uuid=b.uuid, score=0.0, reason="conflict", conflict="kept_apart")
-    return score_pair(a.as_mention(), b.as_candidate())
+    return score_pair(a.as_mention(), b.as_candidate(), scene=shared_scene(a, b))
+
+
+def shared_scene(a: Member, b: Member) -> bool:
+    """Some episode mentions both: evidence that a nickname and a full name may be one person there."""
+    return bool(a.episodes & b.episodes)
 
 
 def contested(m: Member, others: Iterable[Member]) -> bool:

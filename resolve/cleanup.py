@@ -57,8 +57,8 @@ def _foreign_aliases(m: CastMember, named: dict[str, CastMember]) -> list[CastSp
         other = named.get(fold_name(alias))
         if other is None or other.uuid == m.uuid or fold_name(alias) == fold_name(m.name):
             continue
-        fit = score_pair(MentionCandidate(name=alias, type="Person"),
-                         CandidateEntity(uuid=m.uuid, name=m.name, type="Person"))
+        fit = score_pair(MentionCandidate(name=alias, type="Person"),  # one entity's names: seen together
+                         CandidateEntity(uuid=m.uuid, name=m.name, type="Person"), scene=True)
         if fit.score < MERGE_THRESHOLD:
             out.append(CastSplit(entity_uuid=m.uuid, forms=[alias], into_uuid=other.uuid, rule="split:foreign_alias",
                                  reason=f"{alias!r} is another entity's name and only weakly {m.name!r}"))

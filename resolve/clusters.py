@@ -74,7 +74,7 @@ MAX_BLOCK = 40
 def _score(a: Sequence[ExtractedEntity], b: Sequence[ExtractedEntity], onto: Ontology | None) -> float:
     c = _as_mention(b)
     cand = CandidateEntity(uuid="_", name=c.name, type=c.type, aliases=c.aliases)
-    return score_pair(_as_mention(a), cand, onto).score
+    return score_pair(_as_mention(a), cand, onto, scene=True).score
 
 
 def _compatible(a: Sequence[ExtractedEntity], b: Sequence[ExtractedEntity], onto: Ontology | None) -> bool:

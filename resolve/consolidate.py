@@ -27,6 +27,7 @@ from strata.resolve.cast import (
     other_surnames,
     score,
     settled,
+    shared_scene,
     viable,
 )
 from strata.resolve.decide import PROMINENCE_MIN, PROMINENCE_RATIO, evidence, prominent, surname_match
@@ -81,8 +82,9 @@ def _every_form_fits(src: Member, dst: Member) -> bool:
     also holds "Kitty" is not "Lady Catherine" (a nickname against a rank is only possible), however its
     "Catherine" matches one of her aliases."""
     name = CandidateEntity(uuid=dst.uuid, name=dst.forms[0], type="Person")
-    return all(f == dst.forms[0] or score_pair(MentionCandidate(name=f, type="Person"), name).score >= MERGE_THRESHOLD
-               for f in src.forms)
+    scene = shared_scene(src, dst)
+    return all(f == dst.forms[0] or score_pair(MentionCandidate(name=f, type="Person"), name, scene=scene).score
+               >= MERGE_THRESHOLD for f in src.forms)
 
 
 def _leader(m: Member, found: Sequence[tuple[Member, MatchScore]]) -> tuple[Member, MatchScore] | None:

@@ -55,7 +55,10 @@ def rank_by_name(name: str, candidates: Sequence[CandidateEntity], channel_score
 
 
 def _titled(name: str) -> bool:
-    """A person named with a title or a qualifier ("Mrs. Forster", "the late Mr. Darcy"): only entities the
-    name rules relate to it can be meant, never whatever the full text or the vectors found nearest."""
+    """A person named with a title or a qualifier ("Mrs. Forster", "the late Mr. Darcy"), a role ("the King of
+    Hearts") or a relation ("her sister"): only entities the name rules relate to it can be meant, never
+    whatever the full text or the vectors found nearest."""
     parsed = parse_name(name)
-    return bool(parsed.honorifics or parsed.qualifiers) and bool(parsed.name_tokens)
+    if parsed.qualifiers or parsed.role:
+        return True
+    return bool(parsed.honorifics) and bool(parsed.name_tokens)

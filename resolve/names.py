@@ -1,8 +1,14 @@
 """Person-name analysis: honorifics, given names, surname, qualifiers, and pairwise compatibility.
 
-A name is split into address prefixes (dropped: "my dear"), qualifiers that make it a different person
-("the late", "... 's father"), honorifics, given names and a surname (with particles: "de Bourgh") and an
-optional territorial designation ("of Pemberley", ignored when matching).
+A name is split into address prefixes (dropped: "my dear", a leading article), qualifiers that make it a different
+person ("the late", "... 's father", "her sister", an epithet: "William the Conqueror"), honorifics, given names and
+a surname (with particles: "de Bourgh") and an optional designation ("of Pemberley": ignored when matching a
+personal name; kept for a role named by its title alone, "the King of Hearts", where it tells two holders apart).
+
+Descriptors parse the same way, the head where a surname is and its modifiers where given names are: "the White
+Rabbit" is head "rabbit" + modifier "white", "the Fish-Footman" head "footman" + modifier "fish", so a bare "the
+Rabbit" is part of "the White Rabbit" and "Fish-Footman" / "Frog-Footman" differ as two given names do. A role
+title alone ("the King", "the Duchess", "the Doctor") is a descriptor whose head is that title (``role``).
 """
 
 from __future__ import annotations
@@ -22,6 +28,7 @@ from strata.resolve.lexicon import (
     HONORIFICS,
     INTERCHANGEABLE_HONORIFICS,
     MALE_GIVEN_NAMES,
+    PLAIN_HONORIFICS,
     RELATION_NOUNS,
     SURNAME_PARTICLES,
     Gender,
@@ -29,6 +36,24 @@ from strata.resolve.lexicon import (
 from strata.resolve.normalize import canonical_honorific, fold_text
 
 _RELATION_TAIL = re.compile(r"['\u2019\u02bc]s?\s+([^\W\d_]+)\s*$")
+
+# Possessive determiners that make a phrase relational ("her sister", "his father"): it names someone only
+# through a person the words do not say, so it matches nothing but the same phrase.
+POSSESSIVE_DETERMINERS = frozenset({"her", "his", "their", "your", "its", "our", "whose"})
+# Titles that can name a role on their own ("the King", "the Duchess", "the Doctor") and so head a descriptor.
+# Address titles ("Sir", "Madam", "Mr.", "Lady", "Mother") are said to many people and stay exact-only.
+ADDRESS_TITLES = PLAIN_HONORIFICS | frozenset({"sir", "lord", "lady", "dame", "uncle", "aunt", "father", "mother",
+                                               "brother", "sister"})
+ROLE_TITLES = frozenset(HONORIFICS) - ADDRESS_TITLES
+# Words that open a designation or complement after a name or a head ("of Pemberley", "with the Black Beard",
+# "in Uniform", "at Oliver's Trial"): two phrases that both carry one and differ name two people.
+COMPLEMENT_WORDS = frozenset({"of", "with", "in", "at", "from", "on"})
+# Heads so general that sharing one says nothing ("a Man" / "the Invisible Man", "Small" / "a Small, Dark, Brisk
+# Man"): a phrase with such a head relates only to the same words.
+GENERIC_HEADS = frozenset({"man", "woman", "men", "women", "gentleman", "gentlemen", "lady", "ladies", "girl", "boy",
+                           "child", "person", "people", "fellow", "voice", "youth", "lad", "creature", "figure"})
+# Modifiers that say there is another one of the same head: "the Second Housemaid" is not "the Housemaid".
+OTHER_ONE_MODIFIERS = frozenset({"second", "third", "fourth", "fifth", "other", "another", "next", "new"})
 
 
 @dataclass(frozen=True)
@@ -40,6 +65,15 @@ class ParsedName:
     # a single name token whose role (given or surname) cannot be told ("Darcy", "Jane")
     bare: str | None = None
     qualifiers: frozenset[str] = frozenset()
+    # "of Hearts" in "the King of Hearts" (folded), kept only for a role title with no name ("the Duke of X")
+    designation: str | None = None
+
+    @property
+    def role(self) -> str | None:
+        """The role title a descriptor is named by alone ("the King", "the King of Hearts"), else None."""
+        if self.name_tokens or len(self.honorifics) != 1 or self.honorifics[0] not in ROLE_TITLES:
+            return None
+        return self.honorifics[0]
 
     @property
     def name_tokens(self) -> tuple[str, ...]:
@@ -102,11 +136,17 @@ def parse_name(name: str) -> ParsedName:
     qualifiers: set[str] = set()
     tokens = fold_text(raw).split()
     relation = _RELATION_TAIL.search(raw)
-    if relation and relation.group(1) in RELATION_NOUNS and len(tokens) > 1:
+    # "Mr. Collins' father", "Fagin's Jailer": a noun after a possessive names someone else (not one whose own
+    # name holds a possessive after a complement: "the Clerk at Oliver's Trial")
+    if relation and len(tokens) > 1 and (relation.group(1) in RELATION_NOUNS or not COMPLEMENT_WORDS & set(
+            fold_text(raw[:relation.start()]).split()[1:])):
         # "Mr. Collins' father" names the father, not Mr. Collins
         qualifiers.add(f"rel:{relation.group(1)}")
         tokens = tokens[:-1]
     folded = " ".join(tokens)
+    if len(tokens) > 1 and tokens[0] in POSSESSIVE_DETERMINERS:  # "her sister": whose, the words do not say
+        qualifiers.add(f"of:{tokens[0]}")
+        tokens = tokens[1:]
     honorifics: list[str] = []
     while True:
         tokens = _strip_prefixes(tokens)
@@ -117,13 +157,30 @@ def parse_name(name: str) -> ParsedName:
             tokens.pop(0)
         else:
             break
-    if len(tokens) == 1 and (h := canonical_honorific(tokens[0])) and not honorifics:
-        return ParsedName(folded=folded, honorifics=(h,), qualifiers=frozenset(qualifiers))
+    if tokens and (h := canonical_honorific(tokens[0])) and not honorifics and (
+            len(tokens) == 1 or tokens[1] == "of"):  # "King", "King of Hearts": the title names the role
+        honorifics.append(h)
+        tokens.pop(0)
+    designation = None
+    if tokens and tokens[0] == "of" and honorifics:  # "the Duke of St. Austrey", "the Queen of Hearts"
+        designation = " ".join(t for t in tokens[1:] if t not in ("the", "a", "an")) or None
+        tokens = []
+    if not tokens:
+        return ParsedName(folded=folded, honorifics=tuple(honorifics), qualifiers=frozenset(qualifiers),
+                          designation=designation)
     while tokens and tokens[-1] in DISTINCT_QUALIFIERS and len(tokens) > 1:  # "John Smith junior"
         qualifiers.add(tokens.pop())
-    if "of" in tokens[1:]:
-        tokens = tokens[: tokens.index("of", 1)]  # territorial designation: "Mr. Darcy of Pemberley"
-    base = ParsedName(folded=folded, honorifics=tuple(honorifics), qualifiers=frozenset(qualifiers))
+    cut = next((i for i, t in enumerate(tokens) if i > 0 and t in COMPLEMENT_WORDS), None)
+    if cut is not None:  # "Mr. Darcy of Pemberley", "the Man with the Black Beard", "the Clerk at the Trial"
+        designation = " ".join(t for t in tokens[cut + 1:] if t not in ("the", "a", "an")) or None
+        tokens = tokens[:cut]
+    if "the" in tokens[1:-1]:
+        # an epithet names one person among namesakes: "William the Conqueror" is not any William (nor Bill)
+        cut = tokens.index("the", 1)
+        qualifiers.add("epithet:" + " ".join(tokens[cut + 1:]))
+        tokens = tokens[:cut]
+    base = ParsedName(folded=folded, honorifics=tuple(honorifics), qualifiers=frozenset(qualifiers),
+                      designation=designation)
     if len(tokens) == 1:
         token = tokens[0]
         if not honorifics:
@@ -151,6 +208,8 @@ class NameRelation(Enum):
     PARTIAL_DIMINUTIVE = "partial_diminutive"  # part of the other through a diminutive ("Kitty" / "Catherine X")
     # title + surname vs a full name: the title form is shared by a family (Mrs. Bennet / Jane Bennet)
     SURNAME_ONLY = "surname_only"
+    # a role named by its title alone vs a person bearing that title ("the Doctor" / "Dr. Kemp")
+    ROLE = "role"
     NONE = "none"  # nothing in common
     CONFLICT = "conflict"
 
@@ -192,9 +251,17 @@ def _single_vs_full(token: str, full: ParsedName) -> NameRelation:
 def compare_names(a: ParsedName, b: ParsedName) -> NameComparison:
     """Relation between two person names, with the conflict rules that force "different"."""
     ta, tb = a.name_tokens, b.name_tokens
-    if not ta or not tb:  # honorific-only ("Sir", "Madam"): only an exact match can relate them
-        return NameComparison(NameRelation.SAME if a.folded == b.folded else NameRelation.NONE)
+    if not ta or not tb:
+        return _compare_titles_only(a, b)
+    if (ta[-1] in GENERIC_HEADS or tb[-1] in GENERIC_HEADS) and ta != tb:
+        return NameComparison(NameRelation.NONE)
+    if ta[-1] == tb[-1] and len(ta) != len(tb) and OTHER_ONE_MODIFIERS & set(ta[:-1] + tb[:-1]):
+        return NameComparison(NameRelation.CONFLICT, "other_one")  # "the Second Housemaid" / "the Housemaid"
     relation = _relation(a, b)
+    if relation is not NameRelation.CONFLICT and a.designation and b.designation and a.designation != b.designation:
+        return NameComparison(NameRelation.CONFLICT, "designation")  # "Queen of Hearts" / "Queen of Spades"
+    if relation is NameRelation.SAME and bool(a.designation) != bool(b.designation):
+        relation = NameRelation.PARTIAL  # "the Knave" is part of "the Knave of Hearts"
     if relation is NameRelation.CONFLICT:
         return NameComparison(relation, "given_name" if a.surname == b.surname else "surname")
     if relation is NameRelation.NONE:
@@ -206,9 +273,31 @@ def compare_names(a: ParsedName, b: ParsedName) -> NameComparison:
     return NameComparison(relation)
 
 
+def _compare_titles_only(a: ParsedName, b: ParsedName) -> NameComparison:
+    """One side has no name, only titles. An address title ("Sir", "Madam") relates only to itself; a role
+    title ("the King") is a descriptor: the same role with one designation missing is part of the other ("the
+    Queen" / "the Queen of Hearts"), two designations that differ are two people, and a person bearing the title
+    ("Dr. Kemp" for "the Doctor") is only possible."""
+    if a.folded == b.folded:
+        return NameComparison(NameRelation.SAME)
+    role_a, role_b = a.role, b.role
+    if role_a and role_a == role_b:
+        if a.qualifiers != b.qualifiers:
+            return NameComparison(NameRelation.CONFLICT, "qualifier")
+        if a.designation == b.designation:
+            return NameComparison(NameRelation.SAME)
+        if a.designation and b.designation:
+            return NameComparison(NameRelation.CONFLICT, "designation")
+        return NameComparison(NameRelation.PARTIAL)
+    role, other = (role_a, b) if role_a else (role_b, a)
+    if role and other.name_tokens and role in other.honorifics and not (a.qualifiers | b.qualifiers):
+        return NameComparison(NameRelation.ROLE)
+    return NameComparison(NameRelation.NONE)
+
+
 def _relation(a: ParsedName, b: ParsedName) -> NameRelation:
     ta, tb = a.name_tokens, b.name_tokens
-    if ta == tb:
+    if ta == tb or "".join(ta) == "".join(tb):  # "Station-Master" / "Stationmaster"
         return NameRelation.SAME
     if len(ta) == 1 and len(tb) == 1:
         return NameRelation.DIMINUTIVE if given_compatible(ta[0], tb[0]) and len(ta[0]) > 1 else NameRelation.NONE

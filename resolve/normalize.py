@@ -50,6 +50,24 @@ def fold_name(name: str) -> str:
     return " ".join(tokens)
 
 
+# Leading words a name may be written with or without ("the King of Hearts", "a Cook"); never part of a key's
+# identity for matching, though the key itself keeps them (keys of stored names stay as they were).
+LEADING_ARTICLES = frozenset({"the", "a", "an"})
+
+
+@lru_cache(maxsize=65536)
+def match_form(name: str) -> str:
+    """The form two names are compared in when asking "is this the same name": fold_name of the name without a
+    leading article, its first remaining word's honorific spelled one way ("The King Of Hearts", "the king of
+    hearts" and "King of Hearts" are one form; "The Doctor" is "dr"). Not a key: ``entity_key`` is unchanged."""
+    tokens = fold_text(name).split()
+    while len(tokens) > 1 and tokens[0] in LEADING_ARTICLES:
+        tokens = tokens[1:]
+    if tokens:
+        tokens[0] = canonical_honorific(tokens[0]) or tokens[0]
+    return " ".join(tokens)
+
+
 def type_class(type_name: str | None, ontology: Ontology | None = None) -> str | None:
     return (ontology or load_ontology()).type_class(type_name)
 

@@ -17,7 +17,7 @@ from rapidfuzz.distance import JaroWinkler
 
 from strata.resolve.lexicon import PLAIN_HONORIFICS
 from strata.resolve.names import NameRelation, ParsedName, compare_names, honorific_conflict, parse_name
-from strata.resolve.normalize import fold_name, type_class
+from strata.resolve.normalize import fold_name, match_form, type_class
 from strata.resolve.ontology import Ontology
 from strata.resolve.types import CandidateEntity, MatchScore, MentionCandidate
 
@@ -39,6 +39,12 @@ _NICKNAME_RELATIONS = frozenset({NameRelation.DIMINUTIVE, NameRelation.PARTIAL_D
 # Title + surname vs a full name ("Mr. Darcy" / "Fitzwilliam Darcy"): wife, daughters, father share that form,
 # so it is only a possible match, for an adjudicator, never an automatic merge.
 SURNAME_ONLY_SCORE = 0.75
+# A role named by its title alone against a person bearing that title ("the Doctor" / "Dr. Kemp"): possible only.
+ROLE_SCORE = 0.7
+# A nickname or given-name variant from the diminutive table alone ("Bill" / "William", "Nancy" / "Anne") is
+# only possible across episodes: a dictionary says the two names can be one person, not that they are. Within
+# one episode (a scene that writes both) ``score_pair(..., scene=True)`` keeps the table's merge-level score.
+UNEVIDENCED_NICKNAME_SCORE = 0.7
 
 # Typos in a surname or single name ("Denny" / "Denney"): Jaro-Winkler on short names.
 TYPO_MIN_LENGTH = 4  # shorter names differ by one letter too often (Hill / Hall)
@@ -61,6 +67,7 @@ _RELATION_SCORES = {
     NameRelation.PARTIAL: PARTIAL_SCORE,
     NameRelation.PARTIAL_DIMINUTIVE: PARTIAL_DIMINUTIVE_SCORE,
     NameRelation.SURNAME_ONLY: SURNAME_ONLY_SCORE,
+    NameRelation.ROLE: ROLE_SCORE,
 }
 
 
@@ -75,7 +82,7 @@ def cosine(a: Sequence[float] | None, b: Sequence[float] | None) -> float | None
 def _forms(name: str, aliases: Sequence[str]) -> list[str]:
     seen: dict[str, str] = {}
     for form in (name, *aliases):
-        folded = fold_name(form)
+        folded = match_form(form)
         if folded and folded not in seen:
             seen[folded] = form
     return list(seen.values())
@@ -92,18 +99,26 @@ def _typo(a: ParsedName, b: ParsedName) -> bool:
     return min(len(x), len(y)) >= TYPO_MIN_LENGTH and JaroWinkler.similarity(x, y) >= TYPO_JARO_WINKLER
 
 
-def _person_pair(a: str, b: str) -> tuple[float, str, str | None]:
+def _person_pair(a: str, b: str, scene: bool = False) -> tuple[float, str, str | None]:
     pa, pb = parse_name(a), parse_name(b)
     cmp = compare_names(pa, pb)
     if cmp.relation is NameRelation.CONFLICT:
         return 0.0, "conflict", cmp.conflict
     if cmp.relation in _NICKNAME_RELATIONS and _ranked_against_bare(pa, pb):
         return RANKED_DIMINUTIVE_SCORE, cmp.relation.value, None
+    if cmp.relation in _NICKNAME_RELATIONS and not scene and _nickname_only(pa, pb):
+        return UNEVIDENCED_NICKNAME_SCORE, cmp.relation.value, None
     if cmp.relation in _RELATION_SCORES:
         return _RELATION_SCORES[cmp.relation], cmp.relation.value, None
     if _typo(pa, pb) and pa.qualifiers == pb.qualifiers and honorific_conflict(pa, pb) is None:
         return TYPO_SCORE, "fuzzy", None
     return 0.0, "none", None
+
+
+def _nickname_only(a: ParsedName, b: ParsedName) -> bool:
+    """The two share no name token literally: only the diminutive table relates them ("Bill" / "William
+    Smith"); "Lizzy Bennet" / "Elizabeth Bennet" share the surname, which is evidence of its own."""
+    return not set(a.name_tokens) & set(b.name_tokens)
 
 
 def _ranked_against_bare(a: ParsedName, b: ParsedName) -> bool:
@@ -132,15 +147,17 @@ def _entity_genders(forms: Sequence[str]) -> frozenset[str]:
 
 
 def score_pair(
-    mention: MentionCandidate, candidate: CandidateEntity, ontology: Ontology | None = None
+    mention: MentionCandidate, candidate: CandidateEntity, ontology: Ontology | None = None, scene: bool = False
 ) -> MatchScore:
-    """Score how likely ``mention`` names ``candidate``; 0 with ``conflict`` set when they must differ."""
+    """Score how likely ``mention`` names ``candidate``; 0 with ``conflict`` set when they must differ.
+    ``scene``: both are written in one episode (the within-episode collapse), which is evidence enough for a
+    nickname from the diminutive table."""
     uuid = candidate.uuid
     cls_m, cls_c = type_class(mention.type, ontology), type_class(candidate.type, ontology)
     if cls_m and cls_c and cls_m != cls_c:
         return MatchScore(candidate_uuid=uuid, score=0.0, reason="conflict", conflict="type")
     m_forms, c_forms = _forms(mention.name, mention.aliases), _forms(candidate.name, candidate.aliases)
-    c_folded = {fold_name(f) for f in c_forms}
+    c_folded = {match_form(f) for f in c_forms}
     person = "person" in (cls_m, cls_c) or any(parse_name(f).honorifics for f in (*m_forms, *c_forms))
     if person:
         gm, gc = _entity_genders(m_forms), _entity_genders(c_forms)
@@ -149,12 +166,12 @@ def score_pair(
             return MatchScore(candidate_uuid=uuid, score=0.0, reason="conflict", conflict="honorific_gender")
     best = (0.0, "none", "", "")
     for mf in m_forms:
-        if fold_name(mf) in c_folded:
-            cf = next(f for f in c_forms if fold_name(f) == fold_name(mf))
+        if match_form(mf) in c_folded:
+            cf = next(f for f in c_forms if match_form(f) == match_form(mf))
             best = max(best, (EXACT_SCORE, "exact", mf, cf))
             continue
         for cf in c_forms:
-            score, reason, conflict = _person_pair(mf, cf) if person else _other_pair(mf, cf)
+            score, reason, conflict = _person_pair(mf, cf, scene) if person else _other_pair(mf, cf)
             if conflict:
                 return MatchScore(candidate_uuid=uuid, score=0.0, reason="conflict", conflict=conflict,
                                   mention_form=mf, candidate_form=cf)

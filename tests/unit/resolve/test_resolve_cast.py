@@ -93,9 +93,9 @@ def _plan(names: list[str], found: list[CandidateEntity]):
 
 
 def test_a_merge_by_rule_is_recorded_with_its_evidence():
-    plan = _plan(["Lizzy"], [person("e", "Elizabeth Marsh")])
-    assert [(m.entity_uuid, m.forms, m.rule) for m in plan.merges] == [("e", ["Lizzy"], "partial_diminutive")]
-    assert plan.merges[0].candidate_form == "Elizabeth Marsh" and plan.merges[0].episode_uuid == plan.episode.uuid
+    plan = _plan(["Eleanor"], [person("e", "Eleanor Marsh")])
+    assert [(m.entity_uuid, m.forms, m.rule) for m in plan.merges] == [("e", ["Eleanor"], "partial")]
+    assert plan.merges[0].candidate_form == "Eleanor Marsh" and plan.merges[0].episode_uuid == plan.episode.uuid
 
 
 def test_names_joined_within_an_episode_are_recorded_as_a_collapse():
@@ -124,9 +124,9 @@ def test_a_nickname_against_a_rank_and_given_name_is_only_possible() -> None:
     from strata.resolve.scoring import MERGE_THRESHOLD, POSSIBLE_THRESHOLD, score_pair
     from strata.resolve.types import CandidateEntity, MentionCandidate
 
-    def s(a: str, b: str) -> float:
+    def s(a: str, b: str) -> float:  # one scene writes both: the evidence a nickname needs (issue 30)
         candidate = CandidateEntity(uuid="x", name=b, type="Person")
-        return score_pair(MentionCandidate(name=a, type="Person"), candidate).score
+        return score_pair(MentionCandidate(name=a, type="Person"), candidate, scene=True).score
 
     assert POSSIBLE_THRESHOLD <= s("Kitty", "Lady Catherine") < MERGE_THRESHOLD
     assert s("Kitty", "Catherine") >= MERGE_THRESHOLD  # no rank: the diminutive stands

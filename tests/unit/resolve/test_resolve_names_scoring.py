@@ -7,7 +7,7 @@ import pytest
 from strata.resolve.decide import decide
 from strata.resolve.names import compare_names, parse_name
 from strata.resolve.normalize import entity_key
-from strata.resolve.scoring import MERGE_THRESHOLD, score_pair
+from strata.resolve.scoring import MERGE_THRESHOLD, POSSIBLE_THRESHOLD, score_pair
 from strata.resolve.types import CandidateEntity, MentionCandidate
 from strata.schema.errors import InputError
 
@@ -37,10 +37,18 @@ def s(mention: str, candidate: str, mtype: str = "Person", ctype: str = "Person"
                       CandidateEntity(uuid="c", name=candidate, type=ctype, **kw)).score
 
 
-@pytest.mark.parametrize(("a", "b"), [("Lizzy", "Elizabeth"), ("Darcy", "Mr. Darcy"), ("Darcy", "Fitzwilliam Darcy"),
+@pytest.mark.parametrize(("a", "b"), [("Darcy", "Mr. Darcy"), ("Darcy", "Fitzwilliam Darcy"),
                                       ("Bill Turner", "William Turner"), ("Mr Denny", "Mr. Denney")])
 def test_compatible_names_score_at_merge_level(a, b):
     assert s(a, b) >= MERGE_THRESHOLD
+
+
+def test_a_nickname_needs_a_scene():
+    # the diminutive table alone makes "Lizzy" / "Elizabeth" possible; one episode writing both makes it a merge
+    assert POSSIBLE_THRESHOLD <= s("Lizzy", "Elizabeth") < MERGE_THRESHOLD
+    scene = score_pair(MentionCandidate(name="Lizzy", type="Person"),
+                       CandidateEntity(uuid="c", name="Elizabeth", type="Person"), scene=True)
+    assert scene.score >= MERGE_THRESHOLD
 
 
 @pytest.mark.parametrize(
