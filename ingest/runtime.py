@@ -60,7 +60,11 @@ def build_runtime(settings: Settings, *, pipeline: bool = False, celery: bool = 
     rt = Runtime(settings=settings, graph=graph, pool=pool)
     try:
         if migrate:
+            from strata.graph.upgrade import upgrade_offices
+            from strata.ingest.rules import office_rules
+
             apply_migrations(graph, settings.embedding_dim)
+            upgrade_offices(graph, office_rules())
         if embedder:
             from strata.ingest.embedders import make_embedder
 

@@ -60,9 +60,10 @@ from strata.graph.story import GroupClock, StoryAsk, StoryCut, group_clock, stor
 from strata.graph.suggestions import Rejection, Suggestion, accept_suggestion, pending_suggestions, reject_suggestion
 from strata.graph.traverse import Neighborhood, entity_types, group_of, neighborhood, shortest_paths
 from strata.graph.undo import UndoResult, undo_pass, undo_record
+from strata.graph.upgrade import upgrade_offices
 from strata.ingest.consolidate import ConsolidationResult, consolidate_group
 from strata.ingest.retention import apply_group
-from strata.ingest.rules import purge_rules, split_rules
+from strata.ingest.rules import office_rules, purge_rules, split_rules
 from strata.ingest.runtime import Runtime
 from strata.ingest.sources import SourceDocument, parse_source_bytes
 from strata.ingest.submit import JobInfo, episode_info, job_info, retry_failed, submit_document, submit_episodes
@@ -116,7 +117,9 @@ class Memory:
         return True, pending_migrations(self.graph)
 
     def apply_schema(self) -> MigrationReport:
-        return apply_migrations(self.graph, self.settings.embedding_dim)
+        report = apply_migrations(self.graph, self.settings.embedding_dim)
+        upgrade_offices(self.graph, office_rules())  # what migration 0022 marked; nothing when nothing is
+        return report
 
     def create_key(self, groups: list[str], rights: str, name: str | None = None) -> CreatedKey:
         return create_key(self.graph, groups, rights, name)
