@@ -205,7 +205,10 @@ def _fill(verb: Token, frames: tuple[VerbFrame, ...], args: Arguments,
     Berlin")."""
     subs, passive = subjects_of(verb)
     verb_negated = is_negated(verb)
+    said = {t.lemma_.lower() for t in verb.sent}
     for frame in frames:
+        if frame.cues and not frame.cues & said:
+            continue
         subject_tokens, objects = _slots(verb, frame, subs, passive)
         subjects = [n for tok in subject_tokens for n in args.names(tok)]
         if not subject_tokens and not passive:

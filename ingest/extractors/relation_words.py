@@ -95,9 +95,21 @@ class VerbFrame(NamedTuple):
     through: frozenset[str] = frozenset()
     # read only when people speak of themselves: "I left Acme" quits a job, a novel's "left Bath" departs
     spoken_only: bool = False
+    # read only when the sentence has one of these words: "joined Ajax *on a free transfer*" is a team,
+    # "joined Acme *as an engineer*" a job (empty: always)
+    cues: frozenset[str] = frozenset()
 
 
 _PROPOSALS = frozenset({"hand", "offer", "proposal", "proposals", "addresses", "suit"})
+# Words (lemmas) that make a verb of joining, leaving or moving about a sports team or about a job.
+TEAM_CUES = frozenset({"team", "club", "squad", "side", "transfer", "fee", "loan", "striker", "midfielder", "defender",
+                       "goalkeeper", "keeper", "winger", "forward", "season", "league", "sign", "player", "play",
+                       "football", "soccer", "basketball", "hockey", "baseball", "cricket", "rugby", "cup", "match",
+                       "game", "coach", "fan", "fans", "goal", "debut", "kit", "jersey", "shirt", "roster"})
+JOB_CUES = frozenset({"job", "work", "company", "firm", "startup", "employer", "hire", "position", "role", "salary",
+                      "career", "office", "intern", "internship", "engineer", "developer", "designer", "analyst",
+                      "consultant", "manager", "nurse", "teacher", "lawyer", "accountant", "scientist", "researcher",
+                      "staff", "employee", "colleague", "boss", "promotion", "offer", "contract", "resign", "quit"})
 _TO_PLACE = (VerbFrame("visits", "to", "Place"), VerbFrame("visits", "into", "Place"))
 
 
@@ -113,7 +125,8 @@ VERB_FRAMES: dict[tuple[str, str], tuple[VerbFrame, ...]] = {
     ("dump", ""): (VerbFrame("partner_of", "dobj", "Person", negated=True),),
     ("engage", ""): (VerbFrame("engaged_to", "to", "Person"),),
     ("propose", ""): (VerbFrame("engaged_to", "to", "Person"),),
-    ("move", ""): (VerbFrame("lives_in", "to", "Place"), VerbFrame("lives_in", "into", "Place")),
+    ("move", ""): (VerbFrame("plays_for", "to", "Organization", cues=TEAM_CUES),
+                   VerbFrame("lives_in", "to", "Place"), VerbFrame("lives_in", "into", "Place")),
     ("move", "back"): (VerbFrame("lives_in", "to", "Place"),),
     ("relocate", ""): (VerbFrame("lives_in", "to", "Place"),),
     ("live", ""): (VerbFrame("lives_in", "in", "Place"), VerbFrame("lives_in", "at", "Place"),
@@ -122,10 +135,13 @@ VERB_FRAMES: dict[tuple[str, str], tuple[VerbFrame, ...]] = {
     ("settle", ""): (VerbFrame("lives_in", "in", "Place"),),
     ("work", ""): (VerbFrame("employed_by", "at", "Organization"), VerbFrame("employed_by", "for", "Organization"),
                    VerbFrame("works_as", "as", "Concept", concepts=True)),
-    ("join", ""): (VerbFrame("member_of", "dobj", "Organization"),),
+    ("join", ""): (VerbFrame("plays_for", "dobj", "Organization", cues=TEAM_CUES),
+                   VerbFrame("employed_by", "dobj", "Organization", cues=JOB_CUES),
+                   VerbFrame("member_of", "dobj", "Organization")),
     ("hire", ""): (VerbFrame("employed_by", "by", "Organization"),),
     ("quit", ""): (VerbFrame("employed_by", "dobj", "Organization", negated=True, spoken_only=True),),
-    ("leave", ""): (VerbFrame("employed_by", "dobj", "Organization", negated=True, spoken_only=True),),
+    ("leave", ""): (VerbFrame("plays_for", "dobj", "Organization", negated=True, spoken_only=True, cues=TEAM_CUES),
+                    VerbFrame("employed_by", "dobj", "Organization", negated=True, spoken_only=True)),
     ("study", ""): (VerbFrame("studies_at", "at", "Organization"), VerbFrame("studies", "dobj", "Concept", True)),
     ("graduate", ""): (VerbFrame("studies_at", "from", "Organization"),),
     ("attend", ""): (VerbFrame("attended", "dobj", "Event", concepts=True),),
@@ -184,6 +200,7 @@ VERB_FRAMES: dict[tuple[str, str], tuple[VerbFrame, ...]] = {
     ("adopt", ""): (VerbFrame("has_pet", "dobj", "Animal", concepts=True),),
     ("buy", ""): (VerbFrame("owns", "dobj", "Object", concepts=True),),
     ("own", ""): (VerbFrame("owns", "dobj", "Object", concepts=True),),
+    ("sell", ""): (VerbFrame("owns", "dobj", "Object", concepts=True, negated=True),),
     ("meet", ""): (VerbFrame("knows", "dobj", "Person"),),
     ("know", ""): (VerbFrame("knows", "dobj", "Person"),),
     ("succeed", ""): (VerbFrame("succeeded", "dobj", "Person"),),

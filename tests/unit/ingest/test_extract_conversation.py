@@ -196,3 +196,17 @@ def test_a_question_or_a_wish_about_an_office_states_nothing(extractor: SpacyExt
     result = run(extractor, [("Ana", "Is Doug McMillon the new CEO of Walmart?"),
                              ("Ben", "I hope Ann Lee will become the CEO of Acme.")])
     assert not [f for f in result.facts if f.predicate == "holds_office"]
+
+
+@pytest.mark.parametrize(("said", "fact"), [
+    ("Leo joined Ajax after a record transfer.", ("Leo", "plays_for", "Ajax", False)),
+    ("Priya joined Deloitte as a consultant.", ("Priya", "employed_by", "Deloitte", False)),
+    ("Leo moved to Real Madrid for a huge fee.", ("Leo", "plays_for", "Real Madrid", False)),
+    ("Maya moved to Madrid for a new job.", ("Maya", "lives_in", "Madrid", False)),
+    ("Leo left Chelsea after five seasons.", ("Leo", "plays_for", "Chelsea", True)),
+    ("Tom left Google.", ("Tom", "employed_by", "Google", True)),
+    ("Maya no longer lives in Lisbon.", ("Maya", "lives_in", "Lisbon", True)),
+])
+def test_joining_leaving_and_moving_read_by_what_the_sentence_is_about(extractor: SpacyExtractor, said, fact) -> None:
+    result = run(extractor, [("Ana", said), ("Ben", "Oh wow.")])
+    assert [(f.subject, f.predicate, f.object, f.negated) for f in result.facts] == [fact]
