@@ -273,6 +273,8 @@ class SpacyExtractor:
                 first += 1
             if first == ent.end:
                 continue
+            if segment.speaker and type_ == "Person":
+                first = _whole_name_start(doc, first, ent.end)  # "Anders Fogh Rasmussen", not "Fogh Rasmussen"
             if type_ == "Person" and first > 0 and _is_honorific(doc[first - 1]):
                 first -= 1  # "Mrs. Bennet" and "Mr. Bennet" are two people: the title stays in the name
             if type_ != "Person" and first > 0 and _is_honorific(doc[first - 1]):
@@ -519,6 +521,16 @@ def _shouted(name: str) -> bool:
     letters = [c for c in name if c.isalpha()]
     return bool(letters) and all(c.isupper() for c in letters) and any(
         sum(c.isalpha() for c in w) >= 2 for w in name.split())
+
+
+def _whole_name_start(doc: Doc, first: int, end: int) -> int:
+    """Where a person's name starts when the small model left its first names out: capitalized proper nouns
+    right before it that the parser joins to the name (compounds of a word inside it)."""
+    while (first > 0 and (t := doc[first - 1]).pos_ == "PROPN" and t.dep_ == "compound" and t.is_alpha
+           and t.text[:1].isupper() and first <= t.head.i < end and not _is_honorific(t) and not t.ent_type_
+           and not roles().known(t.text)):
+        first -= 1
+    return first
 
 
 def _acronym(name: str, label: str) -> bool:

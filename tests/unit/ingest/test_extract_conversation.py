@@ -210,3 +210,9 @@ def test_a_question_or_a_wish_about_an_office_states_nothing(extractor: SpacyExt
 def test_joining_leaving_and_moving_read_by_what_the_sentence_is_about(extractor: SpacyExtractor, said, fact) -> None:
     result = run(extractor, [("Ana", said), ("Ben", "Oh wow.")])
     assert [(f.subject, f.predicate, f.object, f.negated) for f in result.facts] == [fact]
+
+
+def test_a_name_the_model_cut_short_is_read_whole(extractor: SpacyExtractor) -> None:
+    result = run(extractor, [("Ana", "Anders Fogh Rasmussen became the Secretary General of NATO.")])
+    assert [(f.subject, f.object, f.role) for f in result.facts] == [("Anders Fogh Rasmussen", "NATO",
+                                                                       "secretary_general")]
