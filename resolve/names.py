@@ -299,8 +299,13 @@ def _relation(a: ParsedName, b: ParsedName) -> NameRelation:
     ta, tb = a.name_tokens, b.name_tokens
     if ta == tb or "".join(ta) == "".join(tb):  # "Station-Master" / "Stationmaster"
         return NameRelation.SAME
+    if len(ta) == len(tb) == 2 and ta == tb[::-1] and not (a.honorifics or b.honorifics):
+        return NameRelation.SAME  # written surname first, as lists and indexes do: "Wilcox Charles"
     if len(ta) == 1 and len(tb) == 1:
-        return NameRelation.DIMINUTIVE if given_compatible(ta[0], tb[0]) and len(ta[0]) > 1 else NameRelation.NONE
+        # a lone initial ("Mr. B", "Mr. E.") stands for no name in particular: only its other words can tell
+        if min(len(ta[0]), len(tb[0])) == 1:
+            return NameRelation.NONE
+        return NameRelation.DIMINUTIVE if given_compatible(ta[0], tb[0]) else NameRelation.NONE
     if len(ta) == 1 or len(tb) == 1:
         single, full = (a, b) if len(ta) == 1 else (b, a)
         if single.surname and full.surname:  # "Mrs. Bennet" vs "Jane Bennet": roles known

@@ -108,6 +108,12 @@ def _person_pair(a: str, b: str, scene: bool = False) -> tuple[float, str, str |
         return RANKED_DIMINUTIVE_SCORE, cmp.relation.value, None
     if cmp.relation in _NICKNAME_RELATIONS and not scene and _nickname_only(pa, pb):
         return UNEVIDENCED_NICKNAME_SCORE, cmp.relation.value, None
+    if (cmp.relation is NameRelation.PARTIAL and not scene and pa.given and pa.surname
+            and pb.bare == pa.surname):
+        # a full name ("Evie Wilcox") against an entity's bare surname ("Wilcox", held by Mr. Wilcox): the
+        # surname is the family's, so this says no more than title + surname does; the other way round ("Wilcox"
+        # for the one "Evie Wilcox") stays a part of the name, and within one scene the two join as before
+        return SURNAME_ONLY_SCORE, NameRelation.SURNAME_ONLY.value, None
     if cmp.relation in _RELATION_SCORES:
         return _RELATION_SCORES[cmp.relation], cmp.relation.value, None
     if _typo(pa, pb) and pa.qualifiers == pb.qualifiers and honorific_conflict(pa, pb) is None:

@@ -176,3 +176,29 @@ def test_match_form_is_not_the_key():
     # keys of stored names stay as they were
     assert entity_key("The King Of Hearts", "Person") == "person:the king of hearts"
     assert entity_key("Mr. Darcy", "Person") == "person:mr darcy"
+
+
+# --- initials, inverted names, a full name against a family's bare surname ----------------------------------
+
+def test_a_lone_initial_joins_no_name():
+    # "Mr. B" must not gather every B-name of the book
+    for name in ("Bates", "Mr. Brownlow", "Bolter"):
+        assert relation("Mr. B", name) is NameRelation.NONE
+    assert relation("E. Bennet", "Elizabeth Bennet") is NameRelation.DIMINUTIVE  # beside a surname it may
+
+
+def test_a_name_written_surname_first_is_the_same_name():
+    assert relation("Wilcox Charles", "Charles Wilcox") is NameRelation.SAME
+
+
+def test_a_full_name_does_not_join_a_family_surname_entity_by_the_surname():
+    father = person("mr", "Mr. Wilcox", "Wilcox", mentions=70)
+    evie = person("evie", "Evie", mentions=25)
+    ranked = rank_by_name("Evie Wilcox", [father, evie], [0.8, 0.8])
+    assert [[father, evie][i].uuid for i, _ in ranked][0] == "evie"
+    assert decide(MentionCandidate(name="Evie Wilcox", type="Person"), [father]).action != "merge"
+    # the other way round a bare surname still joins the one full name bearing it
+    assert decide(MentionCandidate(name="Wilcox", type="Person"), [person("c", "Charles Wilcox")]).action == "merge"
+    # and within one scene the two join as before
+    assert len(collapse_mentions([ExtractedEntity(name="Bingley", type="Person"),
+                                  ExtractedEntity(name="Charles Bingley", type="Person")])) == 1
