@@ -32,6 +32,7 @@ BENCHES = (
     ("network", "bench.bench_network", True),
     ("book_relations", "bench.bench_book_relations", True),
     ("load", "bench.bench_load", True),
+    ("updates", "bench.bench_updates", True),
 )
 
 
