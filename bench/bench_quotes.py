@@ -1,6 +1,7 @@
 """Quote speaker and addressee accuracy of the offline extractor on the PDNC Pride and Prejudice annotations.
 
     .venv/bin/python -m bench.bench_quotes [--limit N]
+    .venv/bin/python -m bench.bench_quotes --novel DaisyMiller [--novel ...] | --all  [--label X]
 
 The novel goes through the ingestion windowing (ingest/sources/book.py, the default window size) and the
 offline extractor; each gold quote is aligned with the predicted quote overlapping it most. Accuracy is over
@@ -8,7 +9,9 @@ ALL gold quotes: a quote that was missed or got no speaker counts as wrong. A pr
 is one of the gold character's aliases (character_info.csv, honorifics folded); a name several characters
 share ("Miss Bennet") is right only if the gold character is among them, and those cases are counted.
 A second book (Alice in Wonderland) is run without gold to see how many of its quotes get a speaker.
-Data is read in place from ../shared/data; writes bench/results/quotes_pdnc_pp.json.
+Data is read in place from ../shared/data; writes bench/results/quotes_pdnc_pp.json. With ``--novel``/``--all``
+each named PDNC novel is scored the same way (no second book), a per-novel table is printed, and the results go
+to bench/results/quotes_pdnc.json under ``--label``, one entry per novel (so runs on different novels add up).
 """
 
 from __future__ import annotations
@@ -28,7 +31,9 @@ from strata.resolve.normalize import fold_name
 
 REPO = Path(__file__).resolve().parent.parent
 DATA = REPO.parent / "shared" / "data"
-PDNC = DATA / "entity_resolution" / "pdnc" / "PrideAndPrejudice"
+PDNC_ROOT = DATA / "entity_resolution" / "pdnc"
+PDNC = PDNC_ROOT / "PrideAndPrejudice"
+NOVELS_OUT = REPO / "bench" / "results" / "quotes_pdnc.json"
 SECOND_BOOK = DATA / "books" / "alice_in_wonderland_pg11.txt"
 OUT = REPO / "bench" / "results" / "quotes_pdnc_pp.json"
 _FAMILY_TITLES = frozenset({"miss", "mr", "mrs", "master", "ms"})
@@ -221,23 +226,57 @@ def coverage(predicted: Sequence[PredictedQuote]) -> dict[str, Any]:
                        for p in predicted[:: max(1, len(predicted) // 10)][:10]]}
 
 
+def run_novel(folder: Path, limit: int | None) -> dict[str, Any]:
+    gold, characters, _ = load_gold(folder)
+    predicted, run = predict_book(folder / "novel_text.txt", limit=limit)
+    if limit:
+        last = max((p.spans[-1][1] for p in predicted), default=0)
+        gold = [g for g in gold if g.spans[0][0] < last]
+    result = score(gold, predicted, characters)
+    return {"book": f"PDNC {folder.name}", "run": run, **result.summary(),
+            "right_examples": result.right_examples, "wrong_examples": result.wrong_examples}
+
+
+def novel_table(results: dict[str, dict[str, Any]]) -> str:
+    rows = ["| novel | gold quotes | speaker | Explicit | Anaphoric | Implicit | addressee |",
+            "|---|---|---|---|---|---|---|"]
+    for name, r in results.items():
+        by_type = r["by_quote_type"]
+        cells = [f"{by_type[t]['accuracy']:.3f}" if t in by_type else "" for t in ("Explicit", "Anaphoric", "Implicit")]
+        rows.append(f"| {name} | {r['gold_quotes']} | {r['speaker_accuracy']:.3f} | {' | '.join(cells)} | "
+                    f"{r['addressee']['accuracy']:.3f} |")
+    mean = sum(r["speaker_accuracy"] for r in results.values()) / max(len(results), 1)
+    rows.append(f"| mean over novels | | {mean:.3f} | | | | |")
+    return "\n".join(rows)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--limit", type=int, default=None, help="windows of the novel to run (default all)")
     parser.add_argument("--no-second-book", action="store_true")
     parser.add_argument("--label", default="", help="a note stored with the result (e.g. before / after)")
+    parser.add_argument("--novel", action="append", help="a PDNC novel folder name (repeatable)")
+    parser.add_argument("--all", action="store_true", help="every PDNC novel")
     args = parser.parse_args()
     if not PDNC.exists():
         raise SystemExit(f"PDNC data not found at {PDNC}")
-    gold, characters, _ = load_gold(PDNC)
-    predicted, run = predict_book(PDNC / "novel_text.txt", limit=args.limit)
-    if args.limit:
-        last = max((p.spans[-1][1] for p in predicted), default=0)
-        gold = [g for g in gold if g.spans[0][0] < last]
-    result = score(gold, predicted, characters)
-    report: dict[str, Any] = {"label": args.label, "book": "PDNC Pride and Prejudice", "run": run,
-                              **result.summary(), "right_examples": result.right_examples,
-                              "wrong_examples": result.wrong_examples}
+    novels = sorted(p.name for p in PDNC_ROOT.iterdir() if (p / "quotation_info.csv").exists()) if args.all \
+        else (args.novel or [])
+    if novels:
+        results: dict[str, dict[str, Any]] = {}
+        for name in novels:
+            results[name] = run_novel(PDNC_ROOT / name, args.limit)
+            print(f"{name}: speaker {results[name]['speaker_accuracy']:.3f} of {results[name]['gold_quotes']}",
+                  flush=True)
+            if not args.limit:
+                stored = json.loads(NOVELS_OUT.read_text()) if NOVELS_OUT.exists() else {}
+                stored.setdefault(args.label or "current", {})[name] = {
+                    k: v for k, v in results[name].items() if not k.endswith("examples")}
+                NOVELS_OUT.write_text(json.dumps(stored, indent=1) + "\n", encoding="utf-8")
+        print(novel_table(results))
+        return
+    report: dict[str, Any] = {"label": args.label, **run_novel(PDNC, args.limit)}
+    report["book"] = "PDNC Pride and Prejudice"
     if not args.no_second_book and SECOND_BOOK.exists():
         second, second_run = predict_book(SECOND_BOOK)
         report["second_book"] = {"book": SECOND_BOOK.name, "run": second_run, **coverage(second)}
