@@ -51,9 +51,10 @@ class OfficeFact:
 
 def office_facts(sent: Span, args: Arguments, lexicon: Roles) -> Iterator[OfficeFact]:
     """Every office fact of a sentence, one per (role word, holder)."""
-    for start, end, role in _role_phrases(sent, lexicon):
+    phrases = list(_role_phrases(sent, lexicon))
+    for start, end, role in phrases:
         head = sent.doc[end - 1]
-        found = _read(sent, start, end, head, role, args, lexicon)
+        found = _read(sent, start, end, head, role, args, lexicon, alone=len(phrases) == 1)
         if found is not None:
             yield from found
 
@@ -79,7 +80,7 @@ def _role_phrases(sent: Span, lexicon: Roles) -> Iterator[tuple[int, int, str]]:
 
 
 def _read(sent: Span, start: int, end: int, head: Token, role: str, args: Arguments,
-          lexicon: Roles) -> list[OfficeFact] | None:
+          lexicon: Roles, alone: bool) -> list[OfficeFact] | None:
     doc = sent.doc
     phrase = range(start, end)
     former = any(t.lower_.rstrip("-") in FORMER_WORDS for t in doc[max(sent.start, start - 3):start]) or any(
@@ -90,16 +91,19 @@ def _read(sent: Span, start: int, end: int, head: Token, role: str, args: Argume
     if verb is not None and is_irrealis(verb):
         return None
     change = _change(verb) if verb is not None else None
-    holders, predecessors, negated = _holders(head, anchor, via, verb, change, args)
-    org = _organization(sent, head, verb, args, phrase)
+    holders, predecessors, negated, attached = _holders(head, anchor, via, verb, change, args)
+    org = _organization(sent, head, verb, args, phrase, alone)
     if org is None:
         return None
     org_name, org_type = org
     if not holders:
         holders = _only_person(sent, args, phrase, {org_name, *(n for n, _ in predecessors)})
-    if verb is not None and is_negated(verb):
-        negated = not negated
-    negated = negated or (former and change not in ("start", "appoint", "succeed"))
+    if attached:  # "X, Y's former foreign minister, became its PM": the verb is the other role's
+        negated = negated or former
+    else:
+        if verb is not None and is_negated(verb):
+            negated = not negated
+        negated = negated or (former and change not in ("start", "appoint", "succeed"))
     label = lexicon.label(role)
     out = []
     for name, type_ in holders:
@@ -137,20 +141,20 @@ def _names(args: Arguments, tokens: list[Token]) -> list[tuple[str, str]]:
 
 
 def _holders(head: Token, anchor: Token | None, via: str, verb: Token | None, change: OfficeChange | None,
-             args: Arguments) -> tuple[list[tuple[str, str]], list[tuple[str, str]], bool]:
-    """(holders, predecessors, whether the holders leave it)."""
+             args: Arguments) -> tuple[list[tuple[str, str]], list[tuple[str, str]], bool, bool]:
+    """(holders, predecessors, whether the holders leave it, whether they stand beside the role itself)."""
     # Attached to the role itself: "the CEO of Y, X", "CEO X", "X, the CEO of Y"
     # ("X, the CEO of Y, stepped down": the verb's change still says whether they leave)
     leaves = change in ("end", "removed")
     appos = [c for c in head.children if c.dep_ == "appos"]
     if appos and (found := _names(args, appos)):
-        return found, [], leaves
+        return found, [], leaves, True
     if head.dep_ == "compound" and head.head.pos_ == "PROPN" and (found := args.names(head.head)):
-        return found, [], leaves
+        return found, [], leaves, True
     if via == "appos" and anchor is not None and (found := args.names(anchor)):
-        return found, [], leaves
+        return found, [], leaves, True
     if verb is None or change is None:
-        return [], [], False
+        return [], [], False, False
     subjects, passive = subjects_of(verb)
     objects = [c for c in verb.children if c.dep_ == "dobj" and c.i != head.i]
     agents = [p for c in verb.children if c.dep_ == "agent" for p in c.children if p.dep_ == "pobj"]
@@ -160,30 +164,30 @@ def _holders(head: Token, anchor: Token | None, via: str, verb: Token | None, ch
         # "as" under the verb's object: "named Doug McMillon as its CEO" (the object takes it), "replaced Angela
         # Merkel as chancellor" (the object held it), "ousted X as CEO" (the object leaves it)
         if change == "appoint" and (found := args.names(anchor)):
-            return found, [], False
+            return found, [], False, False
     if change == "start":
         if verb.lemma_ == "be" and via in ("nsubj", "nsubjpass"):  # "The new CEO of Y is X"
             attrs = [c for c in verb.children if c.dep_ in ("attr", "acomp")]
-            return _names(args, attrs), [], False
-        return _names(args, subjects), _names(args, before), False
+            return _names(args, attrs), [], False, False
+        return _names(args, subjects), _names(args, before), False, False
     if change == "appoint":
         if passive:
-            return _names(args, subjects), [], False
+            return _names(args, subjects), [], False, False
         if head.dep_ == "dobj":  # "Y named a new CEO, X" (appos handled above): the holder is elsewhere
-            return [], [], False
-        return _names(args, objects), [], False
+            return [], [], False, False
+        return _names(args, objects), [], False, False
     if change == "succeed":
         if passive:  # "Z was replaced by X as CEO"
-            return _names(args, agents), _names(args, subjects), False
-        return _names(args, subjects), _names(args, objects), False
+            return _names(args, agents), _names(args, subjects), False, False
+        return _names(args, subjects), _names(args, objects), False, False
     if change == "end":
-        return _names(args, subjects), [], True
+        return _names(args, subjects), [], True, False
     # removed
-    return _names(args, subjects if passive else objects), [], True
+    return _names(args, subjects if passive else objects), [], True, False
 
 
 def _organization(sent: Span, head: Token, verb: Token | None, args: Arguments,
-                  phrase: range) -> tuple[str, str] | None:
+                  phrase: range, alone: bool) -> tuple[str, str] | None:
     """The organization whose role it is: "of Y", "Y's", "Y ... its", "Y CEO", else the one the sentence names."""
     for c in head.children:
         if c.dep_ == "prep" and c.lower_ in _ORG_PREPS:
@@ -202,6 +206,8 @@ def _organization(sent: Span, head: Token, verb: Token | None, args: Arguments,
                 return found[0][0], _org_type(found[0][1])
         if c.dep_ == "compound" and c.i < phrase.start and (found := args.names(c)) and found[0][1] != "Person":
             return found[0][0], _org_type(found[0][1])
+    if not alone:  # "X, a longtime party leader, became Y's PM": Y is the PM's, not the party leader's
+        return None
     orgs = {name: type_ for t in sent if t.i not in phrase for name, type_ in _typed_names(args, t)
             if type_ in _ORG_TYPES}
     if len(orgs) == 1:

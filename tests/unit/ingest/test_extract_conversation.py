@@ -216,3 +216,12 @@ def test_a_name_the_model_cut_short_is_read_whole(extractor: SpacyExtractor) -> 
     result = run(extractor, [("Ana", "Anders Fogh Rasmussen became the Secretary General of NATO.")])
     assert [(f.subject, f.object, f.role) for f in result.facts] == [("Anders Fogh Rasmussen", "NATO",
                                                                        "secretary_general")]
+
+
+def test_a_role_beside_its_holder_is_read_apart_from_the_verb(extractor: SpacyExtractor) -> None:
+    result = run(extractor, [("Ana", "Sanna Marin, Finland's former foreign minister, became its prime minister."),
+                             ("Ana", "Li Wei, a longtime party leader, became China's premier.")])
+    got = {(f.subject, f.object, f.role, f.negated) for f in result.facts if f.predicate == "holds_office"}
+    assert got == {("Sanna Marin", "Finland", "foreign_minister", True),
+                   ("Sanna Marin", "Finland", "prime_minister", False),
+                   ("Li Wei", "China", "prime_minister", False)}  # the party leader's party is not China
