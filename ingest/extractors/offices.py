@@ -195,12 +195,17 @@ def _organization(sent: Span, head: Token, verb: Token | None, args: Arguments,
                 if p.dep_ == "pobj" and (found := args.names(p)):
                     return found[0][0], _org_type(found[0][1])
         if c.dep_ == "poss":
-            if c.lower_ in _COLLECTIVE and verb is not None:
-                # "Walmart named X as *its* CEO": the one who gives the office (a person would be "his")
-                subjects, passive = subjects_of(verb)
-                agents = [p for a in verb.children if a.dep_ == "agent" for p in a.children if p.dep_ == "pobj"]
+            if c.lower_ in _COLLECTIVE:
+                # "Walmart named X as *its* CEO": the one who gives the office, unless a person ("X, Finland's
+                # foreign minister, became *its* PM": then the organization named last before the role)
+                subjects, passive = subjects_of(verb) if verb is not None else ([], False)
+                agents = [] if verb is None else [p for a in verb.children if a.dep_ == "agent"
+                                                  for p in a.children if p.dep_ == "pobj"]
                 for s in (agents if passive else subjects):
-                    if found := args.names(s):
+                    if (found := args.names(s)) and not (args.typed(s) and found[0][1] == "Person"):
+                        return found[0][0], _org_type(found[0][1])
+                for t in reversed(sent.doc[sent.start:phrase.start]):
+                    if (found := _typed_names(args, t)) and found[0][1] in _ORG_TYPES:
                         return found[0][0], _org_type(found[0][1])
             elif found := args.names(c):
                 return found[0][0], _org_type(found[0][1])
