@@ -12,9 +12,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from strata.resolve.names import parse_name
+from strata.resolve.decide import surname_match
+from strata.resolve.names import NameRelation, parse_name
 from strata.resolve.ontology import Ontology
-from strata.resolve.scoring import POSSIBLE_THRESHOLD, score_pair
+from strata.resolve.scoring import MERGE_THRESHOLD, POSSIBLE_THRESHOLD, score_pair
 from strata.resolve.types import CandidateEntity, MatchScore, MentionCandidate
 
 # Scores within this step count as equal, so prominence decides between two exact matches (1.0 and 0.99).
@@ -23,6 +24,7 @@ SCORE_STEP = 0.05
 # index score of 0.8 is a cosine of 0.6): "The Waiter" is nobody in a book that never names one, not the
 # nearest officer.
 UNRELATED_FLOOR = 0.8
+_NICKNAMES = frozenset({NameRelation.DIMINUTIVE.value, NameRelation.PARTIAL_DIMINUTIVE.value})
 
 
 def name_scores(name: str, candidates: Sequence[CandidateEntity],
@@ -40,7 +42,13 @@ def rank_by_name(name: str, candidates: Sequence[CandidateEntity], channel_score
     left out: the name cannot mean it, however alike the strings; for a titled name, so is one no rule
     relates to it, and for any name one no rule relates to that its channel found only faintly."""
     matches = name_scores(name, candidates, ontology)
-    scores = [m.score for m in matches]
+    # title + surname against another full name ("Mr. Gillis" / "Ruby Gillis") relates them only as decide's
+    # surname rule does: a full name of the same known gender ("Mr. Bingley" / "Charles Bingley"); otherwise it
+    # is a relative as likely as the person, and no answer beats a wrong one
+    # and a nickname the diminutive table alone relates ("Bill" / "William Smith") is no answer either: the
+    # entity that was called so holds the nickname as an alias, which is an exact match
+    scores = [0.0 if (m.reason == NameRelation.SURNAME_ONLY.value and not surname_match(m))
+              or (m.reason in _NICKNAMES and m.score < MERGE_THRESHOLD) else m.score for m in matches]
 
     def order(i: int) -> tuple[int, int, int, float]:
         s = scores[i]

@@ -202,3 +202,17 @@ def test_a_full_name_does_not_join_a_family_surname_entity_by_the_surname():
     # and within one scene the two join as before
     assert len(collapse_mentions([ExtractedEntity(name="Bingley", type="Person"),
                                   ExtractedEntity(name="Charles Bingley", type="Person")])) == 1
+
+
+def test_lookup_gives_no_answer_from_the_diminutive_table_alone():
+    william = person("w", "William Smith", mentions=40)
+    assert rank_by_name("Bill", [william], [0.5]) == []
+    # once the text has called him so, the alias answers exactly
+    called = person("w", "William Smith", "Bill", mentions=40)
+    assert rank_by_name("Bill", [called], [0.5])[0][1] == 1.0
+
+
+def test_lookup_leaves_out_a_relative_by_title_and_surname():
+    # "Mr. Gillis" is not Ruby Gillis; "Mr. Bingley" may be the one Charles Bingley
+    assert rank_by_name("Mr. Gillis", [person("r", "Ruby Gillis")], [0.8]) == []
+    assert [i for i, _ in rank_by_name("Mr. Bingley", [person("c", "Charles Bingley")], [0.8])] == [0]
