@@ -161,14 +161,58 @@ def run_one(graph: Graph, settings: Settings, book: Path, characters_csv: Path, 
 
 
 def novel_table(results: dict[str, dict[str, Any]]) -> str:
-    rows = ["| novel | entities | aliases | no candidate | precision | recall | gold pairs | words/s (one process) |",
-            "|---|---|---|---|---|---|---|---|"]
-    for name, r in results.items():
+    """Per novel, then pooled over the fitted and held-out author folds of bench_names (pairs summed) and the
+    mean over authors (each author's novels averaged first)."""
+    rows = ["| novel | fold | entities | aliases | no candidate | precision | recall | gold pairs | "
+            "words/s (one process) |", "|---|---|---|---|---|---|---|---|---|"]
+    for name, r in sorted(results.items()):
         ing = r.get("ingestion") or {}
-        rows.append(f"| {name} | {r['cast']['entities']} | {r['aliases']} | {r['aliases_without_candidate']} | "
-                    f"{r['precision']:.3f} | {r['recall']:.3f} | {r['pairs_gold']} | "
-                    f"{ing.get('words_per_s_one_process', '')} |")
+        rows.append(f"| {name} | {_fold(name)} | {r['cast']['entities']} | {r['aliases']} | "
+                    f"{r['aliases_without_candidate']} | {r['precision']:.3f} | {r['recall']:.3f} | "
+                    f"{r['pairs_gold']} | {ing.get('words_per_s_one_process', '')} |")
+    for fold in ("fitted", "held_out", "all"):
+        chosen = {n: r for n, r in results.items() if fold == "all" or _fold(n) == fold}
+        if not chosen:
+            continue
+        pooled = pool(chosen.values())
+        means = author_means(chosen)
+        rows.append(f"| **{fold}**: pooled / mean of {means['authors']} authors | | | {pooled['aliases']} | "
+                    f"{pooled['no_candidate']} ({pooled['no_candidate_share']:.1%}) | {pooled['precision']:.3f} / "
+                    f"{means['precision']:.3f} | {pooled['recall']:.3f} / {means['recall']:.3f} | "
+                    f"{pooled['gold_pairs']} | |")
     return "\n".join(rows)
+
+
+def _fold(novel: str) -> str:
+    from bench.bench_names import AUTHORS, FITTED_ON
+
+    return "fitted" if AUTHORS.get(novel) in FITTED_ON else "held_out"
+
+
+def pool(results: Any) -> dict[str, Any]:
+    """Pairs summed over novels (the issue's pooled figure) and the share of aliases finding nothing."""
+    results = list(results)
+    tp = sum(r["true_pairs"] for r in results)
+    predicted = sum(r["pairs_predicted"] for r in results)
+    gold = sum(r["pairs_gold"] for r in results)
+    aliases = sum(r["aliases"] for r in results)
+    none = sum(r["aliases_without_candidate"] for r in results)
+    return {"precision": round(tp / predicted, 3) if predicted else 1.0, "recall": round(tp / gold, 3) if gold else 0.0,
+            "gold_pairs": gold, "aliases": aliases, "no_candidate": none,
+            "no_candidate_share": none / aliases if aliases else 0.0}
+
+
+def author_means(results: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    from bench.bench_names import AUTHORS
+
+    by_author: dict[str, list[dict[str, Any]]] = {}
+    for name, r in results.items():
+        by_author.setdefault(AUTHORS.get(name, name), []).append(r)
+    out: dict[str, Any] = {"authors": len(by_author)}
+    for key in ("precision", "recall"):
+        per = [sum(r[key] for r in rs) / len(rs) for rs in by_author.values()]
+        out[key] = round(sum(per) / len(per), 3) if per else 0.0
+    return out
 
 
 def main() -> None:
@@ -180,7 +224,11 @@ def main() -> None:
     ap.add_argument("--reuse", help="score an already ingested group (no ingestion; one novel)")
     ap.add_argument("--limit", type=int, help="only the first N episodes (quick runs; not a figure)")
     ap.add_argument("--keep", action="store_true", help="keep the group for inspection")
+    ap.add_argument("--table", metavar="LABEL", help="print the per-novel table of a stored label and exit")
     args = ap.parse_args()
+    if args.table:
+        print(novel_table(json.loads(NOVEL_RESULTS.read_text())[args.table]))
+        return
     settings = Settings()
     command = "python -m bench.bench_cast " + " ".join(sys.argv[1:])
     novels = sorted(p.name for p in PDNC.iterdir() if (p / "character_info.csv").exists()) if args.all else \
