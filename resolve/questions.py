@@ -78,8 +78,8 @@ def state_question(text: str, lexicon: Roles) -> StateQuestion | None:
                 continue
             after, before = q[words[i + n - 1].end():], q[:words[i].start()]
             org = None
-            if m := _OF.match(after):
-                org = _clean(_ORG_END.sub("", m.group("org")))
+            if m := _OF.match(_ORG_END.sub("", after)):  # "Austria's president in 1999": no org after
+                org = _clean(m.group("org"))
             if not org and (p := _POSSESSIVE.search(before.rstrip())):
                 org = _clean(p.group("org"))
             if not org:  # "the Walmart CEO"

@@ -75,11 +75,10 @@ def answer_first(graph: Graph, group: str, query: SearchQuery, result: SearchRes
         return result
     when = asked_time(query.q, query.as_of, query.around)
     facts = _slot_facts(graph, group, ask, embed, query)
-    if not facts:
-        return result.model_copy(update={"hits": _latest_said_first(result.hits, when)})
-    chosen = _holding(facts, when)
+    chosen = _holding(facts, when) if facts else []
     if not chosen:
-        return result.model_copy(update={"hits": _latest_said_first(result.hits, when)})
+        named = (ask.org if ask.kind == "office" else ask.subject) or ""
+        return result.model_copy(update={"hits": _latest_said_first(result.hits, when, named)})
     by_uuid = {f.uuid: f for f in facts}
     notes = {f.uuid: _superseded(f, by_uuid) for f in facts if f.uuid not in chosen}
     head: list[SearchHit] = []
@@ -148,11 +147,14 @@ def _superseded(fact: Fact, by_uuid: dict[str, Fact]) -> str | None:
     return f"superseded {day}: {value}"
 
 
-def _latest_said_first(hits: list[SearchHit], when: AskedTime) -> list[SearchHit]:
-    """Among the best hits, what was said by the time asked comes first, the latest first."""
+def _latest_said_first(hits: list[SearchHit], when: AskedTime, named: str) -> list[SearchHit]:
+    """Among the best hits, what was said by the time asked comes first, the latest first; those that name the
+    slot's organization or person before those that do not (a report about another country's president)."""
     top, rest = hits[:REORDERED], hits[REORDERED:]
     said = [h for h in top if h.kind == "episode" and h.said_at is not None and _utc(h.said_at) <= when.end]
-    said.sort(key=lambda h: _utc(h.said_at), reverse=True)  # type: ignore[arg-type]
+    wanted = fold_words(named)
+    said.sort(key=lambda h: (bool(wanted) and wanted in fold_words(h.episode.text if h.episode else ""),
+                             _utc(h.said_at)), reverse=True)  # type: ignore[arg-type]
     keep = {id(h) for h in said}
     return said + [h for h in top if id(h) not in keep] + rest
 

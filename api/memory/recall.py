@@ -21,6 +21,8 @@ from strata.api.memory.answers import answer_first
 from strata.graph.driver import Graph
 from strata.graph.search import EmbedFn, SearchHit, SearchQuery, SearchResult, search
 from strata.graph.summaries import summaries_of
+from strata.resolve.questions import state_question
+from strata.resolve.roles import roles
 from strata.resolve.timewords import time_window
 
 # Hits a context block is drawn from, best first, before the budget cuts it.
@@ -83,7 +85,10 @@ def context_block(graph: Graph, group: str, q: str, budget_tokens: int, embed: E
                            time_words)
     header = (f'Memory for "{_one_line(q)}"' + (f" as of {as_of:%Y-%m-%d}" if as_of else "")
               + (f" from {_one_line(agent)}" if agent else "") + ":")
-    sections: dict[str, list[str]] = {"Answer": [], "Entities": [], "Facts": [], "Quotes": []}
+    # Entity summaries say what holds now: a question about a slot at a time reads the dated evidence first
+    slot = state_question(q, roles()) is not None
+    order = ("Answer", "Facts", "Quotes", "Entities") if slot else ("Answer", "Entities", "Facts", "Quotes")
+    sections: dict[str, list[str]] = {title: [] for title in order}
     kept: set[int] = set()
     quoted: list[QuotedMessage] = []
     about: list[str] = []  # the entities the hits are about: entity hits, then the kept facts' ends, in rank order

@@ -17,6 +17,7 @@ from strata.ingest.extractors.modality import is_irrealis
 from strata.ingest.extractors.relation_words import (
     BARE_OBJECT_ONLY,
     EMPTY_OBJECTS,
+    IDIOM_OBJECTS,
     PET_NOUNS,
     RELATION_NOUNS,
     VERB_FRAMES,
@@ -193,9 +194,19 @@ def frame_facts(verb: Token, args: Arguments, default_subject: list[tuple[str, s
     return _fill(verb, frames, args, default_subject or [], narration)
 
 
+def _preps(verb: Token) -> Iterator[tuple[str, Token]]:
+    """The verb's prepositions by name, compound ones joined ("moved *out of* Lisbon": "out_of")."""
+    for c in verb.children:
+        if c.dep_ in ("prep", "agent"):
+            yield c.lower_, c
+            for g in c.children:
+                if g.dep_ == "prep":
+                    yield f"{c.lower_}_{g.lower_}", g
+
+
 def _has_slot(verb: Token, frames: tuple[VerbFrame, ...]) -> bool:
     deps = {c.dep_ for c in verb.children}
-    preps = {c.lower_ for c in verb.children if c.dep_ in ("prep", "agent")}
+    preps = {name for name, _ in _preps(verb)}
     return any(f.slot in deps or f.slot in preps or (f.slot == "dobj" and "nsubjpass" in deps) for f in frames)
 
 
@@ -204,12 +215,13 @@ def _fill(verb: Token, frames: tuple[VerbFrame, ...], args: Arguments,
     """The first frame whose slots resolve; ``default_subject`` stands in for a dropped "I" ("Just moved to
     Berlin")."""
     subs, passive = subjects_of(verb)
-    verb_negated = is_negated(verb)
+    # "is no longer married to": the negation sits on the copula
+    verb_negated = is_negated(verb) or (verb.dep_ in ("acomp", "xcomp", "attr") and is_negated(verb.head))
     said = {t.lemma_.lower() for t in verb.sent}
     for frame in frames:
-        if frame.cues and not frame.cues & said:
-            continue
         subject_tokens, objects = _slots(verb, frame, subs, passive)
+        if frame.cues and not frame.cues & (said | {w.lower_ for o in objects for w in o.subtree}):
+            continue
         subjects = [n for tok in subject_tokens for n in args.names(tok)]
         if not subject_tokens and not passive:
             subjects = default_subject
@@ -221,15 +233,18 @@ def _fill(verb: Token, frames: tuple[VerbFrame, ...], args: Arguments,
                 for o, o_type, concept in _object_names(verb, o_tok, frame, args, narration):
                     if o == s or (narration and not _agrees(frame.object_type, o_type, concept)):
                         continue
+                    if frame.typed and not (args.typed(o_tok) and o_type == frame.object_type):
+                        continue
                     produced = True
                     yield FrameFact(s, s_type, frame.predicate, o, frame.object_type if concept else o_type,
                                     frame.negated != verb_negated, "")
-        if produced:
+        if produced and not frame.more:
             return
     # "Chandler and I are getting married", "Ann and Bob broke up": a mutual relation between the subjects
     mutual = next((f for f in frames if f.predicate in _MUTUAL), None)
     together = [n for tok in subs for n in args.names(tok)]
-    if mutual is not None and len(together) >= 2 and not any(c.dep_ in ("dobj", "prep") for c in verb.children):
+    if mutual is not None and len(together) >= 2 and not any(
+            c.dep_ in ("dobj", "prep") and c.lemma_.lower() not in IDIOM_OBJECTS for c in verb.children):
         (a, a_type), (b, b_type) = together[:2]
         if a != b:
             phrase = " ".join([*(c.text for c in verb.lefts if c.dep_ in ("aux", "auxpass", "neg")), verb.text,
@@ -253,11 +268,12 @@ def _slots(verb: Token, frame: VerbFrame, subs: list[Token], passive: bool) -> t
     if passive and frame.slot == "dobj":  # "Acme was founded by Carol"
         agents = [p for c in verb.children if c.dep_ == "agent" for p in c.children if p.dep_ == "pobj"]
         return agents, subs
-    if frame.slot in ("dobj", "oprd", "attr"):
+    if frame.slot == "nsubj":  # "Acme hired Ann": the verb's subject is the fact's object
+        objects = [c for c in verb.children if c.dep_ == "nsubj"]
+    elif frame.slot in ("dobj", "oprd", "attr"):
         objects = [c for c in verb.children if c.dep_ == frame.slot]
     else:
-        objects = [p for c in verb.children if c.dep_ in ("prep", "agent") and c.lower_ == frame.slot
-                   for p in c.children if p.dep_ == "pobj"]
+        objects = [p for name, c in _preps(verb) if name == frame.slot for p in c.children if p.dep_ == "pobj"]
     return subs, [o for tok in objects for o in (tok, *tok.conjuncts)]
 
 

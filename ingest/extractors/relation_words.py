@@ -95,9 +95,14 @@ class VerbFrame(NamedTuple):
     through: frozenset[str] = frozenset()
     # read only when people speak of themselves: "I left Acme" quits a job, a novel's "left Bath" departs
     spoken_only: bool = False
-    # read only when the sentence has one of these words: "joined Ajax *on a free transfer*" is a team,
-    # "joined Acme *as an engineer*" a job (empty: always)
+    # read only when the sentence or the object's name has one of these words: "joined Ajax *on a free
+    # transfer*" and "joined Riverton *Rovers*" are teams, "joined Acme *as an engineer*" a job (empty: always)
     cues: frozenset[str] = frozenset()
+    # the object must be a name the model typed as the frame's kind ("left *Tallinn* for Dublin": places only)
+    typed: bool = False
+    # after this frame states something, the next frames are read too ("left Chelsea *for Ajax*": the new
+    # team, then the old one's end)
+    more: bool = False
 
 
 _PROPOSALS = frozenset({"hand", "offer", "proposal", "proposals", "addresses", "suit"})
@@ -106,7 +111,16 @@ TEAM_CUES = frozenset({"team", "club", "squad", "side", "transfer", "fee", "loan
                        "goalkeeper", "keeper", "winger", "forward", "season", "league", "sign", "player", "play",
                        "football", "soccer", "basketball", "hockey", "baseball", "cricket", "rugby", "cup", "match",
                        "game", "coach", "fan", "fans", "goal", "debut", "kit", "jersey", "shirt", "roster"})
-JOB_CUES = frozenset({"job", "work", "company", "firm", "startup", "employer", "hire", "position", "role", "salary",
+# ... and words that end the names of teams and of companies ("Riverton Rovers", "Harbor Point Media").
+TEAM_CUES = TEAM_CUES | frozenset({"fc", "afc", "cf", "sc", "united", "rovers", "rangers", "wanderers", "athletic",
+                                   "albion", "hotspur", "olympic", "olympique", "town", "county", "dynamo",
+                                   "sporting", "inter", "lakers", "celtics", "bulls", "giants", "warriors"})
+COMPANY_NAME_CUES = frozenset({"inc", "corp", "corporation", "ltd", "llc", "gmbh", "plc", "co", "company", "media",
+                               "labs", "lab", "systems", "technologies", "tech", "software", "bank", "partners",
+                               "consulting", "solutions", "industries", "holdings", "capital", "studios", "studio",
+                               "press", "ventures", "analytics", "networks", "pharma", "motors", "airlines",
+                               "energy", "logistics", "foods", "insurance", "agency", "associates"})
+JOB_CUES = COMPANY_NAME_CUES | frozenset({"job", "work", "company", "firm", "startup", "employer", "hire", "position", "role", "salary",
                       "career", "office", "intern", "internship", "engineer", "developer", "designer", "analyst",
                       "consultant", "manager", "nurse", "teacher", "lawyer", "accountant", "scientist", "researcher",
                       "staff", "employee", "colleague", "boss", "promotion", "offer", "contract", "resign", "quit"})
@@ -126,8 +140,10 @@ VERB_FRAMES: dict[tuple[str, str], tuple[VerbFrame, ...]] = {
     ("engage", ""): (VerbFrame("engaged_to", "to", "Person"),),
     ("propose", ""): (VerbFrame("engaged_to", "to", "Person"),),
     ("move", ""): (VerbFrame("plays_for", "to", "Organization", cues=TEAM_CUES),
-                   VerbFrame("lives_in", "to", "Place"), VerbFrame("lives_in", "into", "Place")),
+                   VerbFrame("lives_in", "to", "Place"), VerbFrame("lives_in", "into", "Place"),
+                   VerbFrame("lives_in", "out_of", "Place", negated=True)),
     ("move", "back"): (VerbFrame("lives_in", "to", "Place"),),
+    ("move", "out"): (VerbFrame("lives_in", "of", "Place", negated=True),),  # "out" as a particle
     ("relocate", ""): (VerbFrame("lives_in", "to", "Place"),),
     ("live", ""): (VerbFrame("lives_in", "in", "Place"), VerbFrame("lives_in", "at", "Place"),
                    VerbFrame("roommate_of", "with", "Person", spoken_only=True)),
@@ -138,10 +154,28 @@ VERB_FRAMES: dict[tuple[str, str], tuple[VerbFrame, ...]] = {
     ("join", ""): (VerbFrame("plays_for", "dobj", "Organization", cues=TEAM_CUES),
                    VerbFrame("employed_by", "dobj", "Organization", cues=JOB_CUES),
                    VerbFrame("member_of", "dobj", "Organization")),
-    ("hire", ""): (VerbFrame("employed_by", "by", "Organization"),),
+    ("hire", ""): (VerbFrame("employed_by", "by", "Organization"),
+                   VerbFrame("employed_by", "nsubj", "Organization", subject_slot="dobj")),
+    ("employ", ""): (VerbFrame("employed_by", "by", "Organization"),
+                     VerbFrame("employed_by", "nsubj", "Organization", subject_slot="dobj")),
+    ("recruit", ""): (VerbFrame("employed_by", "by", "Organization"),
+                      VerbFrame("employed_by", "nsubj", "Organization", subject_slot="dobj")),
+    ("tie", ""): (VerbFrame("spouse_of", "with", "Person"),),  # "tied the knot" (IDIOM_OBJECTS)
     ("quit", ""): (VerbFrame("employed_by", "dobj", "Organization", negated=True, spoken_only=True),),
-    ("leave", ""): (VerbFrame("plays_for", "dobj", "Organization", negated=True, spoken_only=True, cues=TEAM_CUES),
+    ("leave", ""): (VerbFrame("plays_for", "for", "Organization", spoken_only=True, cues=TEAM_CUES, more=True),
+                    VerbFrame("plays_for", "dobj", "Organization", negated=True, spoken_only=True, cues=TEAM_CUES),
+                    VerbFrame("lives_in", "for", "Place", spoken_only=True, typed=True, more=True),
+                    VerbFrame("lives_in", "dobj", "Place", negated=True, spoken_only=True, typed=True),
+                    VerbFrame("employed_by", "for", "Organization", spoken_only=True, cues=JOB_CUES, more=True),
                     VerbFrame("employed_by", "dobj", "Organization", negated=True, spoken_only=True)),
+    ("sign", ""): (VerbFrame("plays_for", "for", "Organization"), VerbFrame("plays_for", "with", "Organization"),
+                   VerbFrame("plays_for", "nsubj", "Organization", subject_slot="dobj", cues=TEAM_CUES)),
+    ("release", ""): (VerbFrame("plays_for", "nsubj", "Organization", negated=True, subject_slot="dobj",
+                                cues=TEAM_CUES),
+                      VerbFrame("employed_by", "nsubj", "Organization", negated=True, subject_slot="dobj",
+                                cues=JOB_CUES)),
+    ("take", ""): (VerbFrame("employed_by", "at", "Organization", cues=frozenset({"job", "position", "post", "role"})),
+                   VerbFrame("employed_by", "with", "Organization", cues=frozenset({"job", "position", "post"}))),
     ("study", ""): (VerbFrame("studies_at", "at", "Organization"), VerbFrame("studies", "dobj", "Concept", True)),
     ("graduate", ""): (VerbFrame("studies_at", "from", "Organization"),),
     ("attend", ""): (VerbFrame("attended", "dobj", "Event", concepts=True),),
@@ -248,6 +282,7 @@ OFFICE_VERBS: dict[tuple[str, str], OfficeChange] = {
                      ("promote", ""), ("tap", ""), ("vote", "in"), ("make", ""), ("confirm", ""),
                      ("crown", ""), ("designate", ""), ("announce", ""), ("unveil", ""), ("recruit", ""),
                      ("bring", "in"), ("put", "in"), ("vote", "")], "appoint"),
+    **dict.fromkeys([("ascend", ""), ("accede", "")], "start"),
     **dict.fromkeys([("succeed", ""), ("replace", ""), ("follow", ""), ("supersede", ""), ("unseat", ""),
                      ("defeat", "")], "succeed"),
     **dict.fromkeys([("step", "down"), ("step", "aside"), ("stand", "down"), ("resign", ""), ("retire", ""),
@@ -257,6 +292,8 @@ OFFICE_VERBS: dict[tuple[str, str], OfficeChange] = {
                      ("overthrow", ""), ("topple", ""), ("force", "out"), ("push", "out"), ("kick", "out")],
                     "removed"),
 }
+# Objects that are part of their verb's idiom, not its object: "tied *the knot*".
+IDIOM_OBJECTS = frozenset({"knot"})
 # Prepositions whose object is the one who held the office before: "took over from Z", "in place of Z".
 PREDECESSOR_PREPS = frozenset({"from"})
 # Words that say an office is someone's no longer ("the former CEO X", "outgoing president Z").

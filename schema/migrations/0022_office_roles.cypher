@@ -4,7 +4,8 @@
 // as object: "Mayor of Alvorada"), are marked slot_pending. The upgrade that runs after this migration
 // (ingest/rules.py upgrade_offices) moves office objects to their organization, recomputes the slots and clears
 // the mark. One pass over the facts.
-WITH {
+MATCH ()-[r:RELATES_TO]->()
+WITH r, {
   ambassador_of: 'ambassador',
   artistic_director_of: 'director',
   board_chair_of: 'chair',
@@ -106,7 +107,6 @@ WITH {
   vice_president_of: 'vice_president',
   vp_of: 'vice_president'
 } AS roles
-MATCH ()-[r:RELATES_TO]->()
 WHERE r.role IS NULL AND (r.predicate = 'holds_office' OR r.predicate IN keys(roles))
 SET r.predicate_text = coalesce(r.predicate_text, r.predicate), r.role = roles[r.predicate],
     r.predicate = 'holds_office', r.slot_pending = true;

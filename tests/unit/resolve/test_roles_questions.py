@@ -71,6 +71,8 @@ def test_a_role_is_its_own_slot_and_concurrent_roles_never_close_each_other():
      ("prime_minister", "Finland")),
     ("Who was the CEO of Walmart in 2010?", "office", ("ceo", "Walmart")),
     ("Who is Walmart's chief executive?", "office", ("ceo", "Walmart")),
+    ("Who was Austria's president in 1999?", "office", ("president", "Austria")),
+    ("Who was the president in Austria in 1999?", "office", ("president", "Austria")),
     ("who was king of spain in 2010", "office", ("monarch", "spain")),
     ("Who is the current head of state of Germany?", "office", ("head_of_state", "Germany")),
     ("Where does Maya live?", "subject", ("lives_in", "Maya")),
