@@ -100,8 +100,10 @@ def run_demo(mem: Memory, console: Console, book: Path | None = None, chapters: 
     console.print("search 'Where does Maya live?':")
     for hit in result.hits:
         what = hit.fact.fact if hit.fact else hit.entity.name if hit.entity else hit.episode.text if hit.episode else ""
+        what = f"{what}  ({hit.superseded})" if hit.superseded else what
         ids = [m.metadata.get("message_id") for p in hit.provenance for m in p.messages]
-        console.print(escape(f"  [{hit.kind} {hit.score:.3f}] {what[:90]}  messages={[i for i in ids if i]}"))
+        kind = "answer" if hit.answer else hit.kind
+        console.print(escape(f"  [{kind} {hit.score:.3f}] {what[:90]}  messages={[i for i in ids if i]}"))
     network = mem.network(group, limit=3)
     console.print("who interacts most (scenes together, quotes either way):")
     for pair in network.interactions:

@@ -41,7 +41,8 @@ def office_filter(query: FactQuery) -> FactQuery:
     role = lexicon.key(query.role) if query.role else None
     update: dict[str, Any] = {"role": role}
     if query.object and (split := lexicon.split_office(query.object)) and role in (None, split[0]):
-        update.update(role=split[0], object=split[1])
+        # the organization is no office: a type given for "Mayor of Alvorada" was the office's
+        update.update(role=split[0], object=split[1], object_type=None)
     return query.model_copy(update=update)
 
 

@@ -30,6 +30,8 @@ def test_the_demo_answers_what_it_promises(settings, graph, group_id, tmp_path) 
     assert "Mayor of Alvorada on 2015-06-01: Rui Costa" in text
     assert "Maya lives_in Lisbon: 2024-01-15 -> 2024-06-03" in text
     assert "messages=['m-10" in text  # a search hit carries its chat message ids
+    # the question's answer heads the search: the fact that holds now, before the turns that said older homes
+    assert "search 'Where does Maya live?':\n  [answer " in text and "Maya lives in Berlin" in text
     assert "Whitby" in {f.object_name for f in book}  # the story was read as a book (chapter II: Tom moved)
 
 
