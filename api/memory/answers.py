@@ -26,6 +26,7 @@ from strata.schema.queries import FactQuery
 
 SLOT_FACTS = 500  # a slot's history read at most (a busy office over decades has dozens)
 NAMED_ENTITIES = 3  # entities one name may stand for (the same country stored as a place and as an organization)
+LOOKUP = 10  # candidates a name lookup asks for, before the names are compared
 REORDERED = 10  # without a fact, the hits among which the latest said by then comes first
 
 
@@ -76,7 +77,7 @@ def answer_first(graph: Graph, group: str, query: SearchQuery, result: SearchRes
         return result
     when = asked_time(query.q, query.as_of, query.around)
     facts = _slot_facts(graph, group, ask, embed, query)
-    chosen = _holding(facts, when) if facts else []
+    chosen = _holding(facts, when, several=roles().is_concurrent(ask.role)) if facts else []
     if not chosen:
         named = (ask.org if ask.kind == "office" else ask.subject) or ""
         return result.model_copy(update={"hits": _latest_said_first(result.hits, when, named)})
@@ -97,7 +98,7 @@ def answer_first(graph: Graph, group: str, query: SearchQuery, result: SearchRes
 def _slot_facts(graph: Graph, group: str, ask: StateQuestion, embed: EmbedFn | None,
                 query: SearchQuery) -> list[Fact]:
     name = ask.org if ask.kind == "office" else ask.subject
-    entities = _entities(graph, group, name or "", embed)
+    entities = _entities(graph, group, name or "", embed, related=ask.kind == "office")
     if not entities:
         return []
     predicate = stored_predicate_filter(graph, group, ask.predicate, embed)
@@ -111,24 +112,54 @@ def _slot_facts(graph: Graph, group: str, ask: StateQuestion, embed: EmbedFn | N
     return list(facts.values())
 
 
-def _entities(graph: Graph, group: str, name: str, embed: EmbedFn | None) -> list[str]:
-    """The entities a name in a question stands for: exact names first, else a lookup whose best candidate
-    carries that name (or alias) up to case, accents and articles."""
+def _entities(graph: Graph, group: str, name: str, embed: EmbedFn | None, related: bool) -> list[str]:
+    """The entities a name in a question stands for: exact names first; then (for an organization, always;
+    else when none is exact) the lookup's candidates that carry that name loosely (``same_name``): an
+    organization stored under two names holds its office's history under both."""
     keys = _keys(graph, group, name)
-    exact = [c.uuid for c in entity_candidates(graph, group, keys=keys)] if keys else []
-    if exact:
-        return exact[:NAMED_ENTITIES]
-    wanted = fold_words(name)
-    found = resolve_name(graph, group, name, NAMED_ENTITIES, embed).candidates
-    return [c.uuid for c in found if wanted in {fold_words(n) for n in (c.name, *c.aliases)}]
+    exact = [c.uuid for c in entity_candidates(graph, group, keys=keys)][:NAMED_ENTITIES] if keys else []
+    if exact and not related:
+        return exact
+    found = resolve_name(graph, group, name, LOOKUP, embed).candidates
+    loose = [c.uuid for c in found if any(same_name(name, n) for n in (c.name, *c.aliases))]
+    return list(dict.fromkeys(exact + loose))[:NAMED_ENTITIES + len(exact)]
 
 
-def _holding(facts: list[Fact], when: AskedTime) -> list[str]:
-    """The slot's facts that held at the time asked: at the instant, or longest within the window."""
+def same_name(asked: str, stored: str) -> bool:
+    """Whether a stored name can be the one a question names: equal up to case, accents and articles; one
+    the other's words with more ("Volkswagen" / "Volkswagen Group"); or an acronym of it ("UN" / "United
+    Nations"). Questions name organizations loosely, and the reader wants every slot the name may hold."""
+    a, b = _name_words(asked), _name_words(stored)
+    if not a or not b:
+        return False
+    if a == b or (a[0] == b[0] and (set(a) <= set(b) or set(b) <= set(a))):
+        return True
+    return any(len(short) == 1 and len(short[0]) >= 2 and short[0] == "".join(w[0] for w in long if w not in _SMALL)
+               for short, long in ((a, b), (b, a)))
+
+
+_SMALL = frozenset({"of", "the", "and", "for", "de", "la", "du", "des", "a", "an"})
+
+
+def _name_words(text: str) -> list[str]:
+    words = fold_words(text).split()
+    while words and words[0] in ("the", "a", "an"):
+        words = words[1:]
+    return words
+
+
+def _holding(facts: list[Fact], when: AskedTime, several: bool = False) -> list[str]:
+    """The slot's facts that held at the time asked: at the instant, or longest within the window. One slot
+    holds one value at a time (unless its role is ``several``'s): when facts read under two names of one
+    organization both still hold, the one that started last is the answer, as it would have superseded the
+    other had the names been one entity."""
     live = [f for f in facts if not f.negated and f.valid_at is not None]
     if when.window is None:
         held = [f for f in live if f.valid_at <= when.at and (f.invalid_at is None or f.invalid_at > when.at)]
-        return [f.uuid for f in sorted(held, key=lambda f: f.valid_at, reverse=True)]  # type: ignore[arg-type, return-value]
+        held.sort(key=lambda f: f.valid_at, reverse=True)  # type: ignore[arg-type, return-value]
+        if not several:
+            held = [f for f in held if f.valid_at == held[0].valid_at]
+        return [f.uuid for f in held]
     start, end = when.window.start, when.window.end
     overlap = {f.uuid: (min(f.invalid_at or end, end) - max(f.valid_at, start)).total_seconds()  # type: ignore[type-var]
                for f in live}

@@ -1,0 +1,54 @@
+"""The answer stage's pure parts: which stored names a question's name may mean, which fact held when."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from strata.api.memory.answers import AskedTime, _holding, same_name
+from strata.schema.models import Fact, TimeWindow
+
+
+@pytest.mark.parametrize(("asked", "stored", "same"), [
+    ("UN", "United Nations", True), ("the UN", "United Nations", True),
+    ("NATO", "North Atlantic Treaty Organization", True), ("Volkswagen Group", "Volkswagen", True),
+    ("Walmart", "walmart inc", True), ("Ford", "Harrison Ford", False), ("Austria", "Australia", False),
+    ("United States", "United Kingdom", False), ("Finland", "Iceland", False),
+])
+def test_a_question_names_an_organization_loosely(asked, stored, same):
+    assert same_name(asked, stored) is same
+
+
+def _fact(uuid: str, who: str, start: int, end: int | None = None, negated: bool = False) -> Fact:
+    return Fact(uuid=uuid, group_id="g", subject_uuid=who, subject_name=who, predicate="holds_office",
+                object_uuid="o", object_name="Org", fact=f"{who} is CEO of Org", role="ceo", negated=negated,
+                valid_at=datetime(start, 1, 1, tzinfo=UTC),
+                invalid_at=datetime(end, 1, 1, tzinfo=UTC) if end else None)
+
+
+def _at(year: int, month: int = 7) -> AskedTime:
+    return AskedTime(datetime(year, month, 1, tzinfo=UTC))
+
+
+def test_the_fact_that_held_at_the_instant_asked():
+    facts = [_fact("a", "Lee", 2000, 2009), _fact("b", "Mike", 2009, 2014), _fact("c", "Doug", 2014),
+             _fact("n", "Doug", 2020, negated=True)]  # a negation never answers
+    assert _holding(facts, _at(2005)) == ["a"]
+    assert _holding(facts, _at(2016)) == ["c"]
+    assert _holding(facts, _at(1990)) == []
+
+
+def test_two_open_values_of_one_slot_answer_with_the_later_start_unless_the_role_has_several():
+    facts = [_fact("a", "Kofi", 1997), _fact("b", "Ban", 2007)]  # stored under "United Nations" and "UN"
+    assert _holding(facts, _at(2010)) == ["b"]
+    assert _holding(facts, _at(2010), several=True) == ["b", "a"]
+
+
+def test_a_year_asked_is_answered_by_who_held_longest_in_it():
+    facts = [_fact("a", "Lee", 2000, 2009), _fact("b", "Mike", 2009, 2014)]
+    year = TimeWindow(start=datetime(2009, 1, 1, tzinfo=UTC), end=datetime(2010, 1, 1, tzinfo=UTC))
+    assert _holding(facts, AskedTime(year.start, year)) == ["b"]
+    late = [_fact("a", "Lee", 2000), _fact("b", "Mike", 2009)]
+    late[1] = late[1].model_copy(update={"valid_at": datetime(2009, 11, 1, tzinfo=UTC)})
+    assert _holding(late, AskedTime(year.start, year)) == ["a"]  # Lee held ten months of 2009
