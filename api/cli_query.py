@@ -28,6 +28,11 @@ def _when(value: str | None) -> datetime | None:
     return datetime.fromisoformat(value) if value else None
 
 
+def _day(value: datetime | None) -> str:
+    """An end as a day (the start is printed so), '' while it holds."""
+    return f"{value:%Y-%m-%d}" if value else ""
+
+
 def _json_out(value: BaseModel) -> None:
     sys.stdout.write(value.model_dump_json() + "\n")
 
@@ -145,7 +150,7 @@ def facts_cmd(group: str = typer.Option(..., "--group"),
                     _json_out(f)
                 else:
                     console.print(escape(f"{_arrow(f)}  "
-                                  f"{f.valid_at:%Y-%m-%d}..{f.invalid_at or ''}{_story_where(f)}"),
+                                  f"{f.valid_at:%Y-%m-%d}..{_day(f.invalid_at)}{_story_where(f)}"),
                                   highlight=False)
         except (InputError, NotFoundError) as exc:
             _fail(exc)
@@ -222,7 +227,7 @@ def timeline_cmd(entity: str = typer.Argument(..., help="Entity uuid or exact na
         return
     for f in timeline.facts:
         console.print(escape(f"{_arrow(f)}  {f.valid_at:%Y-%m-%d}.."
-                             f"{f.invalid_at or ''}{_story_where(f)}"), highlight=False)
+                             f"{_day(f.invalid_at)}{_story_where(f)}"), highlight=False)
 
 
 @app.command("entity")
