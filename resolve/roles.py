@@ -66,6 +66,19 @@ class Roles:
         key = _KEY.sub("_", " ".join(folded)).strip("_")
         return key[:64] or None
 
+    def named_in(self, text: str) -> set[str]:
+        """The roles a text names, longest wording first ("vice president" is no president)."""
+        words, found, i = fold_words(text).split(), set(), 0
+        while i < len(words):
+            for n in range(min(self.longest, len(words) - i), 0, -1):
+                if (key := self._by_words.get(" ".join(words[i:i + n]))) is not None:
+                    found.add(key)
+                    i += n
+                    break
+            else:
+                i += 1
+        return found
+
     def label(self, key: str | None) -> str:
         return self.labels.get(key or "", (key or "").replace("_", " "))
 

@@ -10,6 +10,7 @@ latest first: the newest report is the best guess of a slot the graph could not 
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime
 from typing import Any
 
@@ -92,7 +93,43 @@ def answer_first(graph: Graph, group: str, query: SearchQuery, result: SearchRes
                                                "channels": ["answer", *hit.channels]}))
     rest = [h.model_copy(update={"superseded": notes[h.fact.uuid]}) if h.fact and h.fact.uuid in notes else h
             for h in result.hits if not (h.fact and h.fact.uuid in chosen)]
+    if ask.kind == "office" and (news := _unread_news(rest, [by_uuid[u] for u in chosen], when, ask)) is not None:
+        # a later report of this office that names someone else: the graph missed a change, so the report leads
+        rest.remove(news)
+        head.insert(0, news)
     return result.model_copy(update={"hits": (head + rest)[:max(query.limit, len(head))]})
+
+
+def _unread_news(hits: list[SearchHit], answers: list[Fact], when: AskedTime,
+                 ask: StateQuestion) -> SearchHit | None:
+    """The latest of the best hits that reports on the asked office (its role and organization named, no
+    question) on a later day than the answer started and by the time asked, without naming the answer's
+    holder: news the extractor could not read. None when every such report agrees with the answer."""
+    since = max(f.valid_at for f in answers if f.valid_at is not None).date()  # type: ignore[type-var]
+    holders = {_plain(f.subject_name) for f in answers}
+    found = []
+    for h in hits[:REORDERED]:
+        if h.kind != "episode" or h.episode is None or h.said_at is None:
+            continue
+        said = _utc(h.said_at)
+        text = h.episode.text.split(": ", 1)[-1] if h.episode.speaker else h.episode.text
+        folded = f" {_plain(text)} "
+        if (said.date() <= since or said > when.end or text.rstrip().endswith("?")
+                or any(f" {name} " in folded for name in holders)
+                or ask.role not in roles().named_in(text) or not _names_org(folded, ask.org or "")):
+            continue
+        found.append((said, h))
+    return max(found, key=lambda pair: pair[0])[1] if found else None
+
+
+def _names_org(plain_text: str, org: str) -> bool:
+    words = _plain(" ".join(_name_words(org)))
+    return bool(words) and f" {words} " in plain_text
+
+
+def _plain(text: str) -> str:
+    """Folded words without punctuation, for finding a name inside a text."""
+    return " ".join(re.sub(r"[^\w\s]", " ", fold_words(text)).split())
 
 
 def _slot_facts(graph: Graph, group: str, ask: StateQuestion, embed: EmbedFn | None,

@@ -6,7 +6,9 @@ from datetime import UTC, datetime
 
 import pytest
 
-from strata.api.memory.answers import AskedTime, _holding, same_name
+from strata.api.memory.answers import AskedTime, _holding, _unread_news, same_name
+from strata.graph.search import PassageHit, SearchHit
+from strata.resolve.questions import StateQuestion
 from strata.schema.models import Fact, TimeWindow
 
 
@@ -52,3 +54,22 @@ def test_a_year_asked_is_answered_by_who_held_longest_in_it():
     late = [_fact("a", "Lee", 2000), _fact("b", "Mike", 2009)]
     late[1] = late[1].model_copy(update={"valid_at": datetime(2009, 11, 1, tzinfo=UTC)})
     assert _holding(late, AskedTime(year.start, year)) == ["a"]  # Lee held ten months of 2009
+
+
+def _said(text: str, year: int) -> SearchHit:
+    return SearchHit(kind="episode", score=1.0, channels=["passage_fulltext"], said_at=datetime(year, 3, 1, tzinfo=UTC),
+                     episode=PassageHit(uuid=text, episode_uuid="e", start=0, end=len(text), text=f"Ana: {text}",
+                                        speaker="Ana"))
+
+
+def test_a_later_report_the_graph_did_not_read_leads_the_answer():
+    ask = StateQuestion(kind="office", predicate="holds_office", role="ceo", org="Walmart")
+    answer = [_fact("m", "Mike Duke", 2009)]
+    news = _said("Word is Doug McMillon now runs Walmart as its CEO.", 2014)
+    others = [_said("Wasn't Mike Duke the CEO of Walmart?", 2015),  # a question states nothing
+              _said("Mike Duke, the CEO of Walmart, spoke today.", 2013),  # agrees with the answer
+              _said("Walmart's vice president is Ann Lee.", 2016),  # another role
+              _said("Target named Brian Cornell as its CEO.", 2014),  # another organization
+              _said("Doug McMillon is the CEO of Walmart now.", 2030)]  # after the time asked
+    assert _unread_news([*others, news], answer, _at(2020), ask) is news
+    assert _unread_news(others, answer, _at(2020), ask) is None
