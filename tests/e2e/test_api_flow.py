@@ -79,24 +79,28 @@ def test_ingest_search_traverse_timetravel_retract(client, graph, group_id, make
     assert [x["fact"]["subject_name"] for x in old["hits"]] == ["Ann Archer"]
 
     # Resolution, entity, timeline, neighbourhood, paths, schema.
-    cands = client.get(f"/v1/groups/{group_id}/entities", headers=h, params={"name": "Mayor of Avalon"}).json()
+    # "Mayor of Avalon" is the slot (Avalon, mayor): the organization's facts with the role
+    assert holders(client, group_id, h, object="Mayor of Avalon", include_history=True) == ["Ann Archer", "Ben Baker"]
+    assert holders(client, group_id, h, object="Avalon", role="Mayor", as_of="1992-06-01T00:00:00Z") == ["Ann Archer"]
+    assert holders(client, group_id, h, object="Avalon", role="chair") == []
+    cands = client.get(f"/v1/groups/{group_id}/entities", headers=h, params={"name": "Avalon"}).json()
     mayor = cands["candidates"][0]
-    assert mayor["name"] == "Mayor of Avalon" and mayor["score"] == 1.0
-    assert client.get(f"/v1/entities/{mayor['uuid']}", headers=h).json()["type"] == "Office"
+    assert mayor["name"] == "Avalon" and mayor["score"] == 1.0
+    assert client.get(f"/v1/entities/{mayor['uuid']}", headers=h).json()["type"] == "Organization"
     timeline = client.get(f"/v1/entities/{mayor['uuid']}/timeline", headers=h).json()["facts"]
-    assert [(f["subject_name"], f["invalid_at"]) for f in timeline] == [
-        ("Ann Archer", "1995-01-01T00:00:00Z"), ("Ben Baker", None)]
+    assert [(f["subject_name"], f["role"], f["invalid_at"]) for f in timeline] == [
+        ("Ann Archer", "mayor", "1995-01-01T00:00:00Z"), ("Ben Baker", "mayor", None)]
     assert timeline[0]["invalidated_by"] == timeline[1]["uuid"]
     near = client.get(f"/v1/entities/{mayor['uuid']}/neighborhood", headers=h, params={"depth": 2}).json()
     assert {"Ben Baker", "Avalon Council"} <= {e["name"] for e in near["entities"]}
     near_1992 = client.get(f"/v1/entities/{mayor['uuid']}/neighborhood", headers=h,
                            params={"as_of": "1992-01-01T00:00:00Z"}).json()
-    assert {e["name"] for e in near_1992["entities"]} == {"Mayor of Avalon", "Ann Archer"}
+    assert {e["name"] for e in near_1992["entities"]} == {"Avalon", "Ann Archer"}
     paths = client.get(f"/v1/groups/{group_id}/paths", headers=h,
                        params={"from": "Ann Archer", "to": "Ben Baker", "max_depth": 3}).json()["paths"]
     assert paths and [e["name"] for e in paths[0]["entities"]] == ["Ann Archer", "Avalon Council", "Ben Baker"]
     schema = client.get(f"/v1/groups/{group_id}/schema", headers=h).json()
-    assert {"name": "Office", "count": 1} in schema["entity_types"]
+    assert {"name": "Organization", "count": 2} in schema["entity_types"]  # Avalon and its council
     assert any(p["name"] == "holds_office" and p["functional"] == "object" for p in schema["predicates"])
 
     # Retract the later episode: Ann holds the office again, now.
