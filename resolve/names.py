@@ -309,7 +309,15 @@ def _relation(a: ParsedName, b: ParsedName) -> NameRelation:
     if len(ta) == 1 or len(tb) == 1:
         single, full = (a, b) if len(ta) == 1 else (b, a)
         if single.surname and full.surname:  # "Mrs. Bennet" vs "Jane Bennet": roles known
-            return NameRelation.SURNAME_ONLY if single.surname == full.surname else NameRelation.NONE
+            if single.surname != full.surname:
+                return NameRelation.NONE
+            # the same plain title on both ("Mrs. Lynde" / "Mrs. Rachel Lynde") is the one person named shorter;
+            # a title against an untitled full name may be a relative ("Mrs. Bennet" / "Jane Bennet"), and a rank
+            # before a given name is a courtesy title of its own ("Lady Anne Darcy" is not "Lady Darcy")
+            if (single.honorifics and full.honorifics and titles_overlap(single.honorifics, full.honorifics)
+                    and set(single.honorifics + full.honorifics) <= PLAIN_HONORIFICS):
+                return NameRelation.PARTIAL
+            return NameRelation.SURNAME_ONLY
         return _single_vs_full(single.name_tokens[0], full)
     # both have given names and a surname
     if a.surname != b.surname:

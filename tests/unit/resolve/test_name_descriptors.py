@@ -216,3 +216,13 @@ def test_lookup_leaves_out_a_relative_by_title_and_surname():
     # "Mr. Gillis" is not Ruby Gillis; "Mr. Bingley" may be the one Charles Bingley
     assert rank_by_name("Mr. Gillis", [person("r", "Ruby Gillis")], [0.8]) == []
     assert [i for i, _ in rank_by_name("Mr. Bingley", [person("c", "Charles Bingley")], [0.8])] == [0]
+
+
+def test_the_same_title_on_a_shorter_name_is_a_part_of_the_longer():
+    assert relation("Mrs. Lynde", "Mrs. Rachel Lynde") is NameRelation.PARTIAL
+    # a title against an untitled full name stays only possible: she may be a daughter
+    assert relation("Mrs. Bennet", "Jane Bennet") is NameRelation.SURNAME_ONLY
+    decision = decide(MentionCandidate(name="Mrs. Lynde", type="Person"), [person("r", "Mrs. Rachel Lynde")])
+    assert (decision.action, decision.uuid) == ("merge", "r")
+    # a rank before a given name is a courtesy title of its own
+    assert relation("Lady Darcy", "Lady Anne Darcy") is NameRelation.SURNAME_ONLY
