@@ -87,12 +87,15 @@ def context_block(graph: Graph, group: str, q: str, budget_tokens: int, embed: E
               + (f" from {_one_line(agent)}" if agent else "") + ":")
     # Entity summaries say what holds now: a question about a slot at a time reads the dated evidence first
     slot = state_question(q, roles()) is not None
-    order = ("Answer", "Facts", "Quotes", "Entities") if slot else ("Answer", "Entities", "Facts", "Quotes")
+    # (and without an answer, search put the reports said by then first: they lead the facts that hold now)
+    order = ("Answer", "Quotes", "Facts", "Entities") if slot else ("Answer", "Entities", "Facts", "Quotes")
     sections: dict[str, list[str]] = {title: [] for title in order}
     kept: set[int] = set()
     quoted: list[QuotedMessage] = []
     about: list[str] = []  # the entities the hits are about: entity hits, then the kept facts' ends, in rank order
     used = count(header)
+    # What search ranked at or above its answer is the answer's (a later report the graph could not read)
+    answered = max((k for k, h in enumerate(result.hits) if h.answer), default=-1)
     for k, hit in enumerate(result.hits):
         if hit.entity is not None:
             about.append(hit.entity.uuid)
@@ -100,6 +103,7 @@ def context_block(graph: Graph, group: str, q: str, budget_tokens: int, embed: E
         line, section = _line(hit)
         if line is None:
             continue
+        section = "Answer" if k <= answered else section
         # A section's title costs once, when its first line goes in.
         cost = count(line) + (0 if sections[section] else count(f"{section}:"))
         if used + cost > budget_tokens:
