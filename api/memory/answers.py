@@ -93,20 +93,20 @@ def answer_first(graph: Graph, group: str, query: SearchQuery, result: SearchRes
                                                "channels": ["answer", *hit.channels]}))
     rest = [h.model_copy(update={"superseded": notes[h.fact.uuid]}) if h.fact and h.fact.uuid in notes else h
             for h in result.hits if not (h.fact and h.fact.uuid in chosen)]
-    if ask.kind == "office" and (news := _unread_news(rest, [by_uuid[u] for u in chosen], when, ask)) is not None:
+    if ask.kind == "office" and (news := _unread_news(rest, [by_uuid[u] for u in chosen], facts, when, ask)):
         # a later report of this office that names someone else: the graph missed a change, so the report leads
         rest.remove(news)
         head.insert(0, news)
     return result.model_copy(update={"hits": (head + rest)[:max(query.limit, len(head))]})
 
 
-def _unread_news(hits: list[SearchHit], answers: list[Fact], when: AskedTime,
+def _unread_news(hits: list[SearchHit], answers: list[Fact], slot: list[Fact], when: AskedTime,
                  ask: StateQuestion) -> SearchHit | None:
     """The latest of the best hits that reports on the asked office (its role and organization named, no
-    question) on a later day than the answer started and by the time asked, without naming the answer's
-    holder: news the extractor could not read. None when every such report agrees with the answer."""
+    question) on a later day than the answer started and by the time asked, naming none of the office's known
+    holders: news the extractor could not read. None when every such report is one the graph knows."""
     since = max(f.valid_at for f in answers if f.valid_at is not None).date()  # type: ignore[type-var]
-    holders = {_plain(f.subject_name) for f in answers}
+    holders = {_plain(f.subject_name) for f in slot}
     found = []
     for h in hits[:REORDERED]:
         if h.kind != "episode" or h.episode is None or h.said_at is None:

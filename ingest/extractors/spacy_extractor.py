@@ -76,6 +76,9 @@ MAX_NAME_TOKENS = 6
 _NOT_IN_NAMES = re.compile(r"[,;:!?\"“”()\[\]_*]|--|—")
 # Evidence outweighs the small model's label: one "said X" or "Mrs. X" decides the type of X.
 EVIDENCE_WEIGHT = 3
+# Regnal numbers after a name ("Juan Carlos I", "Henry VIII"), which the model leaves out of the name.
+_REGNAL = frozenset({"I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X", "XI", "XII", "XIII", "XIV", "XV",
+                     "XVI"})
 _NON_NAME_POS = {"ADV", "ADP", "AUX", "CCONJ", "SCONJ", "INTJ", "PART", "PRON", "VERB", "PUNCT", "SPACE"}
 _THIRD_PERSON_IRREGULAR = {"am": "is", "are": "is", "have": "has", "do": "does", "'m": "is", "'ve": "has"}
 
@@ -279,8 +282,14 @@ class SpacyExtractor:
                 first -= 1  # "Mrs. Bennet" and "Mr. Bennet" are two people: the title stays in the name
             if type_ != "Person" and first > 0 and _is_honorific(doc[first - 1]):
                 first, type_ = first - 1, "Person"  # "Mrs. Long" tagged a place is a person all the same
+            last = ent.end
+            if type_ == "Person" and last < len(doc) and doc[last].text in _REGNAL and (
+                    doc[last].text != "I" or ent.root.dep_ in ("npadvmod", "compound", "nmod")):
+                # "Juan Carlos I ascended": the numeral is the name's (the name then has no role of its own);
+                # "I told Tom I would" keeps its speaker
+                last += 1
             name, start, end = clean_mention(
-                col.content, doc[first].idx + segment.offset, ent.end_char + segment.offset,
+                col.content, doc[first].idx + segment.offset, doc[last - 1].idx + len(doc[last - 1]) + segment.offset,
                 drop_article=ent.label_ != "PERSON",
             )
             # the small model tags lowercase words and stray initials; proper names have a capital letter
@@ -296,7 +305,7 @@ class SpacyExtractor:
             col.add_mention(name, type_, Span(start=start, end=end))
             if _is_honorific(doc[first]) or _speaker_token(doc, first, ent.end):
                 col.labels[name]["Person"] += EVIDENCE_WEIGHT
-            for i in range(first, ent.end):
+            for i in range(first, last):
                 token_names[i] = (name, type_)
         self._sweep(col, segment, doc, token_names)
         return token_names

@@ -71,5 +71,8 @@ def test_a_later_report_the_graph_did_not_read_leads_the_answer():
               _said("Walmart's vice president is Ann Lee.", 2016),  # another role
               _said("Target named Brian Cornell as its CEO.", 2014),  # another organization
               _said("Doug McMillon is the CEO of Walmart now.", 2030)]  # after the time asked
-    assert _unread_news([*others, news], answer, _at(2020), ask) is news
-    assert _unread_news(others, answer, _at(2020), ask) is None
+    assert _unread_news([*others, news], answer, answer, _at(2020), ask) is news
+    assert _unread_news(others, answer, answer, _at(2020), ask) is None
+    # a report of a holder the graph knows is no news ("in 2013" answered by Mike, Doug's term read already)
+    known = [*answer, _fact("d", "Doug McMillon", 2014)]
+    assert _unread_news([*others, news], answer, known, _at(2020), ask) is None

@@ -225,3 +225,10 @@ def test_a_role_beside_its_holder_is_read_apart_from_the_verb(extractor: SpacyEx
     assert got == {("Sanna Marin", "Finland", "foreign_minister", True),
                    ("Sanna Marin", "Finland", "prime_minister", False),
                    ("Li Wei", "China", "prime_minister", False)}  # the party leader's party is not China
+
+
+def test_a_regnal_number_is_part_of_the_name_and_the_speaker_keeps_their_i(extractor: SpacyExtractor) -> None:
+    result = run(extractor, [("Ben", "Juan Carlos I ascended the throne of Spain."), ("Ana", "I told Tom I would come.")])
+    assert [(f.subject, f.role, f.object) for f in result.facts if f.predicate == "holds_office"] == [
+        ("Juan Carlos I", "monarch", "Spain")]
+    assert not any(f.subject == "Ben" or f.object == "Ben" for f in result.facts)
