@@ -47,6 +47,9 @@ MISS_MIN_SHARED = 3
 # with at least this many replies.
 VOCATIVE_MIN_REPLIES = 2
 VOCATIVE_SHARE = 0.6
+# A name held exactly (as name or alias) by at least this many entities, all of which can be one person, joins
+# them without regard to weaker matches.
+SHARED_NAME_MIN = 2
 # A sister for "Miss <Surname>" bears no title but these ("Lady Catherine de Bourgh" is the mother).
 UNMARRIED_TITLES = frozenset({"miss", "ms"})
 
@@ -116,6 +119,11 @@ def _name_match(cast: Cast) -> bool:
         # a weaker possible match is a rival, except a family member under another title ("Miss de Bourgh" for
         # "Lady Catherine de Bourgh"); for an untitled "Caroline Bingley", "Miss Bingley" stays a rival
         rivals = [x for x in found if x[1].score < MERGE_THRESHOLD and not _other_title(m, x[0], x[1])]
+        exact = [x for x in strong if x[1].exact]
+        if len(exact) >= SHARED_NAME_MIN and _one_person(exact):
+            # several entities already hold this very name and can all be one person ("Sikes", "Mr. Sikes",
+            # "Bill Sikes" holding "Sikes"): they are, whatever a weaker match beside them ("Bister Sikes") says
+            strong, rivals = exact, []
         if not strong or rivals or not _one_person(strong):
             continue
         pick = _leader(m, strong)

@@ -148,3 +148,23 @@ def test_an_untitled_full_name_keeps_its_family_rival() -> None:
                         member("b", "Bingley", episodes=range(20)),
                         member("miss", "Miss Bingley", episodes=range(30))])
     assert ("cb", "b", "name") not in pairs(plan)
+
+
+def test_entities_already_holding_one_name_join_whatever_a_weaker_match_says() -> None:
+    # "Sikes", "Mr. Sikes" and "Bill Sikes" all hold "Sikes" and can be one man; "Bister Sikes" (a dialect
+    # "Mister") conflicts with "Bill Sikes" by given name, which kept the name rule from joining them (issue 30)
+    plan = consolidate([member("bare", "Sikes", episodes=range(26)),
+                        member("mr", "Mr. Sikes", "Sikes", episodes=range(20, 41)),
+                        member("bill", "Bill Sikes", "Sikes", episodes=range(40, 44)),
+                        member("bister", "Bister Sikes", episodes=[50])])
+    assert ("mr", "bare", "name") in pairs(plan)
+    assert all("bister" not in (m.from_uuid, m.into_uuid) for m in plan.merges)
+
+
+def test_a_name_one_entity_holds_does_not_override_a_conflicting_family() -> None:
+    # only Mrs. Bennet holds "Bennet" and Mr. Bennet is there too: one holder is no evidence against him, so the
+    # name does not join her by it (the bare-surname rule's "only man" decides, as before)
+    plan = consolidate([member("bare", "Bennet", episodes=range(10)),
+                        member("mrs", "Mrs. Bennet", "Bennet", episodes=range(5, 40)),
+                        member("mr", "Mr. Bennet", episodes=range(8, 50))])
+    assert ("bare", "mrs", "name") not in pairs(plan) and ("mrs", "bare", "name") not in pairs(plan)
