@@ -32,6 +32,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from bench import versions
 from bench.dialogre import (
     DEV,
     INVERSE,
@@ -148,16 +149,8 @@ def _read_back(http: Any, d: Dialogue) -> tuple[list[Statement], dict[str, list[
 
 def _code_version() -> dict[str, Any]:
     """The commit measured, and whether the extractor's files differed from it (a run on work in progress)."""
-    root = Path(__file__).resolve().parent.parent
-
-    def git(*args: str) -> str:
-        try:
-            return subprocess.run(["git", *args], cwd=root, capture_output=True, text=True, timeout=30).stdout.strip()
-        except (OSError, subprocess.SubprocessError):
-            return ""
-
-    dirty = git("status", "--porcelain", "--", "ingest/extractors", "schema/ontology.json", "resolve")
-    return {"commit": git("rev-parse", "--short", "HEAD") or None, "extractor_uncommitted_changes": bool(dirty)}
+    return versions.code_version(("ingest/extractors", "schema/ontology.json", "resolve"),
+                                 "extractor_uncommitted_changes")
 
 
 def _example(p: Predicted) -> dict[str, Any]:

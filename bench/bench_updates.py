@@ -24,7 +24,6 @@ from __future__ import annotations
 import argparse
 import json
 import platform
-import subprocess
 import sys
 import time
 import uuid
@@ -33,6 +32,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from bench import versions
 from bench.updates_score import (
     BM25,
     block_body,
@@ -122,17 +122,8 @@ def graph_shape(memory: Any, group: str) -> dict[str, Any]:
 
 def code_version() -> dict[str, Any]:
     """The commit measured and the code folders that differ from it (a run on work in progress)."""
-    root = Path(__file__).resolve().parent.parent
-
-    def git(*args: str) -> str:
-        try:
-            return subprocess.run(["git", *args], cwd=root, capture_output=True, text=True, timeout=30).stdout.strip()
-        except (OSError, subprocess.SubprocessError):
-            return ""
-
-    dirty = git("status", "--porcelain", "--", "ingest", "resolve", "graph", "schema", "api")
-    return {"commit": git("rev-parse", "--short", "HEAD") or None, "code_uncommitted_changes": bool(dirty),
-            "code_root": str(root)}
+    return {**versions.code_version(("ingest", "resolve", "graph", "schema", "api"), "code_uncommitted_changes"),
+            "code_root": str(versions.ROOT)}
 
 
 def run(opts: Options) -> dict[str, Any]:

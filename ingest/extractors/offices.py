@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 from strata.ingest.extractors.frames import Arguments, is_negated, subjects_of
 from strata.ingest.extractors.modality import is_irrealis
 from strata.ingest.extractors.relation_words import FORMER_WORDS, OFFICE_VERBS, PREDECESSOR_PREPS, OfficeChange
-from strata.resolve.roles import OFFICE_PREDICATE, Roles, fold_words
+from strata.resolve.roles import Roles
 
 if TYPE_CHECKING:
     from spacy.tokens import Span, Token
@@ -234,5 +234,3 @@ def _only_person(sent: Span, args: Arguments, phrase: range, exclude: set[str]) 
 def _org_type(type_: str) -> str:
     return type_ if type_ in _ORG_TYPES else "Organization"
 
-
-__all__ = ["OFFICE_PREDICATE", "OfficeFact", "office_facts", "fold_words"]
