@@ -20,6 +20,8 @@ SUBJECT_FRAMES: tuple[tuple[str, str], ...] = (
     (r"where (?:does|did|do) (?P<who>.+?) (?:currently |now |still )?(?:live|reside|stay|call home)\b", "lives_in"),
     (r"where (?:is|was|are|were) (?P<who>.+?) (?:currently |now )?(?:living|residing|based|staying)\b", "lives_in"),
     (r"(?:what|which) (?:city|town|country|place) (?:does|did) (?P<who>.+?) (?:live|reside) in\b", "lives_in"),
+    (r"(?:what|which) (?:city|town|country|place) (?:is|was) (?P<who>.+?) (?:currently |now )?(?:living|"
+     r"residing|based|staying) in\b", "lives_in"),
     (r"where (?:is|was) (?P<who>.+?)'s? (?:home|house)\b", "lives_in"),
     (r"(?:who|which company|what company|which organi[sz]ation|what organi[sz]ation|which firm) (?:does|did) "
      r"(?P<who>.+?) (?:currently |now )?work (?:for|at)\b", "employed_by"),
@@ -35,6 +37,20 @@ SUBJECT_FRAMES: tuple[tuple[str, str], ...] = (
     (r"who (?:is|was) (?P<who>.+?)'s? (?:girlfriend|boyfriend|partner)\b", "partner_of"),
 )
 _SUBJECT = [(re.compile(p, re.IGNORECASE), predicate) for p, predicate in SUBJECT_FRAMES]
+# Words (folded) with which people report a change of each subject slot: a report naming the person and one of
+# these speaks of that slot (api/memory/answers.py reads the reports the graph could not).
+PREDICATE_WORDS: dict[str, frozenset[str]] = {
+    "lives_in": frozenset({"live", "lives", "living", "lived", "move", "moved", "moving", "relocated", "relocate",
+                           "home", "settled", "flat", "apartment", "house", "resides", "resident"}),
+    # ("joined" and "started" are left out: a team and a job are both joined)
+    "employed_by": frozenset({"work", "works", "working", "worked", "job", "hired", "employer", "employed",
+                              "recruited", "company", "position", "staff"}),
+    "plays_for": frozenset({"team", "club", "signed", "signing", "transfer", "transferred", "plays", "playing",
+                            "striker", "midfielder", "defender", "goalkeeper", "squad"}),
+    "spouse_of": frozenset({"married", "marry", "marries", "wife", "husband", "wed", "wedding", "spouse", "knot",
+                            "engaged"}),
+    "partner_of": frozenset({"dating", "girlfriend", "boyfriend", "partner", "together", "seeing"}),
+}
 # Words that ask who holds something ("which individual", "name the person", "identify the person holding").
 _ASKS_WHO = re.compile(r"\b(who|whom|whose|which (?:person|individual|leader|one)|name the|identify the|"
                        r"tell me the (?:name|person))\b", re.IGNORECASE)

@@ -19,7 +19,7 @@ from strata.api.memory.predicates import stored_predicate_filter
 from strata.graph.driver import Graph
 from strata.graph.read import entity_candidates, list_facts
 from strata.graph.search import EmbedFn, SearchHit, SearchQuery, SearchResult, fact_with_provenance
-from strata.resolve.questions import StateQuestion, state_question
+from strata.resolve.questions import PREDICATE_WORDS, StateQuestion, state_question
 from strata.resolve.roles import fold_words, roles
 from strata.resolve.timewords import time_window
 from strata.schema.models import Fact, TimeWindow, utcnow
@@ -93,7 +93,7 @@ def answer_first(graph: Graph, group: str, query: SearchQuery, result: SearchRes
                                                "channels": ["answer", *hit.channels]}))
     rest = [h.model_copy(update={"superseded": notes[h.fact.uuid]}) if h.fact and h.fact.uuid in notes else h
             for h in result.hits if not (h.fact and h.fact.uuid in chosen)]
-    if ask.kind == "office" and (news := _unread_news(rest, [by_uuid[u] for u in chosen], facts, when, ask)):
+    if news := _unread_news(rest, [by_uuid[u] for u in chosen], facts, when, ask):
         # a later report of this office that names someone else: the graph missed a change, so the report leads
         rest.remove(news)
         head.insert(0, news)
@@ -102,11 +102,16 @@ def answer_first(graph: Graph, group: str, query: SearchQuery, result: SearchRes
 
 def _unread_news(hits: list[SearchHit], answers: list[Fact], slot: list[Fact], when: AskedTime,
                  ask: StateQuestion) -> SearchHit | None:
-    """The latest of the best hits that reports on the asked office (its role and organization named, no
-    question) on a later day than the answer started and by the time asked, naming none of the office's known
-    holders: news the extractor could not read. None when every such report is one the graph knows."""
+    """The latest of the best hits that reports on the asked slot (an office: its role and organization named;
+    a person's slot: the person and a word of that slot's changes, ``PREDICATE_WORDS``; no question) on a
+    later day than the answer started and by the time asked, naming none of the slot's known values: news the
+    extractor could not read. None when every such report is one the graph knows."""
     since = max(f.valid_at for f in answers if f.valid_at is not None).date()  # type: ignore[type-var]
-    holders = {_plain(f.subject_name) for f in slot}
+    if ask.kind == "office":
+        known = {_plain(f.subject_name) for f in slot}
+    else:  # the values: whichever side is not the person (a couple is stored either way)
+        me = _plain(ask.subject or "")
+        known = {_plain(f.object_name) if _plain(f.subject_name) == me else _plain(f.subject_name) for f in slot}
     found = []
     for h in hits[:REORDERED]:
         if h.kind != "episode" or h.episode is None or h.said_at is None:
@@ -115,11 +120,18 @@ def _unread_news(hits: list[SearchHit], answers: list[Fact], slot: list[Fact], w
         text = h.episode.text.split(": ", 1)[-1] if h.episode.speaker else h.episode.text
         folded = f" {_plain(text)} "
         if (said.date() <= since or said > when.end or text.rstrip().endswith("?")
-                or any(f" {name} " in folded for name in holders)
-                or ask.role not in roles().named_in(text) or not _names_org(folded, ask.org or "")):
+                or any(f" {name} " in folded for name in known) or not _about(folded, text, ask)):
             continue
         found.append((said, h))
     return max(found, key=lambda pair: pair[0])[1] if found else None
+
+
+def _about(plain_text: str, text: str, ask: StateQuestion) -> bool:
+    """Whether a report speaks of the asked slot."""
+    if ask.kind == "office":
+        return ask.role in roles().named_in(text) and _names_org(plain_text, ask.org or "")
+    words = PREDICATE_WORDS.get(ask.predicate, frozenset())
+    return _names_org(plain_text, ask.subject or "") and any(f" {w} " in plain_text for w in words)
 
 
 def _names_org(plain_text: str, org: str) -> bool:

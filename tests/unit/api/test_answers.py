@@ -76,3 +76,16 @@ def test_a_later_report_the_graph_did_not_read_leads_the_answer():
     # a report of a holder the graph knows is no news ("in 2013" answered by Mike, Doug's term read already)
     known = [*answer, _fact("d", "Doug McMillon", 2014)]
     assert _unread_news([*others, news], answer, known, _at(2020), ask) is None
+
+
+def test_a_later_report_of_a_persons_move_leads_their_stale_home():
+    ask = StateQuestion(kind="subject", predicate="lives_in", subject="Greta Fontaine")
+    home = Fact(uuid="h", group_id="g", subject_uuid="p", subject_name="Greta Fontaine", predicate="lives_in",
+                object_uuid="c", object_name="Helsinki", fact="Greta Fontaine lives in Helsinki",
+                valid_at=datetime(2009, 6, 23, tzinfo=UTC))
+    news = _said("Greta Fontaine's new home is in Hamburg.", 2014)
+    others = [_said("Didn't Greta Fontaine live in Helsinki before?", 2015),
+              _said("Greta Fontaine signed for Ajax.", 2016),
+              _said("Greta Fontaine moved back to Helsinki for a while.", 2012)]  # a value the graph knows
+    assert _unread_news([*others, news], [home], [home], _at(2020), ask) is news
+    assert _unread_news(others, [home], [home], _at(2020), ask) is None
