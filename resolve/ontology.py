@@ -32,6 +32,9 @@ class RoleDef(Frozen):
     concurrent: bool = False
     # predicate names that state this role ("lead", "head_of": the leader); "<role words>_of" needs no entry
     predicates: list[str] = Field(default_factory=list)
+    # what holding it states: an office (holds_office with the role), or a position that is a relation of its own
+    # ("Rovers' new striker" plays_for Rovers, "Acme's newest analyst" is employed_by Acme; no role kept)
+    predicate: str = "holds_office"
 
 
 class Ontology(Frozen):

@@ -26,10 +26,14 @@ SUBJECT_FRAMES: tuple[tuple[str, str], ...] = (
     (r"(?:who|which company|what company|which organi[sz]ation|what organi[sz]ation|which firm) (?:does|did) "
      r"(?P<who>.+?) (?:currently |now )?work (?:for|at)\b", "employed_by"),
     (r"where (?:does|did) (?P<who>.+?) (?:currently |now )?work\b", "employed_by"),
+    (r"(?:who|which company|what company|which firm|what firm|which organi[sz]ation|what organi[sz]ation) "
+     r"(?:currently |now )?(?:employs|employed|hired) (?P<who>[^?]+)", "employed_by"),
     (r"who (?:is|was) (?P<who>.+?)'s? (?:employer|company)\b", "employed_by"),
     (r"(?:which|what|who) (?:team|club|side) (?:does|did) (?P<who>.+?) (?:currently |now )?play (?:for|with)\b",
      "plays_for"),
     (r"who (?:does|did) (?P<who>.+?) (?:currently |now )?play for\b", "plays_for"),
+    (r"(?:which|what) (?:team|club|side) (?:is|was) (?P<who>.+?) (?:currently |now )?(?:on|in|with|playing for|"
+     r"playing with)\b", "plays_for"),
     (r"who (?:is|was) (?P<who>.+?) (?:currently |now )?married to\b", "spouse_of"),
     (r"who (?:is|was) (?P<who>.+?)'s? (?:wife|husband|spouse)\b", "spouse_of"),
     (r"who (?:is|was) (?P<who>.+?) (?:currently |now )?(?:dating|seeing|going out with|together with)\b",
@@ -78,7 +82,7 @@ def state_question(text: str, lexicon: Roles) -> StateQuestion | None:
     q = " ".join(text.split())
     for pattern, predicate in _SUBJECT:
         if m := pattern.search(q):
-            who = _clean(m.group("who"))
+            who = _clean(_ORG_END.sub("", m.group("who")))  # "employs Ann at the moment": Ann
             if who and who.lower() not in ("you", "i", "we", "they", "he", "she", "it"):
                 return StateQuestion(kind="subject", predicate=predicate, subject=who)
     if not _ASKS_WHO.search(q):
@@ -90,7 +94,7 @@ def state_question(text: str, lexicon: Roles) -> StateQuestion | None:
             if fold_words(span).split()[0] in ("the", "a", "an", "new", "current"):
                 continue
             role = lexicon.known(span)
-            if role is None:
+            if not lexicon.office(role):  # "the striker of X" asks no office
                 continue
             after, before = q[words[i + n - 1].end():], q[:words[i].start()]
             org = None

@@ -45,12 +45,19 @@ class Roles:
         self._by_words: dict[str, str] = {}
         self.labels: dict[str, str] = {}
         self.concurrent: frozenset[str] = frozenset(k for k, r in ontology.roles.items() if r.concurrent)
+        # positions that state a relation of their own, not an office: "striker" -> plays_for
+        self.relation: dict[str, str] = {k: r.predicate for k, r in ontology.roles.items()
+                                         if r.predicate != OFFICE_PREDICATE}
         for key, role in ontology.roles.items():
             self.labels[key] = role.label
             for words in (key, role.label, *role.synonyms):
                 self._by_words.setdefault(fold_words(words), key)
         self.longest = max((len(w.split()) for w in self._by_words), default=1)
         self._predicates = {name: key for key, role in ontology.roles.items() for name in role.predicates}
+
+    def office(self, key: str | None) -> bool:
+        """Whether a role is an office (a slot of its own), not a position stated as another relation."""
+        return key is not None and key not in self.relation
 
     def known(self, words: str) -> str | None:
         """The canonical key of a role named exactly by these words (noise words dropped), else None."""
@@ -90,19 +97,20 @@ class Roles:
         if name in self._predicates and self._predicates[name]:
             return self._predicates[name]
         match = _ROLE_PREDICATE.match(name)
-        return self.known(match.group("role").replace("_", " ")) if match else None
+        role = self.known(match.group("role").replace("_", " ")) if match else None
+        return role if self.office(role) else None
 
     def split_office(self, name: str) -> tuple[str, str] | None:
         """(role key, organization) of an office written as a name: "CEO of Walmart", "Walmart CEO",
         "the Prime Minister of Italy". None when the name is no office of a known role."""
         text = " ".join(name.split())
         match = _OFFICE.match(text)
-        if match and (role := self.known(match.group("role"))):
+        if match and (role := self.known(match.group("role"))) and self.office(role):
             org = _strip_article(match.group("org"))
             return (role, org) if org else None
         words = text.split()
         for n in range(min(self.longest, len(words) - 1), 0, -1):  # "Walmart CEO", "Acme Corp chief executive"
-            if role := self.known(" ".join(words[-n:])):
+            if (role := self.known(" ".join(words[-n:]))) and self.office(role):
                 org = _strip_article(" ".join(words[:-n]).removesuffix("'s").removesuffix("’s"))
                 return (role, org) if org and org[:1].isupper() else None
         return None

@@ -18,13 +18,21 @@ no role and states nothing.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from strata.ingest.extractors.frames import Arguments, is_negated, subjects_of
 from strata.ingest.extractors.modality import is_irrealis
-from strata.ingest.extractors.relation_words import FORMER_WORDS, OFFICE_VERBS, PREDECESSOR_PREPS, OfficeChange
+from strata.ingest.extractors.relation_words import (
+    COMPANY_NAME_CUES,
+    FORMER_WORDS,
+    OFFICE_VERBS,
+    PREDECESSOR_PREPS,
+    TEAM_CUES,
+    OfficeChange,
+)
 from strata.resolve.roles import Roles
 
 if TYPE_CHECKING:
@@ -41,12 +49,13 @@ _NOUNISH = frozenset({"NOUN", "PROPN"})
 class OfficeFact:
     holder: str
     holder_type: str
-    role: str  # the role's key (resolve/roles.py)
+    role: str | None  # the office's key (resolve/roles.py); None for a position stated as its own relation
     org: str
     org_type: str
     negated: bool
     text: str
     verb: int | None  # the governing verb's token index: its other frames say nothing more
+    predicate: str = "holds_office"  # plays_for for "Rovers' new striker", employed_by for "Acme's analyst"
 
 
 def office_facts(sent: Span, args: Arguments, lexicon: Roles) -> Iterator[OfficeFact]:
@@ -95,7 +104,9 @@ def _read(sent: Span, start: int, end: int, head: Token, role: str, args: Argume
     org = _organization(sent, head, verb, args, phrase, alone)
     if org is None:
         return None
-    org_name, org_type = org
+    org_name, org_type = org[0], _org_type(org[1])
+    if role in lexicon.relation and org[1] == "Person" and not _organization_shaped(org[0]):
+        return None  # "the lawyer of Lady Ash" is no employer's position ("Riverton Rovers'" is a team's)
     if not holders:
         holders = _only_person(sent, args, phrase, {org_name, *(n for n, _ in predecessors)})
     if attached:  # "X, Y's former foreign minister, became its PM": the verb is the other role's
@@ -111,8 +122,12 @@ def _read(sent: Span, start: int, end: int, head: Token, role: str, args: Argume
             continue
         text = (f"{name} left the office of {label} of {org_name}" if negated
                 else f"{name} is {label} of {org_name}")
-        out.append(OfficeFact(name, "Person", role, org_name, org_type, negated, text,
-                              verb.i if verb is not None else None))
+        relation = lexicon.relation.get(role)
+        if relation is not None:  # a position: the relation it states, not an office
+            text = f"{name} no longer {relation.replace('_', ' ')} {org_name}" if negated else (
+                f"{name} is {label} of {org_name}")
+        out.append(OfficeFact(name, "Person", None if relation else role, org_name, org_type, negated, text,
+                              verb.i if verb is not None else None, relation or "holds_office"))
     return out
 
 
@@ -192,8 +207,8 @@ def _organization(sent: Span, head: Token, verb: Token | None, args: Arguments,
     for c in head.children:
         if c.dep_ == "prep" and c.lower_ in _ORG_PREPS:
             for p in c.children:
-                if p.dep_ == "pobj" and (found := args.names(p)):
-                    return found[0][0], _org_type(found[0][1])
+                if p.dep_ == "pobj" and (found := _org_of(args, p)):
+                    return found
         if c.dep_ == "poss":
             if c.lower_ in _COLLECTIVE:
                 # "Walmart named X as *its* CEO": the one who gives the office, unless a person ("X, Finland's
@@ -202,23 +217,30 @@ def _organization(sent: Span, head: Token, verb: Token | None, args: Arguments,
                 agents = [] if verb is None else [p for a in verb.children if a.dep_ == "agent"
                                                   for p in a.children if p.dep_ == "pobj"]
                 for s in (agents if passive else subjects):
-                    if (found := args.names(s)) and not (args.typed(s) and found[0][1] == "Person"):
-                        return found[0][0], _org_type(found[0][1])
+                    if (found := _org_of(args, s)) and found[1] != "Person":
+                        return found
                 for t in reversed(sent.doc[sent.start:phrase.start]):
                     if (found := _typed_names(args, t)) and found[0][1] in _ORG_TYPES:
-                        return found[0][0], _org_type(found[0][1])
-            elif found := args.names(c):
-                return found[0][0], _org_type(found[0][1])
-        if c.dep_ == "compound" and c.i < phrase.start and (found := args.names(c)) and found[0][1] != "Person":
-            return found[0][0], _org_type(found[0][1])
+                        return found[0][0], found[0][1]
+            elif found := _org_of(args, c):
+                return found
+        if c.dep_ == "compound" and c.i < phrase.start and (found := _org_of(args, c)) and found[1] != "Person":
+            return found
     if not alone:  # "X, a longtime party leader, became Y's PM": Y is the PM's, not the party leader's
         return None
     orgs = {name: type_ for t in sent if t.i not in phrase for name, type_ in _typed_names(args, t)
             if type_ in _ORG_TYPES}
     if len(orgs) == 1:
-        name, type_ = next(iter(orgs.items()))
-        return name, _org_type(type_)
+        return next(iter(orgs.items()))
     return None
+
+
+def _org_of(args: Arguments, token: Token) -> tuple[str, str] | None:
+    """(name, type) of the first name a token stands for; the type "" when only guessed ("Riverton Rovers'")."""
+    found = args.names(token)
+    if not found:
+        return None
+    return found[0][0], found[0][1] if args.typed(token) else ""
 
 
 def _typed_names(args: Arguments, token: Token) -> list[tuple[str, str]]:
@@ -229,6 +251,13 @@ def _only_person(sent: Span, args: Arguments, phrase: range, exclude: set[str]) 
     people = {n for t in sent if t.i not in phrase and t.pos_ == "PROPN"
               for n, ty in args.names(t) if ty == "Person" and n not in exclude}
     return [(people.pop(), "Person")] if len(people) == 1 else []
+
+
+def _organization_shaped(name: str) -> bool:
+    """A name that ends like a team's or a company's ("Riverton Rovers", "Harbor Point Media")."""
+    words = re.sub(r"(?:'s|’s|'|’)$", "", name).split()
+    last = words[-1].lower() if words else ""
+    return last in TEAM_CUES or last in COMPANY_NAME_CUES
 
 
 def _org_type(type_: str) -> str:

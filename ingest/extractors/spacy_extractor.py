@@ -217,7 +217,7 @@ class SpacyExtractor:
         offices = [] if asked else list(office_facts(sent, args, roles()))
         taken = {o.verb for o in offices if o.verb is not None}
         for office in offices:
-            self._add_fact(col, office.holder, OFFICE_PREDICATE, office.org, office.negated, office.text, evidence,
+            self._add_fact(col, office.holder, office.predicate, office.org, office.negated, office.text, evidence,
                            dates.first or segment.said_at, segment, {}, office.holder_type, office.org_type,
                            role=office.role)
             if office.org not in col.mentions:

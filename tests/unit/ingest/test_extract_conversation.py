@@ -232,3 +232,14 @@ def test_a_regnal_number_is_part_of_the_name_and_the_speaker_keeps_their_i(extra
     assert [(f.subject, f.role, f.object) for f in result.facts if f.predicate == "holds_office"] == [
         ("Juan Carlos I", "monarch", "Spain")]
     assert not any(f.subject == "Ben" or f.object == "Ben" for f in result.facts)
+
+
+@pytest.mark.parametrize(("said", "fact"), [
+    ("Riverton Rovers' new striker is Alma Marchetti.", ("Alma Marchetti", "plays_for", "Riverton Rovers")),
+    ("Harbor Point Media's newest analyst is Alma Marchetti.", ("Alma Marchetti", "employed_by", "Harbor Point Media")),
+    ("Acme hired Tom Lee as a senior engineer.", ("Tom Lee", "employed_by", "Acme")),
+])
+def test_a_position_states_its_own_relation_not_an_office(extractor: SpacyExtractor, said, fact) -> None:
+    result = run(extractor, [("Ana", said)])
+    assert [(f.subject, f.predicate, f.object) for f in result.facts] == [fact]
+    assert all(f.role is None for f in result.facts)

@@ -78,6 +78,8 @@ def test_a_role_is_its_own_slot_and_concurrent_roles_never_close_each_other():
     ("Where does Maya live?", "subject", ("lives_in", "Maya")),
     ("Where did Maya Lopez live in 2015?", "subject", ("lives_in", "Maya Lopez")),
     ("Which city is Bruno Ferreira living in these days?", "subject", ("lives_in", "Bruno Ferreira")),
+    ("Which company employs Bruno Ferreira at the moment?", "subject", ("employed_by", "Bruno Ferreira")),
+    ("What team is Zoe Almeida on now?", "subject", ("plays_for", "Zoe Almeida")),
     ("Which team does Leo Park play for now?", "subject", ("plays_for", "Leo Park")),
     ("Who is Ann married to?", "subject", ("spouse_of", "Ann")),
 ])
