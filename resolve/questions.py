@@ -83,7 +83,7 @@ def state_question(text: str, lexicon: Roles) -> StateQuestion | None:
     for pattern, predicate in _SUBJECT:
         if m := pattern.search(q):
             who = _clean(_ORG_END.sub("", m.group("who")))  # "employs Ann at the moment": Ann
-            if who and who.lower() not in ("you", "i", "we", "they", "he", "she", "it"):
+            if _person_named(who):
                 return StateQuestion(kind="subject", predicate=predicate, subject=who)
     if not _ASKS_WHO.search(q):
         return None
@@ -109,6 +109,17 @@ def state_question(text: str, lexicon: Roles) -> StateQuestion | None:
             if org:
                 return StateQuestion(kind="office", predicate=OFFICE_PREDICATE, role=role, org=org)
     return None
+
+
+# Words that make "where does X want to live" a question about a wish, not about where X lives.
+_NOT_A_NAME = frozenset({"you", "i", "we", "they", "he", "she", "it", "want", "wants", "plan", "plans", "hope",
+                         "like", "need", "intend", "prefer", "wish", "used", "going", "try", "to", "usually",
+                         "ever", "first", "eventually"})
+
+
+def _person_named(who: str) -> bool:
+    words = who.lower().split()
+    return 0 < len(words) <= 5 and not any(w in _NOT_A_NAME for w in words)
 
 
 def _clean(text: str) -> str:

@@ -90,6 +90,7 @@ def test_questions_name_their_slot(question, kind, slot):
 
 
 @pytest.mark.parametrize("question", ["What did Maya eat yesterday?", "Where do you live?",
+                                      "Where does Andrew want to live to give their dog space?",
                                       "Who went to the CEO's party?", "Tell me about Walmart."])
 def test_other_questions_name_no_slot(question):
     assert state_question(question, roles()) is None
