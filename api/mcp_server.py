@@ -351,9 +351,9 @@ def build_mcp(app: FastAPI) -> MCPServer:
         """A complete, paginated listing of facts (``count``, ``items``, ``next_cursor``). ``subject`` and
         ``object``: an entity uuid or exact name (an office as written, "CEO of Walmart", is its organization's
         slot; ``role`` names an office's role: "CEO", "prime minister"); ``predicate`` as a statement writes
-        it ("plays_for", "works at"), normalized as on ingest; ``as_of`` valid time, ``known_at`` transaction time; ``agent``: only what
-        that agent asserted. ``as_of_chapter`` or ``as_of_position`` read a book's story up to that point
-        instead of ``as_of`` (``source``: which book)."""
+        it ("plays_for", "works at"), normalized as on ingest; ``as_of`` valid time, ``known_at`` transaction
+        time; ``agent``: only what that agent asserted. ``as_of_chapter`` or ``as_of_position`` read a book's
+        story up to that point instead of ``as_of`` (``source``: which book)."""
 
         def run() -> Answer:
             query = FactQuery(subject=subject, predicate=predicate, object=object, role=role, as_of=_when(as_of),

@@ -38,6 +38,8 @@ _NARRATED_CONCEPTS = frozenset({"holds_office", "works_as"})
 _LEADING_JUNK = ("det", "poss", "nummod", "predet", "case", "cc", "preconj", "punct", "advmod")
 # Prepositions that name whose relative a noun is: "the wife *of* Mr. Collins", "nephew *to* Lady Catherine".
 _OWNER_PREPS = ("of", "to")
+# Prepositions of a destination, read also where the parser hangs them from the origin ("from X to Y").
+_DESTINATIONS = frozenset({"to", "into"})
 # Object classes a frame's object_type may take in narration: a place frame never goes "to her mother".
 _NOT_PERSON = frozenset({"Place", "Organization", "Event", "Object"})
 
@@ -202,6 +204,12 @@ def _preps(verb: Token) -> Iterator[tuple[str, Token]]:
             for g in c.children:
                 if g.dep_ == "prep":
                     yield f"{c.lower_}_{g.lower_}", g
+                    if g.lower_ in _DESTINATIONS:  # "relocated from Lisbon to Porto": to hangs from from
+                        yield g.lower_, g
+            # ... or from the origin's name
+            for d in (d for p in c.children if p.dep_ == "pobj" for d in p.children):
+                if d.dep_ == "prep" and d.lower_ in _DESTINATIONS:
+                    yield d.lower_, d
 
 
 def _has_slot(verb: Token, frames: tuple[VerbFrame, ...]) -> bool:

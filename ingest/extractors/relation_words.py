@@ -120,7 +120,11 @@ COMPANY_NAME_CUES = frozenset({"inc", "corp", "corporation", "ltd", "llc", "gmbh
                                "consulting", "solutions", "industries", "holdings", "capital", "studios", "studio",
                                "press", "ventures", "analytics", "networks", "pharma", "motors", "airlines",
                                "energy", "logistics", "foods", "insurance", "agency", "associates"})
-JOB_CUES = COMPANY_NAME_CUES | frozenset({"job", "work", "company", "firm", "startup", "employer", "hire", "position", "role", "salary",
+# Nouns that make getting, landing or starting something a job: "got a job at Acme", "landed a position at".
+_JOB_NOUNS = frozenset({"job", "position", "post", "role", "internship", "placement", "offer",
+                        "contract"})
+JOB_CUES = COMPANY_NAME_CUES | frozenset({"job", "work", "company", "firm", "startup", "employer", "hire", "position",
+                                          "role", "salary",
                       "career", "office", "intern", "internship", "engineer", "developer", "designer", "analyst",
                       "consultant", "manager", "nurse", "teacher", "lawyer", "accountant", "scientist", "researcher",
                       "staff", "employee", "colleague", "boss", "promotion", "offer", "contract", "resign", "quit"})
@@ -156,7 +160,8 @@ VERB_FRAMES: dict[tuple[str, str], tuple[VerbFrame, ...]] = {
                    VerbFrame("member_of", "dobj", "Organization")),
     ("hire", ""): (VerbFrame("employed_by", "by", "Organization"),
                    VerbFrame("employed_by", "nsubj", "Organization", subject_slot="dobj")),
-    ("employ", ""): (VerbFrame("employed_by", "by", "Organization"),
+    ("employ", ""): (VerbFrame("employed_by", "by", "Organization"), VerbFrame("employed_by", "at", "Organization"),
+                     VerbFrame("employed_by", "with", "Organization"),
                      VerbFrame("employed_by", "nsubj", "Organization", subject_slot="dobj")),
     ("recruit", ""): (VerbFrame("employed_by", "by", "Organization"),
                       VerbFrame("employed_by", "nsubj", "Organization", subject_slot="dobj")),
@@ -174,13 +179,28 @@ VERB_FRAMES: dict[tuple[str, str], tuple[VerbFrame, ...]] = {
                                 cues=TEAM_CUES),
                       VerbFrame("employed_by", "nsubj", "Organization", negated=True, subject_slot="dobj",
                                 cues=JOB_CUES)),
+    ("get", ""): (VerbFrame("employed_by", "at", "Organization", cues=_JOB_NOUNS),
+                  VerbFrame("employed_by", "with", "Organization", cues=_JOB_NOUNS)),
+    ("land", ""): (VerbFrame("employed_by", "at", "Organization", cues=_JOB_NOUNS),
+                   VerbFrame("employed_by", "with", "Organization", cues=_JOB_NOUNS)),
+    ("poach", ""): (VerbFrame("employed_by", "by", "Organization"),
+                    VerbFrame("employed_by", "nsubj", "Organization", subject_slot="dobj")),
+    ("bring", "on"): (VerbFrame("employed_by", "nsubj", "Organization", subject_slot="dobj"),),
+    ("lay", "off"): (VerbFrame("employed_by", "from", "Organization", negated=True),
+                     VerbFrame("employed_by", "by", "Organization", negated=True),
+                     VerbFrame("employed_by", "nsubj", "Organization", negated=True, subject_slot="dobj")),
+    ("retire", ""): (VerbFrame("employed_by", "from", "Organization", negated=True),),
+    ("part", ""): (VerbFrame("plays_for", "with", "Organization", negated=True, cues=TEAM_CUES),
+                   VerbFrame("employed_by", "with", "Organization", negated=True)),
+    ("emigrate", ""): (VerbFrame("lives_in", "to", "Place"),),
     ("take", ""): (VerbFrame("employed_by", "at", "Organization", cues=frozenset({"job", "position", "post", "role"})),
                    VerbFrame("employed_by", "with", "Organization", cues=frozenset({"job", "position", "post"}))),
     ("study", ""): (VerbFrame("studies_at", "at", "Organization"), VerbFrame("studies", "dobj", "Concept", True)),
     ("graduate", ""): (VerbFrame("studies_at", "from", "Organization"),),
     ("attend", ""): (VerbFrame("attended", "dobj", "Event", concepts=True),),
     ("visit", ""): (VerbFrame("visits", "dobj", "Place", concepts=True),),
-    ("go", ""): (VerbFrame("visits", "to", "Place", concepts=True),),
+    ("go", ""): (VerbFrame("plays_for", "to", "Organization", cues=TEAM_CUES),
+                 VerbFrame("visits", "to", "Place", concepts=True)),
     ("travel", ""): (VerbFrame("visits", "to", "Place", concepts=True),),
     ("fly", ""): (VerbFrame("visits", "to", "Place"),),
     # narration's comings and goings: named places only (a novel goes "to the window" all the time)
@@ -218,7 +238,8 @@ VERB_FRAMES: dict[tuple[str, str], tuple[VerbFrame, ...]] = {
     ("become", ""): (VerbFrame("holds_office", "attr", "Concept", concepts=True, spoken_only=True),),
     ("found", ""): (VerbFrame("founded", "dobj", "Organization"),),
     ("establish", ""): (VerbFrame("founded", "dobj", "Organization"),),
-    ("start", ""): (VerbFrame("practices", "dobj", "Concept", concepts=True),),
+    ("start", ""): (VerbFrame("employed_by", "at", "Organization", cues=_JOB_NOUNS),
+                    VerbFrame("practices", "dobj", "Concept", concepts=True)),
     ("love", ""): (VerbFrame("likes", "dobj", "Concept", concepts=True),),
     ("like", ""): (VerbFrame("likes", "dobj", "Concept", concepts=True),),
     ("enjoy", ""): (VerbFrame("likes", "dobj", "Concept", concepts=True),),
@@ -292,8 +313,8 @@ OFFICE_VERBS: dict[tuple[str, str], OfficeChange] = {
                      ("overthrow", ""), ("topple", ""), ("force", "out"), ("push", "out"), ("kick", "out")],
                     "removed"),
 }
-# Objects that are part of their verb's idiom, not its object: "tied *the knot*".
-IDIOM_OBJECTS = frozenset({"knot"})
+# Objects that are part of their verb's idiom, not its object: "tied *the knot*", "parted *ways* with".
+IDIOM_OBJECTS = frozenset({"knot", "ways", "company"})
 # Prepositions whose object is the one who held the office before: "took over from Z", "in place of Z".
 PREDECESSOR_PREPS = frozenset({"from"})
 # Words that say an office is someone's no longer ("the former CEO X", "outgoing president Z").

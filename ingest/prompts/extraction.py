@@ -97,8 +97,8 @@ class LLMFact(_Strict):
     )
     evidence: str = Field(description="Exact quote from the episode supporting the fact")
     asserted_by: str | None = Field(description="Speaker or author who states it, if known")
-    role: str | None = Field(default=None, description="For holds_office: the office's role (CEO, prime minister, mayor, "
-                             "chair); the object is then the organization or place, not the office")
+    role: str | None = Field(default=None, description="For holds_office: the office's role (CEO, prime minister, "
+                             "mayor, chair); the object is then the organization or place, not the office")
 
 
 class LLMNote(_Strict):

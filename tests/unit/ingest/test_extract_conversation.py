@@ -228,7 +228,8 @@ def test_a_role_beside_its_holder_is_read_apart_from_the_verb(extractor: SpacyEx
 
 
 def test_a_regnal_number_is_part_of_the_name_and_the_speaker_keeps_their_i(extractor: SpacyExtractor) -> None:
-    result = run(extractor, [("Ben", "Juan Carlos I ascended the throne of Spain."), ("Ana", "I told Tom I would come.")])
+    result = run(extractor, [("Ben", "Juan Carlos I ascended the throne of Spain."),
+                             ("Ana", "I told Tom I would come.")])
     assert [(f.subject, f.role, f.object) for f in result.facts if f.predicate == "holds_office"] == [
         ("Juan Carlos I", "monarch", "Spain")]
     assert not any(f.subject == "Ben" or f.object == "Ben" for f in result.facts)
@@ -243,3 +244,19 @@ def test_a_position_states_its_own_relation_not_an_office(extractor: SpacyExtrac
     result = run(extractor, [("Ana", said)])
     assert [(f.subject, f.predicate, f.object) for f in result.facts] == [fact]
     assert all(f.role is None for f in result.facts)
+
+
+@pytest.mark.parametrize(("said", "fact"), [
+    ("Tom Lee got a job at Acme Corp.", ("Tom Lee", "employed_by", "Acme Corp", False)),
+    ("Tom Lee is employed at Acme Corp.", ("Tom Lee", "employed_by", "Acme Corp", False)),
+    ("Tom Lee was poached by Acme Corp.", ("Tom Lee", "employed_by", "Acme Corp", False)),
+    ("Tom Lee was laid off from Acme Corp.", ("Tom Lee", "employed_by", "Acme Corp", True)),
+    ("Tom Lee retired from Acme Corp.", ("Tom Lee", "employed_by", "Acme Corp", True)),
+    ("Leo Park went on loan to Ajax.", ("Leo Park", "plays_for", "Ajax", False)),
+    ("Maya Lopez emigrated to Canada.", ("Maya Lopez", "lives_in", "Canada", False)),
+    ("Maya Lopez relocated from Lisbon to Porto.", ("Maya Lopez", "lives_in", "Porto", False)),
+    ("Maya Lopez is based in Porto now.", ("Maya Lopez", "lives_in", "Porto", False)),
+])
+def test_more_ways_to_tell_a_change_of_job_team_or_home(extractor: SpacyExtractor, said, fact) -> None:
+    result = run(extractor, [("Ana", said)])
+    assert [(f.subject, f.predicate, f.object, f.negated) for f in result.facts] == [fact]
