@@ -14,7 +14,7 @@ import re
 from datetime import UTC, datetime
 from typing import Any
 
-from strata.api.memory.names import _keys, resolve_name
+from strata.api.memory.names import name_keys, resolve_name
 from strata.api.memory.predicates import stored_predicate_filter
 from strata.graph.driver import Graph
 from strata.graph.read import entity_candidates, list_facts
@@ -165,7 +165,7 @@ def _entities(graph: Graph, group: str, name: str, embed: EmbedFn | None, relate
     """The entities a name in a question stands for: exact names first; then (for an organization, always;
     else when none is exact) the lookup's candidates that carry that name loosely (``same_name``): an
     organization stored under two names holds its office's history under both."""
-    keys = _keys(graph, group, name)
+    keys = name_keys(graph, group, name)
     exact = [c.uuid for c in entity_candidates(graph, group, keys=keys)][:NAMED_ENTITIES] if keys else []
     if exact and not related:
         return exact

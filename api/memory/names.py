@@ -36,7 +36,7 @@ def resolve_name(graph: Graph, group: str, name: str, limit: int, embed: EmbedFn
     embedding, degraded = embed_query(embed, name)
     vectors = [("q", embedding)] if embedding is not None else []
     text = lucene.any_terms(name, fuzzy=True)
-    hits = entity_candidates(graph, group, keys=_keys(graph, group, name), lucene=[("q", text)] if text else [],
+    hits = entity_candidates(graph, group, keys=name_keys(graph, group, name), lucene=[("q", text)] if text else [],
                              vectors=vectors, limit=max(limit, LOOKUP_POOL))
     best: dict[str, Candidate] = {}
     for hit in hits:
@@ -60,7 +60,8 @@ def _scaled(channel: str, score: float) -> float:
     return round(float(score), 6)
 
 
-def _keys(graph: Graph, group: str, name: str) -> list[str]:
+def name_keys(graph: Graph, group: str, name: str) -> list[str]:
+    """The exact keys a name has under every entity type the group uses."""
     types = ["Entity", *[t.name for t in entity_types(graph, group) if t.name]]
     keys = set()
     for t in types:
@@ -75,7 +76,7 @@ def entity_ref(graph: Graph, group: str, value: str | None, type_: str | None, r
     """A subject/object filter: a uuid as is, a name through its exact key (ambiguity is an error)."""
     if value is None or UUID.match(value):
         return value
-    keys = [entity_key(value, type_)] if type_ else _keys(graph, group, value)
+    keys = [entity_key(value, type_)] if type_ else name_keys(graph, group, value)
     found = {c.uuid: c for c in entity_candidates(graph, group, keys=keys)} if keys else {}
     if len(found) > 1:
         raise InputError(f"{role} {value!r} names several entities; pass a uuid or {role}_type",
