@@ -4,8 +4,9 @@
 (resolve/questions.py reads the slot). The time asked is the query's ``as_of``, else the time its words name
 ("in 2010": the fact that held longest in that year), else now. The slot's facts are read whole (history
 included) and the one that held then heads the hits, marked ``answer``; the slot's other facts among the hits
-say what superseded them and when. Without a fact for the slot, the hits that were said by then come first,
-latest first: the newest report is the best guess of a slot the graph could not read.
+say what superseded them and when. A later report of the slot that names none of its known values leads the
+answer (news the extractor could not read); without a fact for the slot, the hits that were said by then come
+first, latest first: the newest report is the best guess of a slot the graph could not read.
 """
 
 from __future__ import annotations
