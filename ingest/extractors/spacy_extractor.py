@@ -33,7 +33,7 @@ from strata.ingest.extractors.notes import memory_worthy, rewrite
 from strata.ingest.extractors.offices import office_facts
 from strata.ingest.extractors.person_shape import person_names
 from strata.ingest.extractors.quotes import find_quotes
-from strata.ingest.extractors.relation_words import FRAME_PREDICATES, NOUN_GENDER, RELATION_NOUNS
+from strata.ingest.extractors.relation_words import FRAME_PREDICATES, NOUN_GENDER, RELATION_NOUNS, VOCATIVE_LEADS
 from strata.ingest.extractors.speech_tags import SPEECH_VERBS
 from strata.ingest.protocols import EMPTY_CONTEXT, ExtractionContext
 from strata.resolve.lexicon import HONORIFICS, SURNAME_PARTICLES
@@ -533,12 +533,12 @@ def _shouted(name: str) -> bool:
 
 
 def _whole_name_start(doc: Doc, first: int, end: int) -> int:
-    """Where a person's name starts when the small model left its first names out: capitalized proper nouns
-    right before it that the parser joins to the name (compounds of a word inside it)."""
+    """Where a person's name starts when the small model left its first name out: a proper noun right before it
+    that the parser joins to the name (a compound of a word inside it), unless a greeting or a word no name is."""
     while (first > 0 and (t := doc[first - 1]).pos_ == "PROPN" and t.dep_ == "compound" and t.is_alpha
            and t.text[:1].isupper() and first <= t.head.i < end and not _is_honorific(t) and not t.ent_type_
-           and not roles().known(t.text)):
-        first -= 1
+           and t.lower_ not in VOCATIVE_LEADS and t.lower_ not in NOT_NAMES and not roles().known(t.text)):
+        first -= 1  # no greeting: "Congratulations Maya" is Maya
     return first
 
 

@@ -1,5 +1,5 @@
-"""A predicate a client names is read the way it was written (issue 14): a statement saying ``plays_for`` is
-stored as ``play_for`` and every filter (facts, search, MCP, a correction) takes the same steps; the fact keeps
+"""A predicate a client names is read the way it was written (issue 14): statements saying ``plays_for`` or
+``Plays For`` are stored as the ontology's ``plays_for`` and every filter (facts, search, MCP, a correction) takes the same steps; the fact keeps
 what the client wrote."""
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ def test_a_predicate_is_read_the_way_it_was_written(client, group_id, make_key) 
     r = client.post(f"/v1/groups/{group_id}/episodes", headers=h, json=CAREER)
     assert r.status_code == 202, r.text
 
-    players = [("Ada Striker", "play_for", "plays_for"), ("Ben Keeper", "play_for", "Plays For")]
+    players = [("Ada Striker", "plays_for", "plays_for"), ("Ben Keeper", "plays_for", "Plays For")]
     for spelling in ("plays_for", "play_for", "Plays For", "played for"):
         assert listed(client, group_id, h, spelling) == players, spelling
     # An ontology synonym is read as its canonical predicate, and the fact keeps the client's word.

@@ -37,8 +37,12 @@ def test_summaries_refresh_on_demand_and_show_in_hits_and_context(client, group_
     wren = next(h for h in hits if h["entity"]["name"] == "Wren Tallow")
     assert "Tidewright Ropery" in wren["entity"]["summary"] and "Gullhaven" in wren["entity"]["summary"]
     block = client.get(f"/v1/groups/{group_id}/context", headers=town,
-                       params={"q": "Where does Wren Tallow live?", "budget_tokens": 500}).json()
+                       params={"q": "What about Wren Tallow and her home?", "budget_tokens": 500}).json()
     assert block["text"].splitlines()[1] == "Entities:" and "- Wren Tallow (Person): " in block["text"]
+    # a question about a slot opens with its answer instead; the summary still comes
+    slot = client.get(f"/v1/groups/{group_id}/context", headers=town,
+                      params={"q": "Where does Wren Tallow live?", "budget_tokens": 500}).json()["text"]
+    assert slot.splitlines()[1] == "Answer:" and "- Wren Tallow (Person): " in slot
     reader = make_key([group_id], "r")
     assert client.post(f"/v1/groups/{group_id}/summaries:refresh", headers=reader).status_code == 403
 
