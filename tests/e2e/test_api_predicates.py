@@ -1,6 +1,6 @@
 """A predicate a client names is read the way it was written (issue 14): statements saying ``plays_for`` or
-``Plays For`` are stored as the ontology's ``plays_for`` and every filter (facts, search, MCP, a correction) takes the same steps; the fact keeps
-what the client wrote."""
+``Plays For`` are stored as the ontology's ``plays_for`` and every filter (facts, search, MCP, a correction)
+takes the same steps; the fact keeps what the client wrote."""
 
 from __future__ import annotations
 
