@@ -84,6 +84,15 @@ def list_facts(graph: Graph, group_id: str, query: FactQuery | None = None, *, s
     return FactPage(count=count, items=items, next_cursor=next_cursor)
 
 
+def slot_history(graph: Graph, group_id: str, entities: Sequence[str], predicate: str, role: str | None,
+                 either_side: bool, limit: int = 500) -> list[Fact]:
+    """Every live fact (ended ones too) of one slot: ``predicate`` (and ``role``) on these entities as object,
+    and as subject when ``either_side``; one query for all of them."""
+    rows = graph.query(q.SLOT_HISTORY, entities=list(entities), group_id=group_id, predicate=predicate, role=role,
+                       either_side=either_side, limit=limit)
+    return [Fact(**native(r)) for r in rows]
+
+
 class _Cursor(BaseModel):
     after: str
     count: int

@@ -18,7 +18,7 @@ from typing import Any
 from strata.api.memory.names import name_keys, resolve_name
 from strata.api.memory.predicates import stored_predicate_filter
 from strata.graph.driver import Graph
-from strata.graph.read import entity_candidates, list_facts
+from strata.graph.read import entity_candidates, slot_history
 from strata.graph.search import EmbedFn, SearchHit, SearchQuery, SearchResult, fact_with_provenance
 from strata.resolve.questions import PREDICATE_WORDS, StateQuestion, state_question
 from strata.resolve.roles import fold_words, roles
@@ -78,7 +78,7 @@ def answer_first(graph: Graph, group: str, query: SearchQuery, result: SearchRes
     if ask is None:
         return result
     when = asked_time(query.q, query.as_of, query.around)
-    facts = _slot_facts(graph, group, ask, embed, query)
+    facts = _slot_facts(graph, group, ask, embed)
     chosen = _holding(facts, when, several=roles().is_concurrent(ask.role)) if facts else []
     if not chosen:
         named = (ask.org if ask.kind == "office" else ask.subject) or ""
@@ -145,21 +145,14 @@ def _plain(text: str) -> str:
     return " ".join(re.sub(r"[^\w\s]", " ", fold_words(text)).split())
 
 
-def _slot_facts(graph: Graph, group: str, ask: StateQuestion, embed: EmbedFn | None,
-                query: SearchQuery) -> list[Fact]:
+def _slot_facts(graph: Graph, group: str, ask: StateQuestion, embed: EmbedFn | None) -> list[Fact]:
     name = ask.org if ask.kind == "office" else ask.subject
     entities = _entities(graph, group, name or "", embed, related=ask.kind == "office")
     if not entities:
         return []
-    predicate = stored_predicate_filter(graph, group, ask.predicate, embed)
-    facts: dict[str, Fact] = {}
-    sides = ("object",) if ask.kind == "office" else ("subject", "object")  # a couple is stored either way
-    for uuid in entities:
-        for side in sides:
-            page = list_facts(graph, group, FactQuery(predicate=predicate, role=ask.role, include_history=True,
-                                                      known_at=query.known_at, limit=SLOT_FACTS, **{side: uuid}))
-            facts.update({f.uuid: f for f in page.items if f.expired_at is None})
-    return list(facts.values())
+    predicate = stored_predicate_filter(graph, group, ask.predicate, embed) or ask.predicate
+    return slot_history(graph, group, entities, predicate, ask.role, either_side=ask.kind == "subject",
+                        limit=SLOT_FACTS)
 
 
 def _entities(graph: Graph, group: str, name: str, embed: EmbedFn | None, related: bool) -> list[str]:

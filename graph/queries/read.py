@@ -295,3 +295,20 @@ CALL (agent) {
 RETURN agent, episodes, facts, first_at, last_at
 ORDER BY episodes DESC, agent
 """
+
+# Every live fact of one slot read whole, history included (the answer stage, api/memory/answers.py): the
+# predicate (and role) on the given entities, as object, and as subject too when ``$either_side`` (a couple is
+# stored either way). One anchored read for all the entities a name may stand for.
+SLOT_HISTORY = """
+UNWIND $entities AS uuid
+CALL (uuid) {
+  MATCH (s:Entity)-[r:RELATES_TO]->(o:Entity {uuid: uuid}) RETURN r, s, o
+  UNION
+  MATCH (s:Entity {uuid: uuid})-[r:RELATES_TO]->(o:Entity) WHERE $either_side RETURN r, s, o
+}
+WITH DISTINCT r, s, o
+WHERE r.group_id = $group_id AND r.predicate = $predicate AND ($role IS NULL OR r.role = $role)
+  AND r.expired_at IS NULL
+RETURN """ + FACT_FIELDS + """
+LIMIT $limit
+"""
