@@ -53,6 +53,8 @@ class Roles:
             for words in (key, role.label, *role.synonyms):
                 self._by_words.setdefault(fold_words(words), key)
         self.longest = max((len(w.split()) for w in self._by_words), default=1)
+        # the words a role's wording can start with ("secretary", "ceo"): a cheap test before any phrase is read
+        self.first_words = frozenset(w.split()[0] for w in self._by_words)
         self._predicates = {name: key for key, role in ontology.roles.items() for name in role.predicates}
 
     def office(self, key: str | None) -> bool:

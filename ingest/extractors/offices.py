@@ -33,7 +33,7 @@ from strata.ingest.extractors.relation_words import (
     TEAM_CUES,
     OfficeChange,
 )
-from strata.resolve.roles import Roles
+from strata.resolve.roles import Roles, fold_words
 
 if TYPE_CHECKING:
     from spacy.tokens import Span, Token
@@ -73,6 +73,9 @@ def _role_phrases(sent: Span, lexicon: Roles) -> Iterator[tuple[int, int, str]]:
     doc, i = sent.doc, sent.start
     while i < sent.end:
         hit = None
+        if doc[i].lower_ not in lexicon.first_words and fold_words(doc[i].text) not in lexicon.first_words:
+            i += 1
+            continue
         for n in range(min(lexicon.longest + 2, sent.end - i), 0, -1):  # "+2": hyphens are tokens
             last = doc[i + n - 1]
             if last.pos_ not in _NOUNISH or doc[i].is_punct:
