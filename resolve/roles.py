@@ -17,6 +17,7 @@ import re
 import unicodedata
 
 from strata.resolve.ontology import Ontology, load_ontology
+from strata.resolve.predicates import parse_predicate
 from strata.schema.models import ExtractedEntity, ExtractedFact, Extraction
 
 OFFICE_PREDICATE = "holds_office"
@@ -182,8 +183,6 @@ def _org_type(office_type: str) -> str:
 
 
 def _qualified(f: ExtractedFact, lexicon: Roles, onto: Ontology) -> ExtractedFact:
-    from strata.resolve.predicates import parse_predicate  # predicates imports this module's neighbours
-
     name, _ = parse_predicate(f.predicate, onto)
     role = lexicon.key(f.role) if f.role else None
     predicate_role = lexicon.of_predicate(name)
