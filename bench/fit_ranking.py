@@ -6,8 +6,11 @@ recall@10 from the shipped defaults, each weight scaled by a few factors in turn
 Two-fold check: fit on half of the conversations, report recall@10 on the other half with the fitted and the
 default weights (what the fit is worth on conversations it did not see); then fit on all of them.
 
+``--rescore bge-small`` adds the rescoring stage (graph/rescore.py) and its weight and midpoint to the fit,
+starting from ``--start-rescore`` (the stage's weight; the shipped default is 0, off).
+
 Needs the groups `bench.bench_retrieval` ingested (run it first, keep the groups).
-Run: .venv/bin/python -m bench.fit_ranking [--data PATH]
+Run: .venv/bin/python -m bench.fit_ranking [--data PATH] [--group-prefix P] [--rescore bge-small] [--out PATH]
 Writes bench/results/ranking_fit.json.
 """
 
@@ -19,12 +22,13 @@ import statistics
 from collections.abc import Callable
 from pathlib import Path
 
-from bench.bench_retrieval import group_of
+from bench.bench_retrieval import GROUP_PREFIX, group_of
 from bench.locomo import DEV, Conversation, load_conversations, ranked_turns, recall_at
 from strata.graph import Graph
 from strata.graph.ranking import RankWeights
+from strata.graph.rescore import Rescorer
 from strata.graph.search import Gathered, SearchQuery, answer, gather
-from strata.ingest.embedders import make_embedder
+from strata.ingest.embedders import QueryCache, make_bge_small, make_embedder, query_mode
 from strata.schema.settings import Settings
 
 RESULTS = Path(__file__).resolve().parent / "results" / "ranking_fit.json"
@@ -33,10 +37,13 @@ KIND_STEPS = (-2.0, -1.0, 1.0)
 SCALARS = ("text", "semantic", "episode")
 
 
+RESCORER: list[Rescorer | None] = [None]  # --rescore: the stage every evaluation runs
+
+
 def evaluate(graph: Graph, asked: list[tuple[Gathered, list[str]]], weights: RankWeights) -> float:
     scores = []
     for gathered, evidence in asked:
-        hits = [h.model_dump(mode="json") for h in answer(graph, gathered, weights).hits]
+        hits = [h.model_dump(mode="json") for h in answer(graph, gathered, weights, RESCORER[0]).hits]
         scores.append(recall_at(ranked_turns(hits), evidence, 10))
     return statistics.fmean(scores)
 
@@ -50,6 +57,11 @@ def steps() -> list[Callable[[RankWeights], RankWeights]]:
     out += [lambda w, d=d: w.model_copy(update={"episode_top": max(1, w.episode_top + d)}) for d in (-1, 2)]
     out += [lambda w, k=kind, d=d: w.model_copy(update={"kind": {**w.kind, k: w.kind.get(k, 0.0) + d}})
             for kind in ("fact", "entity") for d in KIND_STEPS]
+    if RESCORER[0] is not None:  # the rescoring weight (from 0 too: steps add) and its midpoint
+        out += [lambda w, d=d: w.model_copy(update={"rescore": max(0.0, w.rescore + d)}) for d in (-1.0, 1.0)]
+        out += [lambda w, f=f: w.model_copy(update={"rescore": w.rescore * f}) for f in FACTORS]
+        out += [lambda w, d=d: w.model_copy(update={"rescore_mean": round(w.rescore_mean + d, 3)})
+                for d in (-0.05, 0.05)]
     return out
 
 
@@ -76,10 +88,21 @@ def fit(graph: Graph, asked: list[tuple[Gathered, list[str]]], start: RankWeight
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--data", type=Path, default=DEV)
+    parser.add_argument("--group-prefix", default=GROUP_PREFIX[0])
+    parser.add_argument("--rescore", choices=["bge-small"], default=None, help="fit with the rescoring stage")
+    parser.add_argument("--start-rescore", type=float, default=2.0, help="the rescoring weight the fit starts at")
+    parser.add_argument("--out", type=Path, default=RESULTS)
     args = parser.parse_args()
+    GROUP_PREFIX[0] = args.group_prefix
     conversations = load_conversations(args.data)
     settings = Settings()
-    embed = make_embedder(settings).embed
+    embed = query_mode(make_embedder(settings, for_queries=True))
+    defaults = RankWeights()
+    if args.rescore:
+        model = make_bge_small(settings)
+        RESCORER[0] = Rescorer(args.rescore, model.embed, QueryCache(model.embed_queries, 4096),
+                               settings.rescore_depth)
+        defaults = defaults.model_copy(update={"rescore": args.start_rescore})
     with Graph.from_settings(settings) as graph:
         asked: dict[str, list[tuple[Gathered, list[str]]]] = {}
         for conv in conversations:
@@ -87,7 +110,7 @@ def main() -> None:
                                       q.evidence) for q in conv.questions]
         half = len(conversations) // 2
         folds = [(conversations[:half], conversations[half:]), (conversations[half:], conversations[:half])]
-        defaults, report = RankWeights(), {"folds": []}
+        report: dict = {"folds": [], "rescore": args.rescore, "group_prefix": args.group_prefix}
 
         def pool(convs: list[Conversation]) -> list[tuple[Gathered, list[str]]]:
             return [x for c in convs for x in asked[c.sample_id]]
@@ -103,8 +126,8 @@ def main() -> None:
         report["all"] = {"r10_fitted": round(score, 3), "r10_defaults": round(evaluate(graph, pool(conversations),
                                                                                          defaults), 3),
                          "weights": fitted.model_dump()}
-    RESULTS.parent.mkdir(parents=True, exist_ok=True)
-    RESULTS.write_text(json.dumps(report, indent=2) + "\n")
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(report, indent=2) + "\n")
     print(json.dumps(report, indent=2))
 
 

@@ -42,6 +42,11 @@ class RankWeights(BaseModel):
                                    description="A prior per hit kind, added to its score.")
     # Retention's salience decay (a group policy): log2 of a memory's salience, 0 when fresh or without decay.
     salience: float = Field(default=4.0, ge=0, description="Taken off per half-life a memory went unused.")
+    # The rescoring stage (graph/rescore.py): the best candidates' cosine to the query under a second embedder,
+    # standardized like the semantic scores; 0 turns the stage off.
+    rescore: float = Field(default=0.0, description="Weight of the standardized rescoring cosine.")
+    rescore_mean: float = Field(default=0.6, description="Rescoring cosine taken as neither relevant nor not.")
+    rescore_scale: float = Field(default=0.05, gt=0, description="Rescoring cosine difference worth one unit.")
 
 
 @dataclass
@@ -60,6 +65,7 @@ class Candidate:
     end: int | None = None
     fusion: float = 0.0  # reciprocal-rank fusion, the tie-break (and the order when the query has no text)
     salience: float = 1.0  # retention's decay of unused memories (strata.schema.retention); 1.0 without it
+    rescore: float | None = None  # the rescoring model's cosine to the query (graph/rescore.py), once computed
     base: float = 0.0
     score: float = 0.0
     features: dict[str, float] = field(default_factory=dict)
@@ -89,6 +95,18 @@ def rank(candidates: Sequence[Candidate], weights: RankWeights, text_channels: d
         c.features["episode"] = episode_weight.get(c.episode, 0.0) if c.kind == "episode" and c.episode else 0.0
         c.score = c.base + weights.episode * c.features["episode"]
     return sorted(candidates, key=lambda c: (-c.score, -c.fusion, c.kind, c.uuid))
+
+
+def rescored(ranked: Sequence[Candidate], top: int, weights: RankWeights) -> list[Candidate]:
+    """The first ``top`` of ``ranked`` (each with its ``rescore`` set) ordered again with the rescoring feature
+    added to their score; the others follow in their order (a rescoring cosine is not known for them)."""
+    head = list(ranked[:top])
+    for c in head:
+        c.features["rescore"] = ((c.rescore - weights.rescore_mean) / weights.rescore_scale
+                                 if c.rescore is not None else 0.0)
+        c.score += weights.rescore * c.features["rescore"]
+    head.sort(key=lambda c: (-c.score, -c.fusion, c.kind, c.uuid))
+    return head + list(ranked[top:])
 
 
 def _in_window(c: Candidate, window: TimeWindow | None, weights: RankWeights) -> float:
@@ -125,3 +143,12 @@ def _episode_weights(candidates: Sequence[Candidate], top: int) -> dict[str, flo
 
 def _mean(values: list[float]) -> float:
     return sum(values) / len(values) if values else 0.0
+
+
+# The weights a search uses when the rescoring stage is configured (settings.rescore_embedder): fitted with it
+# by bench/fit_ranking.py --rescore (docs/benchmarks.md); the defaults above leave the stage off.
+RESCORING = RankWeights(rescore=2.0)
+
+
+def rescoring_weights() -> RankWeights:
+    return RESCORING

@@ -19,10 +19,10 @@ from typing import Any, Literal
 import numpy as np
 from pydantic import BaseModel, Field
 
-from strata.graph import lucene, nearest, retention
+from strata.graph import lucene, nearest, rescore, retention
 from strata.graph.driver import Graph
 from strata.graph.queries import search as q
-from strata.graph.ranking import Candidate, RankWeights, rank
+from strata.graph.ranking import Candidate, RankWeights, rank, rescored
 from strata.graph.read import MAX_INDEX_DEPTH, native
 from strata.graph.story import StoryCut, story_params
 from strata.schema.errors import UpstreamUnavailableError
@@ -156,20 +156,21 @@ class Gathered(BaseModel):
     degraded: list[Literal["vector"]]
     candidates: list[Candidate]
     text_channels: dict[str, list[str]]
+    rescore_query: list[float] | None = None  # the query's vector under the rescoring model, once computed
 
 
 def search(graph: Graph, group_id: str, query: SearchQuery, embed: EmbedFn | None = None,
-           weights: RankWeights | None = None) -> SearchResult:
+           weights: RankWeights | None = None, rescorer: rescore.Rescorer | None = None) -> SearchResult:
     gathered = gather(graph, group_id, query, embed)
     decay = retention.half_life(graph, group_id)
     if decay is None:  # the default: no salience, no write
-        return answer(graph, gathered, weights)
+        return answer(graph, gathered, weights, rescorer)
     now = utcnow()
     found = retention.saliences(graph, group_id, [c.uuid for c in gathered.candidates if c.kind == "fact"],
                                 [c.uuid for c in gathered.candidates if c.kind == "entity"], now, decay)
     for c in gathered.candidates:
         c.salience = found.get(c.uuid, 1.0)
-    result = answer(graph, gathered, weights)
+    result = answer(graph, gathered, weights, rescorer)
     retention.touch(graph, group_id, [h.fact.uuid for h in result.hits if h.fact],
                     [h.entity.uuid for h in result.hits if h.entity],
                     [h.episode.uuid for h in result.hits if h.episode], now)
@@ -201,11 +202,21 @@ def gather(graph: Graph, group_id: str, query: SearchQuery, embed: EmbedFn | Non
                     degraded=degraded, candidates=_candidates(ranked), text_channels=_text_channels(ranked))
 
 
-def answer(graph: Graph, gathered: Gathered, weights: RankWeights | None = None) -> SearchResult:
+def answer(graph: Graph, gathered: Gathered, weights: RankWeights | None = None,
+           rescorer: rescore.Rescorer | None = None) -> SearchResult:
     """Rank the candidates and read the winners whole (one round trip). Ranking rescores the candidates from
-    what the channels found, so one gathering can be answered with several weightings (bench/fit_ranking.py)."""
+    what the channels found, so one gathering can be answered with several weightings (bench/fit_ranking.py).
+    With a ``rescorer`` (and a rescoring weight) the best candidates are ordered again (graph/rescore.py)."""
     query, embedding = gathered.query, gathered.embedding
-    candidates = rank(gathered.candidates, weights or RankWeights(), gathered.text_channels, query.around)
+    weights = weights or RankWeights()
+    candidates = rank(gathered.candidates, weights, gathered.text_channels, query.around)
+    if rescorer is not None and weights.rescore and query.q.strip():
+        candidates = [c for c in candidates if c.kind in gathered.kinds]
+        if gathered.rescore_query is None:
+            gathered.rescore_query = rescorer.embed_query([query.q.strip()])[0]
+        rescore.fill(graph, gathered.params["group_id"], gathered.rescore_query, candidates[:rescorer.depth],
+                     rescorer)
+        candidates = rescored(candidates, rescorer.depth, weights)
     use_mmr = query.mmr and embedding is not None
     chosen = [c for c in candidates if c.kind in gathered.kinds][: query.limit * (MMR_POOL if use_mmr else 1)]
     # An entity cites its mentions in the passages the answer holds (never a greeting the answer left out).

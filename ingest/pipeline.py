@@ -14,6 +14,7 @@ from pydantic import BaseModel
 
 from strata.graph import Graph, lucene
 from strata.graph.commit import CommitResult, commit_episode
+from strata.graph.embedder_meta import check_group
 from strata.graph.read import entity_candidates, predicates, previous_summary, roster
 from strata.graph.suggestions import kept_apart
 from strata.ingest.extractors.interactions import with_interactions
@@ -88,6 +89,7 @@ class Pipeline:
         self.adjudicator = adjudicator
         # Vectors computed during extract(), so commit() (inside the per-group lock) embeds nothing new.
         self._vectors: dict[str, list[float]] = {}
+        self._embedder_checked: set[str] = set()  # groups whose vectors are this embedder's
 
     def context_for(self, episode: Episode) -> ExtractionContext:
         rows = roster(self.graph, episode.group_id, episode.source_uuid, episode.seq)
@@ -103,8 +105,17 @@ class Pipeline:
         with gc_paused():
             extraction = with_interactions(self.extractor.extract(episode, context))
         if self.embedder is not None:
+            self.check_embedder(episode.group_id)
             self.embed(texts_to_embed(episode, extraction, prose_vectors=self.prose_vectors))
         return extraction
+
+    def check_embedder(self, group_id: str) -> None:
+        """Refuse a group whose vectors another embedder made (graph/embedder_meta.py), once per group."""
+        if self.embedder is not None and group_id not in self._embedder_checked:
+            from strata.ingest.embedders import embedder_record
+
+            check_group(self.graph, group_id, embedder_record(self.embedder))
+            self._embedder_checked.add(group_id)
 
     def embed(self, texts: Sequence[str]) -> list[list[float]]:
         """Embed through a bounded per-process cache keyed by text (safe to share between threads)."""
@@ -121,6 +132,7 @@ class Pipeline:
 
     def commit(self, episode: Episode, extraction: Extraction, source: Source | None = None,
                now: datetime | None = None) -> EpisodeOutcome:
+        self.check_embedder(episode.group_id)
         registry = predicates(self.graph, episode.group_id, with_counts=False)
         embed = self.embed if self.embedder is not None else None
         metered = _MeteredAdjudicator(self.adjudicator) if self.adjudicator is not None else None

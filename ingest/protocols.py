@@ -95,6 +95,10 @@ class Extractor(Protocol):
 
 @runtime_checkable
 class Embedder(Protocol):
+    """``embed`` is for what is stored; a model that embeds questions differently also has ``embed_queries``
+    (ingest/embedders/queries.py). A ``name``, where it has one, is recorded per group (graph/embedder_meta.py;
+    a test double without one is known by its class)."""
+
     dimension: int
 
     def embed(self, texts: Sequence[str]) -> list[list[float]]: ...

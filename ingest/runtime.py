@@ -8,10 +8,11 @@ prefork fork, on its first task) build their own and close it when they end.
 from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from strata.graph import Graph, apply_migrations
+from strata.graph.rescore import Rescorer
 from strata.ingest.protocols import Embedder
 from strata.schema.settings import Settings
 
@@ -33,11 +34,34 @@ class Runtime:
     pipeline: Pipeline | None = None  # episodes commit in this process (worker, tests, `--inline`)
     summarizer: Any | None = None  # a Summarizer, built on first use (api/memory)
     pool: ThreadPoolExecutor | None = None  # the graph's threads for side-by-side reads
+    query_embed: Any | None = None  # what is asked, in the model's query mode, cached (ingest/embedders/queries.py)
+    rescorer: Rescorer | None = None  # the rescoring stage's model (graph/rescore.py), when configured
+    _matching: set[str] = field(default_factory=set)  # groups whose vectors are the embedder's
 
     def embed(self, texts: list[str]) -> list[list[float]]:
         if self.embedder is None:
             return []
         return self.embedder.embed(texts)
+
+    def embed_query(self, texts: list[str]) -> list[list[float]]:
+        """Search queries: the embedder's query mode (bge-small's instruction), through the per-process cache."""
+        if self.query_embed is None:
+            return self.embed(texts)
+        return self.query_embed(texts)
+
+    def check_embedder(self, group_id: str) -> None:
+        """Refuse a search of a group whose vectors another embedder made (graph/embedder_meta.py); a group
+        found to match is not asked again by this process."""
+        if self.embedder is None or group_id in self._matching:
+            return
+        from strata.graph.embedder_meta import check_group
+        from strata.ingest.embedders import embedder_record
+
+        check_group(self.graph, group_id, embedder_record(self.embedder), write=False)
+        self._matching.add(group_id)
+
+    def forget_checked(self, group_id: str) -> None:
+        self._matching.discard(group_id)
 
     def close(self) -> None:
         if self.pool is not None:
@@ -69,6 +93,9 @@ def build_runtime(settings: Settings, *, pipeline: bool = False, celery: bool = 
             from strata.ingest.embedders import make_embedder
 
             rt.embedder = make_embedder(settings, for_queries=not pipeline)
+            rt.query_embed, rt.rescorer = query_side(settings, rt.embedder)
+            if migrate:
+                warn_other_embedders(graph, rt.embedder)
         if pipeline:
             from strata.ingest.tasks import build_pipeline
 
@@ -82,3 +109,32 @@ def build_runtime(settings: Settings, *, pipeline: bool = False, celery: bool = 
         rt.close()
         raise
     return rt
+
+
+def query_side(settings: Settings, embedder: Embedder) -> tuple[Any, Rescorer | None]:
+    """The cached query embedding and, when ``settings.rescore_embedder`` names one, the rescoring model."""
+    from strata.ingest.embedders import QueryCache, make_bge_small, query_mode
+
+    rescorer = None
+    if settings.rescore_embedder == "bge-small":
+        model = embedder if getattr(embedder, "name", None) == "bge-small" else make_bge_small(settings, True)
+        rescorer = Rescorer("bge-small", model.embed, QueryCache(query_mode(model), settings.query_cache_size),
+                            settings.rescore_depth)
+    return QueryCache(query_mode(embedder), settings.query_cache_size), rescorer
+
+
+def warn_other_embedders(graph: Graph, embedder: Embedder) -> None:
+    """At the API's start: name the groups whose vectors another embedder made (each refuses searches and
+    ingests until moved), without refusing to serve the others."""
+    import logging
+
+    from strata.graph.embedder_meta import other_groups
+    from strata.ingest.embedders import embedder_record
+
+    configured = embedder_record(embedder)
+    others = other_groups(graph, configured)
+    if others:
+        logging.getLogger(__name__).warning(
+            "groups embedded by another embedder than %s refuse searches and ingests until moved with "
+            "`strata reembed --group G`: %s", configured.name,
+            ", ".join(f"{g} ({r.name})" for g, r in others))

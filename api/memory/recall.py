@@ -19,6 +19,8 @@ from pydantic import BaseModel, Field
 
 from strata.api.memory.answers import answer_first
 from strata.graph.driver import Graph
+from strata.graph.ranking import rescoring_weights
+from strata.graph.rescore import Rescorer
 from strata.graph.search import EmbedFn, SearchHit, SearchQuery, SearchResult, search
 from strata.graph.summaries import summaries_of
 from strata.resolve.questions import state_question
@@ -32,14 +34,27 @@ QUOTE_CHARS = 600  # a quote longer than this is cut (with an ellipsis) so that 
 MAX_ENTITY_LINES = 10  # entity summaries at the head of a block, at most
 
 
+class Asking(BaseModel):
+    """How a search embeds the question (the model's query mode, cached) and rescores its best candidates;
+    names and predicates keep the stored side's ``embed``. Unset: the question is embedded as ``embed`` does."""
+
+    model_config = {"arbitrary_types_allowed": True, "frozen": True}
+
+    embed: EmbedFn | None = None
+    rescorer: Rescorer | None = None
+
+
 def recall_search(graph: Graph, group: str, query: SearchQuery, embed: EmbedFn | None,
-                  time_words: bool = True) -> SearchResult:
+                  time_words: bool = True, asking: Asking | None = None) -> SearchResult:
     """Search; unless told not to, the time the question names is ranked higher (never filtered)."""
     if time_words and query.around is None and query.q.strip():
         window = time_window(query.q, query.as_of)
         if window is not None:
             query = query.model_copy(update={"around": window})
-    return answer_first(graph, group, query, search(graph, group, query, embed=embed), embed)
+    asking = asking or Asking(embed=embed)
+    weights = rescoring_weights() if asking.rescorer is not None else None
+    found = search(graph, group, query, embed=asking.embed, weights=weights, rescorer=asking.rescorer)
+    return answer_first(graph, group, query, found, embed)
 
 
 class QuotedMessage(BaseModel):
@@ -80,9 +95,10 @@ def count_tokens(text: str) -> int:
 
 def context_block(graph: Graph, group: str, q: str, budget_tokens: int, embed: EmbedFn | None,
                   as_of: datetime | None = None, time_words: bool = True,
-                  count: Callable[[str], int] = count_tokens, agent: str | None = None) -> ContextBlock:
+                  count: Callable[[str], int] = count_tokens, agent: str | None = None,
+                  asking: Asking | None = None) -> ContextBlock:
     result = recall_search(graph, group, SearchQuery(q=q, limit=CONTEXT_HITS, as_of=as_of, agent=agent), embed,
-                           time_words)
+                           time_words, asking)
     header = (f'Memory for "{_one_line(q)}"' + (f" as of {as_of:%Y-%m-%d}" if as_of else "")
               + (f" from {_one_line(agent)}" if agent else "") + ":")
     # Entity summaries say what holds now: a question about a slot at a time reads the dated evidence first

@@ -19,7 +19,7 @@ from strata.api.memory.episodes import EpisodeIn, to_episode
 from strata.api.memory.names import NO_ENTITY, UUID, Resolution, entity_ref, resolve_name
 from strata.api.memory.predicates import stored_predicate_filter, stored_predicates
 from strata.api.memory.quotes import quotes_said
-from strata.api.memory.recall import ContextBlock, context_block, recall_search
+from strata.api.memory.recall import Asking, ContextBlock, context_block, recall_search
 from strata.api.memory.results import (
     BatchAccepted,
     CommunityList,
@@ -95,6 +95,11 @@ class Memory:
     @property
     def embed(self) -> EmbedFn | None:
         return self.rt.embed if self.rt.embedder else None
+
+    @property
+    def _asking(self) -> Asking:
+        """How a search embeds its question and rescores its best candidates (ingest/runtime.py)."""
+        return Asking(embed=self.rt.embed_query if self.rt.embedder else None, rescorer=self.rt.rescorer)
 
     # -- access ----------------------------------------------------------------------------------------------
 
@@ -265,12 +270,14 @@ class Memory:
         query = query.model_copy(update={"predicates": stored_predicates(self.graph, group, query.predicates,
                                                                           self.embed),
                                          "story": self.story(group, story, query.as_of) or query.story})
-        return recall_search(self.graph, group, query, self.embed, time_words)
+        self.rt.check_embedder(group)
+        return recall_search(self.graph, group, query, self.embed, time_words, self._asking)
 
     def context(self, group: str, q: str, budget_tokens: int, *, as_of: datetime | None = None,
                 time_words: bool = True, agent: str | None = None) -> ContextBlock:
+        self.rt.check_embedder(group)
         return context_block(self.graph, group, q, budget_tokens, self.embed, as_of=as_of, time_words=time_words,
-                             agent=agent)
+                             agent=agent, asking=self._asking)
 
     def resolve(self, group: str, name: str, limit: int = 10) -> Resolution:
         return resolve_name(self.graph, group, name, limit, self.embed)

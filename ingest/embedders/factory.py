@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from strata.ingest.embedders.hash_embedder import HashEmbedder
+from strata.ingest.embedders.onnx_bge import OnnxBgeSmallEmbedder
 from strata.ingest.embedders.onnx_minilm import OnnxMiniLMEmbedder
 from strata.ingest.embedders.openai_embedder import OpenAIEmbedder
 from strata.ingest.protocols import Embedder
 from strata.schema.errors import SchemaMismatchError
+from strata.schema.model_files import BGE_SMALL
 from strata.schema.settings import Settings
 
 
@@ -18,6 +20,8 @@ def make_embedder(settings: Settings, for_queries: bool = False) -> Embedder:
     elif settings.embedder == "onnx-minilm":
         threads = settings.query_embedding_threads if for_queries else settings.embedding_threads
         embedder = OnnxMiniLMEmbedder(threads=threads or None)
+    elif settings.embedder == "bge-small":
+        embedder = make_bge_small(settings, for_queries)
     else:
         from strata.ingest.llm_client import OpenAIEmbeddingsAPI  # openai only where it is used
 
@@ -38,3 +42,9 @@ def make_embedder(settings: Settings, for_queries: bool = False) -> Embedder:
             {"embedder": settings.embedder, "dimension": embedder.dimension, "configured": settings.embedding_dim},
         )
     return embedder
+
+
+def make_bge_small(settings: Settings, for_queries: bool = False) -> OnnxBgeSmallEmbedder:
+    """bge-small from the folder `strata services models` unpacks (ConfigError naming that command if absent)."""
+    threads = settings.query_embedding_threads if for_queries else settings.embedding_threads
+    return OnnxBgeSmallEmbedder(settings.model_dir(BGE_SMALL.folder), threads=threads or None)

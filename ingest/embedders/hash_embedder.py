@@ -13,6 +13,8 @@ _WORD = re.compile(r"\w+")
 class HashEmbedder:
     """Signed feature hashing of word n-grams, L2-normalized; texts sharing words get positive cosine."""
 
+    name = "hash"  # recorded per group (graph/embedder_meta.py)
+
     def __init__(self, dimension: int = 384, ngrams: int = 2) -> None:
         self.dimension = dimension
         self.ngrams = ngrams

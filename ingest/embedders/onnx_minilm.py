@@ -52,6 +52,7 @@ def default_model_path() -> Path:
 
 
 class OnnxMiniLMEmbedder:
+    name = "onnx-minilm"  # recorded per group (graph/embedder_meta.py)
     dimension = DIMENSION
 
     def __init__(

@@ -13,6 +13,8 @@ class EmbeddingsAPI(Protocol):
 
 
 class OpenAIEmbedder:
+    name = "openai"  # recorded per group (graph/embedder_meta.py)
+
     def __init__(self, api: EmbeddingsAPI, dimension: int, batch_size: int = 256,
                  send_dimensions: bool = False) -> None:
         self.api = api

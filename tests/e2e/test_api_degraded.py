@@ -24,7 +24,9 @@ def unreachable_embedder_client(settings, graph) -> Iterator[TestClient]:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     api = OpenAIEmbeddingsAPI(model="m", base_url=f"http://127.0.0.1:{port}/v1", api_key="k", max_retries=0)
-    rt = Runtime(settings=settings, graph=graph, embedder=OpenAIEmbedder(api, dimension=settings.embedding_dim))
+    embedder = OpenAIEmbedder(api, dimension=settings.embedding_dim)
+    embedder.name = settings.embedder  # the group's own embedder, out of reach (not another model: that is refused)
+    rt = Runtime(settings=settings, graph=graph, embedder=embedder)
     with TestClient(create_app(settings, runtime=rt), raise_server_exceptions=False) as c:
         yield c
 

@@ -1,0 +1,47 @@
+"""The rescoring stage's reads and writes (graph/rescore.py): each candidate's texts and its cached vectors
+under the rescoring model, and the vectors computed for those that lacked them. The property names are the
+model's (``$text_key``, ``$context_key``), validated in graph/rescore.py and passed as parameters."""
+
+# kind, uuid, the texts to embed (a passage: its text and its context; a fact: its sentence; an entity: its
+# name) and their cached vectors (null where missing).
+RESCORE_ITEMS = """
+CALL () {
+  UNWIND $passage_uuids AS id
+  MATCH (p:Passage {uuid: id}) WHERE p.group_id = $group_id
+  RETURN 'episode' AS kind, p.uuid AS uuid, [p.text, coalesce(p.context, p.text)] AS texts,
+         [p[$text_key], p[$context_key]] AS vectors
+  UNION ALL
+  UNWIND $fact_uuids AS id
+  MATCH ()-[r:RELATES_TO {uuid: id}]->() WHERE r.group_id = $group_id
+  RETURN 'fact' AS kind, r.uuid AS uuid, [r.fact] AS texts, [r[$text_key]] AS vectors
+  UNION ALL
+  UNWIND $entity_uuids AS id
+  MATCH (e:Entity {uuid: id}) WHERE e.group_id = $group_id
+  RETURN 'entity' AS kind, e.uuid AS uuid, [e.name] AS texts, [e[$text_key]] AS vectors
+}
+RETURN kind, uuid, texts, vectors
+"""
+
+# Rows {uuid, props}: props maps the model's property names to the vectors computed now.
+STORE_PASSAGE_VECTORS = """
+UNWIND $rows AS row
+MATCH (p:Passage {uuid: row.uuid}) WHERE p.group_id = $group_id
+SET p += row.props
+"""
+STORE_FACT_VECTORS = """
+UNWIND $rows AS row
+MATCH ()-[r:RELATES_TO {uuid: row.uuid}]->() WHERE r.group_id = $group_id
+SET r += row.props
+"""
+STORE_ENTITY_VECTORS = """
+UNWIND $rows AS row
+MATCH (e:Entity {uuid: row.uuid}) WHERE e.group_id = $group_id
+SET e += row.props
+"""
+
+# A group's passages still lacking the model's vectors, a page at a time (`strata reembed --rescore`).
+PASSAGES_WITHOUT = """
+MATCH (ep:Episode) WHERE ep.group_id = $group_id
+MATCH (ep)-[:HAS_PASSAGE]->(p:Passage) WHERE p[$text_key] IS NULL
+RETURN p.uuid AS uuid LIMIT $limit
+"""

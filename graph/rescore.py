@@ -1,0 +1,99 @@
+"""The rescoring stage: the ranking stage's best candidates scored again under a second, stronger embedder.
+
+Each of the top ``depth`` candidates gets the cosine of the query and its own text under the rescoring model
+(a passage: the mean over its text and its context, as the semantic feature reads both), a feature of
+``RankWeights`` (``rescore``) fitted like the others; the rest keep their order below. An item's vectors
+under the model are cached on it (properties named after the model), computed and stored the first time a
+search or ``strata reembed --rescore`` needs them.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from strata.graph.driver import Graph
+from strata.graph.queries import rescore as q
+from strata.graph.ranking import Candidate
+
+EmbedFn = Callable[[Sequence[str]], list[list[float]]]
+_STORE = {"episode": q.STORE_PASSAGE_VECTORS, "fact": q.STORE_FACT_VECTORS, "entity": q.STORE_ENTITY_VECTORS}
+
+
+@dataclass(frozen=True)
+class Rescorer:
+    """The rescoring model: its name (the cached properties are named after it), how it embeds what is stored
+    and what is asked, and how many of the ranking stage's best candidates it scores."""
+
+    name: str
+    embed_passages: EmbedFn
+    embed_query: EmbedFn
+    depth: int = 50
+
+    @property
+    def keys(self) -> tuple[str, str]:
+        """The properties holding an item's vectors: its text's and (passages) its context's."""
+        base = "rescore_" + re.sub(r"[^a-z0-9]+", "_", self.name.lower()).strip("_")
+        return base, base + "_context"
+
+
+def fill(graph: Graph, group_id: str, query_vector: list[float], candidates: Sequence[Candidate],
+         rescorer: Rescorer) -> None:
+    """Set ``rescore`` (the mean cosine of the query and the candidate's texts) on each candidate lacking it;
+    vectors missing on the items are computed and stored."""
+    need = [c for c in candidates if c.rescore is None]
+    if not need:
+        return
+    vectors = item_vectors(graph, group_id, [(c.kind, c.uuid) for c in need], rescorer)
+    query = np.asarray(query_vector, dtype=np.float32)
+    for c in need:
+        found = vectors.get((c.kind, c.uuid))
+        c.rescore = float(np.mean(found @ query)) if found is not None and len(found) else 0.0
+
+
+def item_vectors(graph: Graph, group_id: str, items: Sequence[tuple[str, str]],
+                 rescorer: Rescorer) -> dict[tuple[str, str], np.ndarray]:
+    """Each item's vectors under the model (rows: its texts), read where cached, else computed and stored."""
+    text_key, context_key = rescorer.keys
+    uuids: dict[str, list[str]] = {"episode": [], "fact": [], "entity": []}
+    for kind, uuid in items:
+        uuids[kind].append(uuid)
+    rows = graph.fetch(q.RESCORE_ITEMS, group_id=group_id, text_key=text_key, context_key=context_key,
+                       passage_uuids=uuids["episode"], fact_uuids=uuids["fact"], entity_uuids=uuids["entity"])
+    missing = [(r, k) for r in rows for k, v in enumerate(r["vectors"]) if v is None and r["texts"][k]]
+    if missing:
+        fresh = rescorer.embed_passages([r["texts"][k] for r, k in missing])
+        for (row, k), vector in zip(missing, fresh, strict=True):
+            row["vectors"][k] = vector
+        _store(graph, group_id, [r for r in rows if any(r is m for m, _ in missing)], (text_key, context_key))
+    return {(r["kind"], r["uuid"]): np.asarray([v for v in r["vectors"] if v is not None], dtype=np.float32)
+            for r in rows}
+
+
+def _store(graph: Graph, group_id: str, rows: list[dict], keys: tuple[str, str]) -> None:
+    by_kind: dict[str, list[dict]] = {}
+    for r in rows:
+        props = {keys[k]: v for k, v in enumerate(r["vectors"]) if v is not None}
+        by_kind.setdefault(r["kind"], []).append({"uuid": r["uuid"], "props": props})
+    for kind, batch in by_kind.items():
+        graph.query(_STORE[kind], group_id=group_id, rows=batch)
+
+
+def fill_group(graph: Graph, group_id: str, rescorer: Rescorer, page: int = 256,
+               progress: Callable[[int], None] | None = None) -> int:
+    """Compute the model's vectors for every passage of a group that lacks them, a page at a time (stopped and
+    started again, it carries on where it was). Returns how many passages it filled."""
+    done = 0
+    seen: set[str] = set()
+    while True:
+        rows = graph.query(q.PASSAGES_WITHOUT, group_id=group_id, text_key=rescorer.keys[0], limit=page)
+        if not rows or {r["uuid"] for r in rows} <= seen:  # only passages without text are left
+            return done
+        seen.update(r["uuid"] for r in rows)
+        item_vectors(graph, group_id, [("episode", r["uuid"]) for r in rows], rescorer)
+        done += len(rows)
+        if progress is not None:
+            progress(done)
