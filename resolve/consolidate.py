@@ -24,6 +24,7 @@ from strata.resolve.cast import (
     Member,
     Reply,
     contested,
+    kept_apart,
     other_surnames,
     score,
     settled,
@@ -32,6 +33,7 @@ from strata.resolve.cast import (
 )
 from strata.resolve.decide import PROMINENCE_MIN, PROMINENCE_RATIO, evidence, prominent, surname_match
 from strata.resolve.names import parse_name, titles_overlap
+from strata.resolve.normalize import LEADING_ARTICLES, match_form
 from strata.resolve.scoring import MERGE_THRESHOLD, score_pair
 from strata.resolve.types import CandidateEntity, MatchScore, MentionCandidate
 
@@ -137,6 +139,36 @@ def _name_match(cast: Cast) -> bool:
         if not settled(cast, m, o, blocks):
             continue
         cast.merge(src, dst, f"name:{s.reason}", "the entity this name clearly means", s)
+        return True
+    return False
+
+
+def _full_forms(m: Member) -> set[str]:
+    """Its forms with a given name and a surname ("Thaddeus Sholto", "Mr. Thaddeus Sholto"), in match form;
+    descriptions ("the Second Housemaid") and epithets are no full names."""
+    return {match_form(f) for f, p in zip(m.forms, m.parsed, strict=True)
+            if p.given and p.surname and not p.qualifiers and f.split()[0].lower() not in LEADING_ARTICLES}
+
+
+def _shared_full_name(cast: Cast) -> bool:
+    """Two entities that both hold one full name are one person: ingestion made the second before the names
+    that tie it to the first arrived, and a bare surname both also hold ("Sholto", said of the whole family)
+    left every later rule with several candidates. Not when kept apart or their own names conflict
+    ("Mr. John Knightley" / "Mrs. John Knightley" never share a form in match form)."""
+    holders: dict[str, list[Member]] = {}
+    for m in reversed(cast.by_size()):
+        for form in _full_forms(m):
+            holders.setdefault(form, []).append(m)
+    for form in sorted(holders):
+        found = holders[form]
+        if len(found) < 2:
+            continue
+        dst, src = found[0], found[1]
+        primary = score_pair(MentionCandidate(name=src.forms[0], type="Person"),
+                             CandidateEntity(uuid=dst.uuid, name=dst.forms[0], type="Person"))
+        if kept_apart(src, dst) or primary.conflict is not None or other_surnames(src, dst):
+            continue
+        cast.merge(src, dst, "shared_full_name", f"both hold the full name {form!r}", score(src, dst))
         return True
     return False
 
@@ -312,8 +344,8 @@ def consolidate(members: Sequence[CastMember], marriages: Sequence[Marriage] = (
                 replies: Sequence[Reply] = ()) -> ConsolidationPlan:
     """The merges (in order: each ``into`` is current when its turn comes) and suggestions for one book."""
     cast = Cast(members)
-    rules = (_name_match, _title_surname, _bare_surname, lambda c: _married_name(c, marriages), _miss_surname,
-             lambda c: _vocative(c, replies))
+    rules = (_shared_full_name, _name_match, _title_surname, _bare_surname, lambda c: _married_name(c, marriages),
+             _miss_surname, lambda c: _vocative(c, replies))
     progress = True
     while progress:  # each step merges one pair: at most len(members) rounds
         progress = any(rule(cast) for rule in rules)

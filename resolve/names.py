@@ -18,6 +18,7 @@ import unicodedata
 from dataclasses import dataclass
 from enum import Enum
 
+from strata.resolve.given_names import census_genders
 from strata.resolve.lexicon import (
     ADDRESS_PREFIXES,
     COMMON_GIVEN_NAMES,
@@ -53,7 +54,8 @@ COMPLEMENT_WORDS = frozenset({"of", "with", "in", "at", "from", "on"})
 GENERIC_HEADS = frozenset({"man", "woman", "men", "women", "gentleman", "gentlemen", "lady", "ladies", "girl", "boy",
                            "child", "person", "people", "fellow", "voice", "youth", "lad", "creature", "figure"})
 # Modifiers that say there is another one of the same head: "the Second Housemaid" is not "the Housemaid".
-OTHER_ONE_MODIFIERS = frozenset({"second", "third", "fourth", "fifth", "other", "another", "next", "new"})
+# "First" too: a first one says there are more ("the First Cabman" may be any of them, not "the Cabman").
+OTHER_ONE_MODIFIERS = frozenset({"first", "second", "third", "fourth", "fifth", "other", "another", "next", "new"})
 
 
 @dataclass(frozen=True)
@@ -88,7 +90,13 @@ class ParsedName:
         if from_titles:
             return from_titles
         first = self.given[0] if self.given else self.bare
-        return given_name_genders(first) if first else frozenset()
+        known = given_name_genders(first) if first else frozenset()
+        if not known and self.given and self.surname and len(self.given[0]) > 1 and (
+                census := census_genders().get(self.given[0])):
+            # a given name before a surname ("Noah Claypole") beyond the built-in lists: the census lists decide;
+            # never a lone word, which may be a surname ("Darcy")
+            return frozenset({census})
+        return known
 
     @property
     def marital(self) -> frozenset[str]:
@@ -261,6 +269,8 @@ def compare_names(a: ParsedName, b: ParsedName) -> NameComparison:
     if relation is not NameRelation.CONFLICT and a.designation and b.designation and a.designation != b.designation:
         return NameComparison(NameRelation.CONFLICT, "designation")  # "Queen of Hearts" / "Queen of Spades"
     if relation is NameRelation.SAME and bool(a.designation) != bool(b.designation):
+        if ta[-1] in GENERIC_HEADS:  # "the Man on the Floor" is told by its complement; "the Man" is anyone
+            return NameComparison(NameRelation.NONE)
         relation = NameRelation.PARTIAL  # "the Knave" is part of "the Knave of Hearts"
     if relation is NameRelation.CONFLICT:
         return NameComparison(relation, "given_name" if a.surname == b.surname else "surname")

@@ -16,8 +16,15 @@ from datetime import datetime
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from strata.ingest.extractors.common import clean_mention, facts_extraction, find_mentions, snake_case
+from strata.ingest.extractors.common import (
+    MAX_SPANS_PER_ENTITY,
+    clean_mention,
+    facts_extraction,
+    find_mentions,
+    snake_case,
+)
 from strata.ingest.extractors.dates import resolve_date
+from strata.ingest.extractors.descriptors import find_descriptors
 from strata.ingest.extractors.discourse import (
     FIRST_PERSON,
     NOT_NAMES,
@@ -308,6 +315,11 @@ class SpacyExtractor:
             for i in range(first, last):
                 token_names[i] = (name, type_)
         self._sweep(col, segment, doc, token_names)
+        if segment.speaker is None:  # prose: "the beadle said" is a character too (descriptors.py)
+            for found in find_descriptors(doc, set(token_names), SPEECH_VERBS):
+                base = segment.offset
+                for start, end in found.spans[:MAX_SPANS_PER_ENTITY]:
+                    col.add_mention(found.name, found.type, Span(start=start + base, end=end + base))
         return token_names
 
     def _sweep(self, col: _Collector, segment: _Segment, doc: Doc, token_names: dict[int, tuple[str, str]]) -> None:

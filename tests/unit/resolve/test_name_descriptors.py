@@ -226,3 +226,13 @@ def test_the_same_title_on_a_shorter_name_is_a_part_of_the_longer():
     assert (decision.action, decision.uuid) == ("merge", "r")
     # a rank before a given name is a courtesy title of its own
     assert relation("Lady Darcy", "Lady Anne Darcy") is NameRelation.SURNAME_ONLY
+
+
+def test_a_generic_head_is_told_by_its_complement():
+    # "the Man" is anyone; "the Man at the Gate" is one man: neither is part of the other
+    assert relation("the Man", "the Man at the Gate") is NameRelation.NONE
+    assert relation("the Porter", "the Porter at the Gate") is NameRelation.PARTIAL  # a role is not generic
+
+
+def test_a_first_one_says_there_are_others():
+    assert compare_names(parse_name("the First Sentry"), parse_name("the Sentry")).conflict == "other_one"
