@@ -109,6 +109,8 @@ class Member:
                 out |= {"g:" + f for f in given_forms(g)}
             if p.bare:
                 out.add("s:" + p.bare)
+            if len(p.name_tokens) > 1:  # "the Station-Master" meets "the Stationmaster"
+                out.add("s:" + "".join(p.name_tokens))
         return out
 
     @property

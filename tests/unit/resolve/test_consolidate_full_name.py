@@ -34,3 +34,9 @@ def test_a_description_is_no_full_name() -> None:
     plan = consolidate([member("a", "the Night Porter", "the Night Porter", episodes=range(3)),
                         member("b", "the Night Porter Jones", "the Night Porter", episodes=range(2))])
     assert not any(rule == "shared_full_name" for _, _, rule in pairs(plan))
+
+
+def test_a_compound_written_joined_and_apart_is_one_entity() -> None:
+    plan = consolidate([member("apart", "the Lock-Keeper", episodes=range(4)),
+                        member("joined", "the Lockkeeper", episodes=range(3, 5))])
+    assert {(a, b) for a, b, _ in pairs(plan)} == {("joined", "apart")}
