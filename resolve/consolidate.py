@@ -316,9 +316,18 @@ def _miss_surname(cast: Cast) -> bool:
     return False
 
 
+def _family_title_of(m: Member, o: Member) -> bool:
+    """Every name of ``m`` is one title + surname ("Miss Woodhouse") and ``o`` has a full name with that surname:
+    said to someone of that family, the title names whoever answers."""
+    surnames = {p.surname for p in m.parsed}
+    titled = all(p.honorifics and not p.given and p.surname for p in m.parsed)
+    return titled and len(surnames) == 1 and bool(surnames & o.surnames(titled=False))
+
+
 def _vocative(cast: Cast, replies: Sequence[Reply]) -> bool:
-    """A one-word name spoken to ("..., Caroline") joins whoever answers it, when one person gives most of the
-    replies and the names do not conflict."""
+    """A one-word name spoken to ("..., Caroline"), or a title + surname spoken to one of that family ("..., Miss
+    Woodhouse"), joins whoever answers it, when one person gives most of the replies and the names do not
+    conflict."""
     answers: dict[str, Counter[str]] = {}
     for r in replies:
         a, b = cast.current(r.addressed), cast.current(r.replier)
@@ -326,12 +335,14 @@ def _vocative(cast: Cast, replies: Sequence[Reply]) -> bool:
             answers.setdefault(a, Counter())[b] += 1
     for uuid, counts in sorted(answers.items()):
         m = cast.members.get(uuid)
-        if m is None or not m.bare:
+        if m is None:
             continue
         replier, n = counts.most_common(1)[0]
         if replier == uuid or n < VOCATIVE_MIN_REPLIES or n < VOCATIVE_SHARE * sum(counts.values()):
             continue
         o = cast.members[replier]
+        if not (m.bare or _family_title_of(m, o)):
+            continue
         s = score(m, o)
         if s.conflict is not None or not settled(cast, m, o, cast.blocks()):
             continue

@@ -40,3 +40,15 @@ def test_a_compound_written_joined_and_apart_is_one_entity() -> None:
     plan = consolidate([member("apart", "the Lock-Keeper", episodes=range(4)),
                         member("joined", "the Lockkeeper", episodes=range(3, 5))])
     assert {(a, b) for a, b, _ in pairs(plan)} == {("joined", "apart")}
+
+
+def test_a_family_title_spoken_to_joins_the_one_of_that_family_who_answers() -> None:
+    from strata.resolve.consolidate import Reply
+
+    cast = [member("miss", "Miss Ormerod", episodes=range(20)), member("ruth", "Ruth Ormerod", episodes=range(30)),
+            member("paul", "Paul Vane", episodes=range(40))]
+    replies = [Reply(addressed="miss", replier="ruth")] * 3
+    assert ("miss", "ruth", "vocative_reply") in pairs(consolidate(cast, replies=replies))
+    # answered by someone of another family: a title says nothing of him
+    other = [Reply(addressed="miss", replier="paul")] * 3
+    assert not any(rule == "vocative_reply" for _, _, rule in pairs(consolidate(cast, replies=other)))
