@@ -115,9 +115,9 @@ def bench_books(graph: Graph, settings: Settings, env: dict[str, str], books: li
     return out
 
 
-def bench_chat(graph: Graph, settings: Settings, sessions: int) -> dict[str, Any]:
-    workers = Workers(settings, 2, STRATA_EXTRACTOR="spacy", STRATA_EMBEDDER="onnx-minilm",
-                      STRATA_EMBEDDING_THREADS="1")
+def bench_chat(graph: Graph, settings: Settings, sessions: int, env: dict[str, str] | None = None) -> dict[str, Any]:
+    workers = Workers(settings, 2, **{"STRATA_EXTRACTOR": "spacy", "STRATA_EMBEDDER": "onnx-minilm",
+                                      "STRATA_EMBEDDING_THREADS": "1", **(env or {})})
     group = f"bench-msc-{uuid.uuid4().hex[:6]}"
     try:
         warm_up(graph, workers, 2)
@@ -162,6 +162,7 @@ def main() -> None:
     parser.add_argument("--env", action="append", default=[], metavar="KEY=VALUE",
                         help="a worker setting changed from its default (STRATA_PROSE_PASSAGE_VECTORS=false)")
     parser.add_argument("--label", default="books", help="key of the books figures in the results file")
+    parser.add_argument("--out", type=Path, default=RESULTS, help="results file (figures merged into it)")
     args = parser.parse_args()
     settings = Settings()
     parts = set(args.only.split(","))
@@ -169,16 +170,16 @@ def main() -> None:
                               "command": "python -m bench.bench_ingest " + " ".join(sys.argv[1:])}
     with Graph.from_settings(settings) as graph:
         apply_migrations(graph, settings.embedding_dim)
+        env = dict(item.split("=", 1) for item in args.env)
         if "books" in parts:
-            env = dict(item.split("=", 1) for item in args.env)
             result[args.label] = bench_books(graph, settings, env, args.books.split(","))
-        if "chat" in parts:
-            result["chat_msc"] = bench_chat(graph, settings, args.chat_sessions)
+        if "chat" in parts:  # --env applies here too (STRATA_EMBEDDER=bge-small)
+            result["chat_msc"] = bench_chat(graph, settings, args.chat_sessions, env)
         if "llm" in parts:
             result["llm"] = bench_llm(graph, settings, args.llm_episodes)
-    previous = json.loads(RESULTS.read_text()) if RESULTS.exists() else {}
+    previous = json.loads(args.out.read_text()) if args.out.exists() else {}
     previous.update(result)
-    RESULTS.write_text(json.dumps(previous, indent=2) + "\n")
+    args.out.write_text(json.dumps(previous, indent=2) + "\n")
     print(json.dumps(result, indent=2))
 
 

@@ -6,7 +6,7 @@ recall@10 from the shipped defaults, each weight scaled by a few factors in turn
 Two-fold check: fit on half of the conversations, report recall@10 on the other half with the fitted and the
 default weights (what the fit is worth on conversations it did not see); then fit on all of them.
 
-``--rescore bge-small`` adds the rescoring stage (graph/rescore.py) and its weight and midpoint to the fit,
+``--rescore bge-small`` adds the rescoring stage (graph/rescore.py) and its weight to the fit,
 starting from ``--start-rescore`` (the stage's weight; the shipped default is 0, off).
 
 Needs the groups `bench.bench_retrieval` ingested (run it first, keep the groups).
@@ -57,11 +57,9 @@ def steps() -> list[Callable[[RankWeights], RankWeights]]:
     out += [lambda w, d=d: w.model_copy(update={"episode_top": max(1, w.episode_top + d)}) for d in (-1, 2)]
     out += [lambda w, k=kind, d=d: w.model_copy(update={"kind": {**w.kind, k: w.kind.get(k, 0.0) + d}})
             for kind in ("fact", "entity") for d in KIND_STEPS]
-    if RESCORER[0] is not None:  # the rescoring weight (from 0 too: steps add) and its midpoint
+    if RESCORER[0] is not None:  # the rescoring weight (from 0 too: steps add)
         out += [lambda w, d=d: w.model_copy(update={"rescore": max(0.0, w.rescore + d)}) for d in (-1.0, 1.0)]
         out += [lambda w, f=f: w.model_copy(update={"rescore": w.rescore * f}) for f in FACTORS]
-        out += [lambda w, d=d: w.model_copy(update={"rescore_mean": round(w.rescore_mean + d, 3)})
-                for d in (-0.05, 0.05)]
     return out
 
 

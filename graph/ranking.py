@@ -43,10 +43,12 @@ class RankWeights(BaseModel):
     # Retention's salience decay (a group policy): log2 of a memory's salience, 0 when fresh or without decay.
     salience: float = Field(default=4.0, ge=0, description="Taken off per half-life a memory went unused.")
     # The rescoring stage (graph/rescore.py): the best candidates' cosine to the query under a second embedder,
-    # standardized like the semantic scores; 0 turns the stage off.
-    rescore: float = Field(default=0.0, description="Weight of the standardized rescoring cosine.")
-    rescore_mean: float = Field(default=0.6, description="Rescoring cosine taken as neither relevant nor not.")
-    rescore_scale: float = Field(default=0.05, gt=0, description="Rescoring cosine difference worth one unit.")
+    # in units of 0.1 like the semantic scores; 0 turns the stage off. Every rescored candidate gets it, so a
+    # midpoint would shift them all alike and change no order: there is none to fit.
+    rescore: float = Field(default=0.0, description="Weight of the rescoring cosine (per 0.1 of cosine).")
+
+
+RESCORE_UNIT = 0.1  # the rescoring cosine difference worth one unit of its weight
 
 
 @dataclass
@@ -102,8 +104,7 @@ def rescored(ranked: Sequence[Candidate], top: int, weights: RankWeights) -> lis
     added to their score; the others follow in their order (a rescoring cosine is not known for them)."""
     head = list(ranked[:top])
     for c in head:
-        c.features["rescore"] = ((c.rescore - weights.rescore_mean) / weights.rescore_scale
-                                 if c.rescore is not None else 0.0)
+        c.features["rescore"] = c.rescore / RESCORE_UNIT if c.rescore is not None else 0.0
         c.score += weights.rescore * c.features["rescore"]
     head.sort(key=lambda c: (-c.score, -c.fusion, c.kind, c.uuid))
     return head + list(ranked[top:])

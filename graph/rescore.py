@@ -97,3 +97,12 @@ def fill_group(graph: Graph, group_id: str, rescorer: Rescorer, page: int = 256,
         done += len(rows)
         if progress is not None:
             progress(done)
+
+
+def store_passages(graph: Graph, group_id: str, rows: Sequence[tuple[str, list[float], list[float]]],
+                   rescorer: Rescorer) -> None:
+    """Write the model's vectors of passages just committed: (uuid, text vector, context vector) each."""
+    keys = rescorer.keys
+    batch = [{"uuid": uuid, "props": {keys[0]: text, keys[1]: context}} for uuid, text, context in rows]
+    if batch:
+        graph.query(_STORE["episode"], group_id=group_id, rows=batch)

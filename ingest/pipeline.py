@@ -16,17 +16,20 @@ from strata.graph import Graph, lucene
 from strata.graph.commit import CommitResult, commit_episode
 from strata.graph.embedder_meta import check_group
 from strata.graph.read import entity_candidates, predicates, previous_summary, roster
+from strata.graph.rescore import Rescorer, store_passages
 from strata.graph.suggestions import kept_apart
 from strata.ingest.extractors.interactions import with_interactions
 from strata.ingest.gcpause import gc_paused
 from strata.ingest.protocols import EMPTY_CONTEXT, Embedder, ExtractionContext, Extractor, RosterEntry
 from strata.ingest.summaries import Summarizer
+from strata.resolve.passages import passages_for
 from strata.resolve.planner import (
     Adjudicator,
     AmbiguousCase,
     MentionQuery,
     PlanReport,
     build_plan,
+    passage_vectors_wanted,
     texts_to_embed,
 )
 from strata.resolve.timeline import recompute_timeline
@@ -79,8 +82,12 @@ class _MeteredAdjudicator:
 class Pipeline:
     def __init__(self, graph: Graph, extractor: Extractor, embedder: Embedder | None,
                  adjudicator: Adjudicator | None = None, prose_vectors: bool = False,
-                 summarizer: Summarizer | None = None) -> None:
+                 summarizer: Summarizer | None = None, rescorer: Rescorer | None = None) -> None:
         self.graph = graph
+        # The rescoring model (graph/rescore.py): its vectors of each passage, computed in extract() beside the
+        # stored ones and written after the commit, so that searches find them cached.
+        self.rescorer = rescorer
+        self._rescore_vectors: dict[str, list[float]] = {}
         # Writes the summaries of the entities a commit touched (run_episode, after the group lock).
         self.summarizer = summarizer
         self.prose_vectors = prose_vectors  # settings.prose_passage_vectors
@@ -107,7 +114,20 @@ class Pipeline:
         if self.embedder is not None:
             self.check_embedder(episode.group_id)
             self.embed(texts_to_embed(episode, extraction, prose_vectors=self.prose_vectors))
+        if self.rescorer is not None and passage_vectors_wanted(episode, self.prose_vectors):
+            self._rescore_embed([t for p in passages_for(episode, extraction.notes)
+                                 for t in (p.text, p.context or p.text)])
         return extraction
+
+    def _rescore_embed(self, texts: Sequence[str]) -> list[list[float]]:
+        """The rescoring model's vectors, through a bounded per-process cache keyed by text (as ``embed``)."""
+        assert self.rescorer is not None
+        missing = list(dict.fromkeys(t for t in texts if t not in self._rescore_vectors))
+        if missing:
+            if len(self._rescore_vectors) + len(missing) > VECTOR_CACHE_SIZE:
+                self._rescore_vectors = {}
+            self._rescore_vectors.update(zip(missing, self.rescorer.embed_passages(missing), strict=True))
+        return [self._rescore_vectors[t] for t in texts]
 
     def check_embedder(self, group_id: str) -> None:
         """Refuse a group whose vectors another embedder made (graph/embedder_meta.py), once per group."""
@@ -140,6 +160,11 @@ class Pipeline:
             plan, report = build_plan(episode, extraction, lookup=self._lookup, predicates=registry, embed=embed,
                                       adjudicator=metered, source=source, prose_vectors=self.prose_vectors)
             result = commit_episode(self.graph, plan, recompute_timeline, now or utcnow(), agent=episode.agent)
+        embedded = [p for p in plan.passages if p.embedding is not None]
+        if self.rescorer is not None and embedded:
+            vectors = self._rescore_embed([t for p in embedded for t in (p.text, p.context or p.text)])
+            store_passages(self.graph, episode.group_id, [(p.uuid, vectors[2 * k], vectors[2 * k + 1])
+                                                         for k, p in enumerate(embedded)], self.rescorer)
         return _outcome(episode, result, report, extraction, metered.usage if metered else LLMUsage())
 
     def process(self, episode: Episode, source: Source | None = None, now: datetime | None = None) -> EpisodeOutcome:

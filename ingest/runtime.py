@@ -113,14 +113,10 @@ def build_runtime(settings: Settings, *, pipeline: bool = False, celery: bool = 
 
 def query_side(settings: Settings, embedder: Embedder) -> tuple[Any, Rescorer | None]:
     """The cached query embedding and, when ``settings.rescore_embedder`` names one, the rescoring model."""
-    from strata.ingest.embedders import QueryCache, make_bge_small, query_mode
+    from strata.ingest.embedders import QueryCache, make_rescorer, query_mode
 
-    rescorer = None
-    if settings.rescore_embedder == "bge-small":
-        model = embedder if getattr(embedder, "name", None) == "bge-small" else make_bge_small(settings, True)
-        rescorer = Rescorer("bge-small", model.embed, QueryCache(query_mode(model), settings.query_cache_size),
-                            settings.rescore_depth)
-    return QueryCache(query_mode(embedder), settings.query_cache_size), rescorer
+    return (QueryCache(query_mode(embedder), settings.query_cache_size),
+            make_rescorer(settings, embedder, for_queries=True))
 
 
 def warn_other_embedders(graph: Graph, embedder: Embedder) -> None:

@@ -268,7 +268,7 @@ def load_factory(path: str) -> Callable[[Settings], Extractor]:
 
 def build_pipeline(settings: Settings, graph: Graph) -> Pipeline:
     """Extractor (with the shared LLM rate limit when configured) and embedder, built once per process."""
-    from strata.ingest.embedders import make_embedder
+    from strata.ingest.embedders import make_embedder, make_rescorer
     from strata.ingest.extractors import make_extractor
     from strata.ingest.summaries import make_summarizer
 
@@ -291,11 +291,11 @@ def build_pipeline(settings: Settings, graph: Graph) -> Pipeline:
         # With an LLM configured, mentions the scores leave ambiguous are adjudicated (one call per episode).
         return Pipeline(graph, extractor, make_embedder(settings), adjudicator=LLMAdjudicator(llm, cache=cache),
                         prose_vectors=settings.prose_passage_vectors,
-                        summarizer=make_summarizer(settings, llm=llm, cache=cache))
+                        summarizer=make_summarizer(settings, llm=llm, cache=cache), rescorer=make_rescorer(settings))
     else:
         extractor = make_extractor(settings)
     return Pipeline(graph, extractor, make_embedder(settings), prose_vectors=settings.prose_passage_vectors,
-                    summarizer=make_summarizer(settings))
+                    summarizer=make_summarizer(settings), rescorer=make_rescorer(settings))
 
 
 class WorkerRuntime:

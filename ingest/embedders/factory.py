@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from strata.graph.rescore import Rescorer
 from strata.ingest.embedders.hash_embedder import HashEmbedder
 from strata.ingest.embedders.onnx_bge import OnnxBgeSmallEmbedder
 from strata.ingest.embedders.onnx_minilm import OnnxMiniLMEmbedder
 from strata.ingest.embedders.openai_embedder import OpenAIEmbedder
+from strata.ingest.embedders.queries import QueryCache
 from strata.ingest.protocols import Embedder
 from strata.schema.errors import SchemaMismatchError
 from strata.schema.model_files import BGE_SMALL
@@ -48,3 +50,13 @@ def make_bge_small(settings: Settings, for_queries: bool = False) -> OnnxBgeSmal
     """bge-small from the folder `strata services models` unpacks (ConfigError naming that command if absent)."""
     threads = settings.query_embedding_threads if for_queries else settings.embedding_threads
     return OnnxBgeSmallEmbedder(settings.model_dir(BGE_SMALL.folder), threads=threads or None)
+
+
+def make_rescorer(settings: Settings, embedder: Embedder | None = None, for_queries: bool = False) -> Rescorer | None:
+    """The rescoring stage's model when ``settings.rescore_embedder`` names one (``embedder`` reused when it is
+    that model), its queries through a bounded cache; None when the stage is off."""
+    if settings.rescore_embedder == "none":
+        return None
+    model = embedder if isinstance(embedder, OnnxBgeSmallEmbedder) else make_bge_small(settings, for_queries)
+    return Rescorer(model.name, model.embed, QueryCache(model.embed_queries, settings.query_cache_size),
+                    settings.rescore_depth)

@@ -36,9 +36,10 @@ class OtherHash(HashEmbedder):
         super().__init__(dimension=384, ngrams=1)
 
 
-def _ingest(graph: Graph, group_id: str, embedder: HashEmbedder, text: str = CHAT) -> None:
+def _ingest(graph: Graph, group_id: str, embedder: HashEmbedder, text: str = CHAT,
+            rescorer: Rescorer | None = None) -> None:
     doc = parse_source_text(text, "transcript", name="chat.txt", group_id=group_id)
-    pipeline = Pipeline(graph, SpacyExtractor(), embedder)
+    pipeline = Pipeline(graph, SpacyExtractor(), embedder, rescorer=rescorer)
     for episode in doc.episodes:
         pipeline.process(episode, source=doc.source)
 
@@ -88,8 +89,8 @@ def test_rescoring_caches_its_vectors_on_the_passages_it_scores(graph: Graph, gr
     model = OtherHash()
     rescorer = Rescorer("hash-unigrams", model.embed, model.embed, depth=2)
     key = rescorer.keys[0]
-    result = search(graph, group_id, SearchQuery(q="Where does Anna go climbing?", limit=5, kinds=["episode"]), embed=stored.embed,
-                    weights=RankWeights(rescore=2.0), rescorer=rescorer)
+    ask = SearchQuery(q="Where does Anna go climbing?", limit=5, kinds=["episode"])
+    result = search(graph, group_id, ask, embed=stored.embed, weights=RankWeights(rescore=2.0), rescorer=rescorer)
     assert result.hits
     cached = graph.query(f"MATCH (p:Passage) WHERE p.group_id = $g AND p.{key} IS NOT NULL "
                          "RETURN p.text AS text, p." + key + " AS v", g=group_id)
@@ -100,3 +101,16 @@ def test_rescoring_caches_its_vectors_on_the_passages_it_scores(graph: Graph, gr
     left = graph.query(f"MATCH (p:Passage) WHERE p.group_id = $g AND p.{key} IS NULL RETURN count(p) AS n",
                        g=group_id)[0]["n"]
     assert filled >= 1 and left == 0
+
+
+def test_an_ingest_with_the_stage_on_stores_each_passages_rescoring_vectors(graph: Graph, group_id: str) -> None:
+    model = OtherHash()
+    rescorer = Rescorer("hash-unigrams", model.embed, model.embed)
+    _ingest(graph, group_id, HashEmbedder(dimension=384), rescorer=rescorer)
+    text_key, context_key = rescorer.keys
+    rows = graph.query(f"MATCH (p:Passage) WHERE p.group_id = $g RETURN p.text AS text, "
+                       f"coalesce(p.context, p.text) AS context, p.{text_key} AS v, p.{context_key} AS cv", g=group_id)
+    assert len(rows) >= 4
+    for row in rows:
+        assert np.allclose(row["v"], model.embed([row["text"]])[0], atol=1e-6)
+        assert np.allclose(row["cv"], model.embed([row["context"]])[0], atol=1e-6)

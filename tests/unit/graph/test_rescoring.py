@@ -14,14 +14,14 @@ def _passages(n: int) -> list[Candidate]:
 
 
 def test_a_strong_rescoring_cosine_lifts_a_candidate_inside_the_top_only() -> None:
-    weights = RankWeights(rescore=4.0, rescore_mean=0.6, rescore_scale=0.05)
+    weights = RankWeights(rescore=8.0)
     ranked = rank(_passages(5), weights, TEXT)
     for c, cosine in zip(ranked, (0.45, 0.6, 0.85, 0.6, 0.95), strict=True):
         c.rescore = cosine
     out = rescored(ranked, 3, weights)
     # p2 (0.85) rises to first inside the top 3; p4 (0.95) is outside it and keeps its place
     assert [c.uuid for c in out] == ["p2", "p1", "p0", "p3", "p4"]
-    assert out[0].features["rescore"] == (0.85 - 0.6) / 0.05
+    assert out[0].features["rescore"] == 0.85 / 0.1
 
 
 def test_without_weight_the_order_stays() -> None:
