@@ -17,7 +17,9 @@ from typing import TYPE_CHECKING
 from strata.ingest.extractors.discourse import NOT_NAMES, PRONOUN_GENDER
 from strata.ingest.extractors.gender import is_given_name, name_gender
 from strata.ingest.extractors.quote_spans import Paragraph, Utterance
-from strata.ingest.extractors.speech_tags import PERSON_NOUNS, Tag
+from strata.ingest.extractors.speech_tags import PERSON_NOUNS, SPEECH_VERB, Tag
+from strata.ingest.extractors.tag_descriptors import gender as descriptor_gender
+from strata.ingest.extractors.tag_descriptors import narration_description, tagged_descriptions
 from strata.resolve.lexicon import HONORIFICS, Gender
 
 if TYPE_CHECKING:
@@ -57,6 +59,9 @@ class Window:
         self._piece_starts = [a for a, _ in self.pieces]
         self.surnames = _surname_genders(text)
         self.learned: dict[str, Gender] = {}
+        # characters named by description in the window's tags ("said the mariner"), and the gender the noun tells
+        self.described = tagged_descriptions(text, SPEECH_VERB)
+        self.described_gender: dict[str, Gender] = {}
         # speakers before the window stand at negative offsets, so they come before anything in it
         self.mentions: list[Mention] = [Mention(k - len(before), name, self.gender(name), True)
                                         for k, name in enumerate(before)]
@@ -77,7 +82,7 @@ class Window:
         words = name.split()
         if len(words) == 1 and words[0] in self.surnames:
             return self.surnames[words[0]]
-        return name_gender(name) or self.learned.get(name)
+        return name_gender(name) or self.learned.get(name) or self.described_gender.get(name)
 
     def name_at(self, t: Token) -> tuple[str, int] | None:
         """The name a token starts ("Mr." "Bennet" -> "Mr. Bennet") and the index after it, or None."""
@@ -102,7 +107,12 @@ class Window:
             if t.lower_ in ("he", "she") and t.dep_ in ("nsubj", "nsubjpass") and not self.quoted(t.idx):
                 self._pronoun_subject(t)
                 continue
-            if t.i < skip_to or not t.text[:1].isupper() or self.quoted(t.idx):
+            if t.i < skip_to or self.quoted(t.idx):
+                continue
+            if t.lower_ == "the" and (end := self._description(t)) is not None:
+                skip_to = end
+                continue
+            if not t.text[:1].isupper():
                 continue
             found = self.name_at(t)
             if found is None:
@@ -113,6 +123,23 @@ class Window:
                 subject = head.dep_ in ("nsubj", "nsubjpass") or (
                     head.dep_ == "conj" and head.head.dep_ in ("nsubj", "nsubjpass"))
                 self.mentions.append(Mention(t.idx, name, self.gender(name), subject))
+
+    def _description(self, t: Token) -> int | None:
+        """A "the ..." naming a character of the window's tags ("The mariner stared"): a mention; the index
+        after its head."""
+        described = narration_description(self.text, t.idx, self.described)
+        if described is None:
+            return None
+        head = next((x for x in self.doc[t.i + 1:t.i + 8] if x.lower_ == described.head), None)
+        if head is None:
+            return None
+        told = descriptor_gender(described.head)
+        if told is not None:
+            self.described_gender[described.name] = told
+        subject = head.dep_ in ("nsubj", "nsubjpass") or (head.dep_ == "conj" and head.head.dep_ in ("nsubj",
+                                                                                                  "nsubjpass"))
+        self.mentions.append(Mention(t.idx, described.name, self.gender(described.name), subject))
+        return head.i + 1
 
     def _pronoun_subject(self, t: Token) -> None:
         """A narration "she" keeps the person it stands for in focus: the first woman named in its own

@@ -62,8 +62,9 @@ def context_dialogue(text: str, gap: int) -> ContextDialogue:
         between = [text[u.pieces[k][1]:u.pieces[k + 1][0]] for k in range(len(u.pieces) - 1)]
         tag = next((t for t in (tag_after(n) for n in [*between, text[u.end + 1:end]]) if t), None)
         tag = tag or tag_before(text[paras[u.paragraphs[0]].start:max(0, u.start - 1)])
-        speakers.append(tag.subject if tag is not None and tag.kind == "name" else None)
-        if tag is not None and tag.kind == "name":
+        named_tag = tag is not None and tag.kind in ("name", "descriptor")  # "said the barman" names him too
+        speakers.append(tag.subject if tag is not None and named_tag else None)
+        if tag is not None and named_tag:
             named.append((u.end, tag.subject))  # a speaker counts at their quote
         last_paragraph = u.paragraphs[-1]
     named += _narration_names(text, cursor, len(text))

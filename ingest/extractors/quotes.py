@@ -22,9 +22,11 @@ from strata.ingest.extractors.discourse import PRONOUN_GENDER
 from strata.ingest.extractors.exchange_people import People, join_called
 from strata.ingest.extractors.intro_tags import asked, intro_tag
 from strata.ingest.extractors.narration_people import Window, is_honorific
+from strata.ingest.extractors.narrator import NARRATOR, narrator_name
 from strata.ingest.extractors.quote_context import ContextDialogue, context_dialogue
 from strata.ingest.extractors.quote_spans import Utterance, find_utterances
 from strata.ingest.extractors.speech_tags import PERSON_NOUNS, SPEECH_VERB, Tag, tag_after, tag_before
+from strata.ingest.extractors.tag_descriptors import speaker
 from strata.ingest.extractors.turns import ANSWER, Turn, decode
 from strata.resolve.lexicon import Gender
 from strata.schema.models import ExtractedQuote, QuoteMethod, Span
@@ -134,6 +136,10 @@ def _tag_evidence(win: Window, s: _Said, turn: Turn) -> bool:
         return False
     tag, base = found
     pos = base + tag.start
+    if tag.kind == "first":  # "said I": the narrator, named once the others call the narrator by name
+        tag = Tag(NARRATOR, "name", tag.start, tag.verb, tag.to)
+    if tag.kind == "descriptor":  # "said the barman": the description names the speaker, as a name would
+        tag = Tag(speaker(win, tag.subject, pos), "name", tag.start, tag.verb, tag.to)
     s.tag_kind = tag.kind
     turn.continues = tag.verb in _CONTINUING
     if tag.kind == "name":
@@ -216,7 +222,9 @@ def _narration_evidence(win: Window, s: _Said, turn: Turn) -> None:
         for t in sent:
             if not (a <= t.idx < b and t.dep_ in ("nsubj", "nsubjpass") and t.head.dep_ == "ROOT"):
                 continue
-            if t.lower_ in ("he", "she") and weight == NARRATION:
+            if t.text == NARRATOR:  # "I shook my head."
+                who: str | None = NARRATOR
+            elif t.lower_ in ("he", "she") and weight == NARRATION:
                 gender: Gender = PRONOUN_GENDER[t.lower_]
                 turn.gender, turn.gender_weight = gender, NARRATION_PRONOUN
                 who = win.latest(t.idx, gender)
@@ -360,7 +368,7 @@ def _exchange(win: Window, said: list[_Said], run: list[int], before: ContextDia
         elif carried:
             turn.adjacent = s.utterance.paragraphs[0] == 0
         _pronoun_presence(win, s.utterance, said[run[n - 1]].utterance.end if n else None, turn)
-        if s.tag_kind == "name" and s.tagged:
+        if s.tag_kind == "name" and s.tagged and s.tagged != NARRATOR:
             win.mention(s.utterance.start + 1, s.tagged)  # whom the next "said she" may mean
         turns.append(turn)
     turns = [_canonical_turn(people, t) for t in turns]
@@ -383,7 +391,8 @@ def _exchange(win: Window, said: list[_Said], run: list[int], before: ContextDia
             s.method, s.confidence = "turn", CONFIDENCE["turn"]
         if s.addressee and people.canonical(s.addressee) == who:
             s.addressee = None
-        win.mention(s.utterance.start + 1, who)
+        if who != NARRATOR:
+            win.mention(s.utterance.start + 1, who)
 
 
 def _addressees(said: list[_Said]) -> None:
@@ -401,6 +410,15 @@ def _addressees(said: list[_Said]) -> None:
                     break
 
 
+def _name_narrator(said: list[_Said], name: str | None) -> None:
+    for s in said:
+        if s.speaker == NARRATOR:
+            s.speaker = name
+            s.method, s.confidence = (s.method, s.confidence) if name else (None, 0.0)
+        addressees = [name if a == NARRATOR else a for a in s.addressees if name or a != NARRATOR]
+        s.addressees = [a for a in addressees if a and a != s.speaker]
+
+
 def find_quotes(text: str, doc: Doc, context: str = "") -> list[ExtractedQuote]:
     """Every quotation of a prose window with its speaker and addressees (None / [] when unknown).
 
@@ -415,7 +433,10 @@ def find_quotes(text: str, doc: Doc, context: str = "") -> list[ExtractedQuote]:
         # the window may open inside an exchange: its last turns before the window join the first run
         carried = before if n == 0 and said[run[0]].utterance.paragraphs[0] < EXCHANGE_GAP else ContextDialogue()
         _exchange(win, said, run, carried)
+    called = [s.addressee for s in said]
     _addressees(said)
+    acting = frozenset({m.name for m in win.mentions} | {s.tagged for s in said if s.tagged})
+    _name_narrator(said, narrator_name([s.speaker for s in said], called, _runs(said), acting))
     return [
         ExtractedQuote(text=s.utterance.text(text), start=s.utterance.start, end=s.utterance.end,
                        spans=[Span(start=a, end=b) for a, b in s.utterance.pieces], speaker=s.speaker,

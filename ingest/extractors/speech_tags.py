@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from strata.ingest.extractors.relation_words import NOUN_GENDER
+from strata.ingest.extractors.tag_descriptors import read
 from strata.resolve.lexicon import Gender
 
 # Base forms; the regular past and third-person forms are derived, the irregular ones listed.
@@ -56,7 +57,9 @@ _TITLE = r"(?:Mr|Mrs|Miss|Ms|Dr|Sir|Lady|Lord|Colonel|Captain|Major|General|Aunt
 _NAME = rf"(?:{_TITLE}\s+)?[A-Z][\w'’-]*(?:\s+(?:de|van|von|of|the|d')?\s*[A-Z][\w'’-]*)*"
 _DET = r"(?:his|her|their|my|our|your|the|a|an|its|this|that|poor|young|old)"
 _NOMINAL = rf"{_DET}(?:\s+(?:[a-z]+(?:-[a-z]+)?))?\s+[a-z]+"
-_SUBJECT = rf"(?P<subject>\b(?:he|she|He|She|I)\b|{_NOMINAL}|{_NAME})"
+# "the barman", "The stranger", "the Invisible Man": read whole by tag_descriptors.read
+_THE = r"\b[Tt]he(?:\s+[A-Za-z][\w'’-]*){1,3}?"
+_SUBJECT = rf"(?P<subject>\b(?:he|she|He|She|I)\b|{_THE}|{_NOMINAL}|{_NAME})"
 _ADVERBS = r"(?:\s+(?:[a-z]+ly|again|then|now|at\s+last|at\s+length|once\s+more|presently|instantly|too|however))*"
 _LEAD = r"^[\s,;:.!?\"“”‘’_—–-]*"
 # "said Elizabeth", "replied Mr. Bennet", "cried his wife", "said she" right after the quote
@@ -84,7 +87,7 @@ PERSON_NOUNS: dict[str, Gender | None] = {
     "hostess": "f", "ladyship": "f", "lordship": "m", "mamma": "f", "papa": "m", "mama": "f",
 }
 
-SubjectKind = Literal["name", "pronoun", "nominal", "first"]
+SubjectKind = Literal["name", "pronoun", "nominal", "first", "descriptor"]
 
 
 @dataclass(frozen=True)
@@ -105,7 +108,7 @@ def _kind(subject: str) -> SubjectKind | None:
     if low == "i":
         return "first"
     first = subject.split()[0]
-    if first[0].islower():
+    if first[0].islower() or first == "The":
         return "nominal"
     if first in _NOT_NAMES:
         return None
@@ -129,7 +132,14 @@ def _tag(match: re.Match[str] | None, narration: str) -> Tag | None:
         return None
     subject = match.group("subject").strip()
     kind = _kind(subject)
-    if kind == "nominal":  # "his wife impatiently" -> "his wife"; "the old lady" stays whole
+    if kind == "nominal" and subject.split()[0] in ("the", "The"):  # "said the barman" names its speaker
+        verb_after = match.start("verb") > match.start("subject")  # "the barman said": the name ends at the verb
+        described = read(narration[:match.start("verb")] if verb_after else narration, match.start("subject"))
+        if described is None:
+            return None
+        kind = "nominal" if described.reading == "refers" else "descriptor"
+        subject = described.name
+    elif kind == "nominal":  # "his wife impatiently" -> "his wife"; "the old lady" stays whole
         words = subject.split()
         noun = next((k for k in range(1, len(words)) if words[k].lower() in PERSON_NOUNS
                      or words[k].lower() in ("former", "latter")), None)
