@@ -14,6 +14,7 @@ from collections.abc import Sequence
 
 from strata.resolve.decide import surname_match
 from strata.resolve.names import NameRelation, parse_name
+from strata.resolve.normalize import LEADING_ARTICLES
 from strata.resolve.ontology import Ontology
 from strata.resolve.scoring import MERGE_THRESHOLD, POSSIBLE_THRESHOLD, score_pair
 from strata.resolve.types import CandidateEntity, MatchScore, MentionCandidate
@@ -47,8 +48,10 @@ def rank_by_name(name: str, candidates: Sequence[CandidateEntity], channel_score
     # is a relative as likely as the person, and no answer beats a wrong one
     # and a nickname the diminutive table alone relates ("Bill" / "William Smith") is no answer either: the
     # entity that was called so holds the nickname as an alias, which is an exact match
+    described = _description(name)
     scores = [0.0 if (m.reason == NameRelation.SURNAME_ONLY.value and not surname_match(m))
-              or (m.reason in _NICKNAMES and m.score < MERGE_THRESHOLD) else m.score for m in matches]
+              or (m.reason in _NICKNAMES and m.score < MERGE_THRESHOLD)
+              or (described and _narrower(m)) else m.score for m in matches]
 
     def order(i: int) -> tuple[int, int, int, float]:
         s = scores[i]
@@ -56,7 +59,7 @@ def rank_by_name(name: str, candidates: Sequence[CandidateEntity], channel_score
         return (-int(related), -int(s / SCORE_STEP) if related else 0,
                 -candidates[i].mentions if related else 0, -channel_scores[i])
 
-    titled = _titled(name)
+    titled = _titled(name) or described
     return [(i, scores[i]) for i in sorted(range(len(candidates)), key=order)
             if matches[i].conflict is None and (scores[i] >= POSSIBLE_THRESHOLD
                                                 or (not titled and channel_scores[i] >= UNRELATED_FLOOR))]
@@ -70,3 +73,20 @@ def _titled(name: str) -> bool:
     if parsed.qualifiers or parsed.role:
         return True
     return bool(parsed.honorifics) and bool(parsed.name_tokens)
+
+
+def _description(name: str) -> bool:
+    """A character named by a description ("the Mail Guard", "a Stout Man"): an article before its words."""
+    words = name.split()
+    return len(words) > 1 and words[0].lower() in LEADING_ARTICLES and bool(parse_name(name).name_tokens)
+
+
+def _narrower(m: MatchScore) -> bool:
+    """The description asked for says more than the entity's name ("the Mail Guard" / "the Guard", "the
+    Magistrate with Spectacles" / "the Magistrate"): the entity may be another of that kind, as a full name may
+    be another of a family's bare surname. The other way round ("the Rabbit" / "the White Rabbit") is a part."""
+    if m.reason != NameRelation.PARTIAL.value or not m.mention_form or not m.candidate_form:
+        return False
+    asked, held = parse_name(m.mention_form), parse_name(m.candidate_form)
+    return len(asked.name_tokens) > len(held.name_tokens) or (bool(asked.designation) and not held.designation)
+

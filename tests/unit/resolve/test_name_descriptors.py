@@ -236,3 +236,13 @@ def test_a_generic_head_is_told_by_its_complement():
 
 def test_a_first_one_says_there_are_others():
     assert compare_names(parse_name("the First Sentry"), parse_name("the Sentry")).conflict == "other_one"
+
+
+def test_a_description_finds_only_what_the_name_rules_relate():
+    cands = [person("g", "the Porter", mentions=9), person("w", "the Second Woman", mentions=4),
+             person("h", "the Grey Heron", mentions=2)]
+    found = lambda name: [cands[i].uuid for i, _ in rank_by_name(name, cands, [0.95] * len(cands))]  # noqa: E731
+    assert found("the porter") == ["g"] and found("The Heron") == ["h"]  # a part of a fuller description
+    assert found("The Night Porter") == []  # says more than "the Porter": another porter, maybe
+    assert found("The Porter At The Gate") == []
+    assert found("The Second Waiter") == []  # no rule relates it to "the Second Woman", however near its channel

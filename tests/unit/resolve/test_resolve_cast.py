@@ -70,10 +70,12 @@ def test_lookup_keeps_rule_matches_ahead_of_channel_order():
 
 def test_lookup_drops_unrelated_names_the_channels_found_only_faintly():
     officer, inn = person("officer", "Mr. Denton", mentions=9), person("inn", "The Bell Inn")
-    # no name rule relates "The Porter" to either: only a close vector match is worth listing
-    ranked = rank_by_name("The Porter", [officer, inn], [0.69, 0.85])
+    # no name rule relates "Porter" to either: only a close vector match is worth listing
+    ranked = rank_by_name("Porter", [officer, inn], [0.69, 0.85])
     assert [i for i, _ in ranked] == [1]
-    assert rank_by_name("The Porter", [officer], [0.69]) == []
+    assert rank_by_name("Porter", [officer], [0.69]) == []
+    # a description ("The Porter") lists only what the name rules relate, however close the channel found it
+    assert rank_by_name("The Porter", [officer, inn], [0.69, 0.85]) == []
 
 
 # --- merge records: which rule joined which names ------------------------------------------------------
