@@ -38,6 +38,7 @@ SCALARS = ("text", "semantic", "episode")
 
 
 RESCORER: list[Rescorer | None] = [None]  # --rescore: the stage every evaluation runs
+ONLY_RESCORE = [False]  # --only-rescore: the other weights stay as shipped (fitted before the stage existed)
 
 
 def evaluate(graph: Graph, asked: list[tuple[Gathered, list[str]]], weights: RankWeights) -> float:
@@ -51,16 +52,22 @@ def evaluate(graph: Graph, asked: list[tuple[Gathered, list[str]]], weights: Ran
 def steps() -> list[Callable[[RankWeights], RankWeights]]:
     """One change of one weight each: scale a weight, move the cosine midpoint, count more or fewer of an
     episode's passages, shift a hit kind's prior."""
+    if ONLY_RESCORE[0]:
+        return rescore_steps()
     out: list[Callable[[RankWeights], RankWeights]] = [
         lambda w, n=name, f=f: w.model_copy(update={n: getattr(w, n) * f}) for name in SCALARS for f in FACTORS]
     out += [lambda w, d=d: w.model_copy(update={"cosine_mean": round(w.cosine_mean + d, 3)}) for d in (-0.1, 0.1)]
     out += [lambda w, d=d: w.model_copy(update={"episode_top": max(1, w.episode_top + d)}) for d in (-1, 2)]
     out += [lambda w, k=kind, d=d: w.model_copy(update={"kind": {**w.kind, k: w.kind.get(k, 0.0) + d}})
             for kind in ("fact", "entity") for d in KIND_STEPS]
-    if RESCORER[0] is not None:  # the rescoring weight (from 0 too: steps add)
-        out += [lambda w, d=d: w.model_copy(update={"rescore": max(0.0, w.rescore + d)}) for d in (-1.0, 1.0)]
-        out += [lambda w, f=f: w.model_copy(update={"rescore": w.rescore * f}) for f in FACTORS]
-    return out
+    return out + (rescore_steps() if RESCORER[0] is not None else [])
+
+
+def rescore_steps() -> list[Callable[[RankWeights], RankWeights]]:
+    """The rescoring weight: added to (from 0 too) and scaled."""
+    out: list[Callable[[RankWeights], RankWeights]] = [
+        lambda w, d=d: w.model_copy(update={"rescore": max(0.0, w.rescore + d)}) for d in (-2.0, 2.0)]
+    return out + [lambda w, f=f: w.model_copy(update={"rescore": w.rescore * f}) for f in FACTORS]
 
 
 def fit(graph: Graph, asked: list[tuple[Gathered, list[str]]], start: RankWeights) -> tuple[RankWeights, float]:
@@ -88,9 +95,12 @@ def main() -> None:
     parser.add_argument("--data", type=Path, default=DEV)
     parser.add_argument("--group-prefix", default=GROUP_PREFIX[0])
     parser.add_argument("--rescore", choices=["bge-small"], default=None, help="fit with the rescoring stage")
-    parser.add_argument("--start-rescore", type=float, default=2.0, help="the rescoring weight the fit starts at")
+    parser.add_argument("--start-rescore", type=float, default=8.0, help="the rescoring weight the fit starts at")
+    parser.add_argument("--only-rescore", action="store_true", help="fit the rescoring weight alone")
+    parser.add_argument("--no-full", dest="full", action="store_false", help="the two folds only, no fit on all")
     parser.add_argument("--out", type=Path, default=RESULTS)
     args = parser.parse_args()
+    ONLY_RESCORE[0] = args.only_rescore
     GROUP_PREFIX[0] = args.group_prefix
     conversations = load_conversations(args.data)
     settings = Settings()
@@ -118,12 +128,15 @@ def main() -> None:
             report["folds"].append({
                 "train": [c.sample_id for c in train], "test": [c.sample_id for c in test],
                 "train_r10": round(train_score, 3), "test_r10_fitted": round(evaluate(graph, pool(test), fitted), 3),
-                "test_r10_defaults": round(evaluate(graph, pool(test), defaults), 3), "weights": fitted.model_dump()})
+                "test_r10_defaults": round(evaluate(graph, pool(test), defaults), 3), "weights": fitted.model_dump(),
+                **({"test_r10_without_rescoring": round(evaluate(graph, pool(test), RankWeights()), 3)}
+                   if args.rescore else {})})
             print(json.dumps(report["folds"][-1]), flush=True)
-        fitted, score = fit(graph, pool(conversations), defaults)
-        report["all"] = {"r10_fitted": round(score, 3), "r10_defaults": round(evaluate(graph, pool(conversations),
-                                                                                         defaults), 3),
-                         "weights": fitted.model_dump()}
+        if args.full:
+            fitted, score = fit(graph, pool(conversations), defaults)
+            report["all"] = {"r10_fitted": round(score, 3),
+                             "r10_defaults": round(evaluate(graph, pool(conversations), defaults), 3),
+                             "weights": fitted.model_dump()}
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(report, indent=2) + "\n")
     print(json.dumps(report, indent=2))
