@@ -161,7 +161,12 @@ class Gathered(BaseModel):
 
 def search(graph: Graph, group_id: str, query: SearchQuery, embed: EmbedFn | None = None,
            weights: RankWeights | None = None, rescorer: rescore.Rescorer | None = None) -> SearchResult:
+    # The rescoring model embeds the question beside the channels' round trips (ONNX releases the GIL).
+    asking = (graph.beside(rescorer.embed_query, [query.q.strip()])
+              if rescorer is not None and (weights or RankWeights()).rescore and query.q.strip() else None)
     gathered = gather(graph, group_id, query, embed)
+    if asking is not None:
+        gathered.rescore_query = asking.result()[0]
     decay = retention.half_life(graph, group_id)
     if decay is None:  # the default: no salience, no write
         return answer(graph, gathered, weights, rescorer)
