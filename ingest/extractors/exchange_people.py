@@ -103,6 +103,11 @@ def _plain(people: People, formal: str, names: list[str]) -> list[str]:
         if p != formal and p in people.variants and title_and_words(p)[0] is None and people.gender(p) == gender]
 
 
+def merge(people: People, turns: list[Turn], name: str, into: str) -> None:
+    """``name`` and ``into`` are one person of the exchange: its votes and calls go to ``into``."""
+    _merge(people, turns, name, into)
+
+
 def _merge(people: People, turns: list[Turn], name: str, into: str) -> None:
     for t in turns:
         if name in t.votes:

@@ -127,11 +127,15 @@ class Window:
     def _description(self, t: Token) -> int | None:
         """A "the ..." naming a character of the window's tags ("The mariner stared"): a mention; the index
         after its head."""
-        described = narration_description(self.text, t.idx, self.described)
-        if described is None:
+        head = t.head  # the noun "the" determines: the description ends there ("The mariner stared")
+        if t.dep_ != "det" or not 0 < head.i - t.i < 8:
             return None
-        head = next((x for x in self.doc[t.i + 1:t.i + 8] if x.lower_ == described.head), None)
-        if head is None:
+        end = head.idx + len(head.text)
+        following = self.doc[head.i + 1] if head.i + 1 < len(self.doc) else None
+        if following is not None and following.dep_ == "prep" and following.head is head:
+            end = following.sent.end_char  # "the man with the black beard stood": read() bounds the phrase
+        described = narration_description(self.text[:end], t.idx, self.described)
+        if described is None:
             return None
         told = descriptor_gender(described.head)
         if told is not None:

@@ -26,7 +26,7 @@ from strata.ingest.extractors.narrator import NARRATOR, narrator_name
 from strata.ingest.extractors.quote_context import ContextDialogue, context_dialogue
 from strata.ingest.extractors.quote_spans import Utterance, find_utterances
 from strata.ingest.extractors.speech_tags import PERSON_NOUNS, SPEECH_VERB, Tag, tag_after, tag_before
-from strata.ingest.extractors.tag_descriptors import speaker
+from strata.ingest.extractors.tag_descriptors import join_epithets, speaker
 from strata.ingest.extractors.turns import ANSWER, Turn, decode
 from strata.resolve.lexicon import Gender
 from strata.schema.models import ExtractedQuote, QuoteMethod, Span
@@ -374,6 +374,9 @@ def _exchange(win: Window, said: list[_Said], run: list[int], before: ContextDia
     turns = [_canonical_turn(people, t) for t in turns]
     _participants_first(people, [said[i] for i in run], turns[len(carried):])
     join_called(people, turns, [people.canonical(name) for name in prior_names])
+    in_run = [said[i] for i in run]
+    join_epithets(people, turns, {people.canonical(s.tagged) for s in in_run if s.tag_kind == "name" and s.tagged},
+                  {people.canonical(n) for s in in_run for n in s.narrated})
     _presence(turns, [people.canonical(name) for name in prior_names])
     genders = {name: people.gender(name) for name in people.names}
     for i, who in zip(run, decode(turns, people.names, genders)[len(carried):], strict=True):

@@ -21,7 +21,9 @@ from strata.resolve.lexicon import Gender
 from strata.resolve.normalize import canonical_honorific
 
 if TYPE_CHECKING:
+    from strata.ingest.extractors.exchange_people import People
     from strata.ingest.extractors.narration_people import Window
+    from strata.ingest.extractors.turns import Turn
 
 LEXICON = Path(__file__).resolve().parent.parent / "assets" / "speaker_nouns.json"
 MAX_WORDS = 3  # determiner-less words of a description before its head ("the big red-faced navvy")
@@ -191,3 +193,19 @@ def narration_description(text: str, pos: int, known: frozenset[str]) -> Descrip
         return None
     capital = described.name.split()[1][:1].isupper()
     return described if described.name in known or capital else None
+
+
+def join_epithets(people: People, turns: list[Turn], named_tags: set[str], narrated: set[str]) -> None:
+    """A description that tags an exchange ("said the doctor") is the one person the exchange's narration names
+    ("Mr. Lane") who never gets a tag by name there, of the description's gender: a novel calls a named character
+    by role too. With no such person, or two, the description stays its own character ("said the mariner")."""
+    from strata.ingest.extractors.exchange_people import merge
+
+    for described in [n for n in people.names if n.startswith("the ")]:
+        gender = people.gender(described)
+        if gender is None:
+            continue
+        named = {x for x in narrated if x in people.names and not x.startswith("the ") and x not in named_tags
+                 and x != "I" and people.gender(x) == gender}
+        if len(named) == 1:
+            merge(people, turns, described, named.pop())

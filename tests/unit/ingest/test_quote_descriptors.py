@@ -60,3 +60,19 @@ def test_he_points_back_at_a_role_speaker() -> None:
             'Anna frowned. "Then when?"\n\n'
             'He shrugged. "Tomorrow," he said.')
     assert [s for s, _, _ in _said(text)][-1] == "the Ferryman"
+
+
+def test_a_role_is_the_one_named_person_of_its_gender_the_exchange_never_tags() -> None:
+    text = ('Anna sat by the bed. The doctor came in. He opened his bag.\n\n'
+            '"Will she live?" asked Anna.\n\n'
+            '"She may," said the doctor.\n\n'
+            '"And if not?"\n\n'
+            'Mr. Lane shook his head. "Then we wait."')
+    assert [s for s, _, _ in _said(text)] == ["Anna", "Mr. Lane", "Anna", "Mr. Lane"]
+
+
+def test_a_role_stays_its_own_speaker_when_every_named_man_is_tagged() -> None:
+    text = ('Tom and Anna reached the river at dusk. The ferryman was mending a net.\n\n'
+            '"Can you take us across?" said Tom.\n\n'
+            '"Not tonight," said the ferryman.')
+    assert [s for s, _, _ in _said(text)] == ["Tom", "the Ferryman"]
