@@ -2,21 +2,36 @@
 
 from __future__ import annotations
 
+import inspect
 import json
 import sys
-from datetime import datetime
-from typing import TYPE_CHECKING, NoReturn
+from collections.abc import Callable
+from datetime import date
+from typing import NoReturn
 
 import typer
 from pydantic import BaseModel
 from rich.console import Console
 from rich.markup import escape
 
+from strata.api.derive import KW, cli_command
+from strata.api.usecases import BY_NAME
 from strata.schema.errors import InputError, NotFoundError
+from strata.schema.queries import MAX_FACT_PAGE
+from strata.schema.requests import (
+    ClockRequest,
+    ContextRequest,
+    FactsRequest,
+    NeighborhoodRequest,
+    NetworkRequest,
+    NotesRequest,
+    PathsRequest,
+    QuotesRequest,
+    ResolveRequest,
+    SearchRequest,
+    TimelineRequest,
+)
 from strata.schema.settings import Settings
-
-if TYPE_CHECKING:
-    from strata.api.memory import StoryAsk
 
 app = typer.Typer(no_args_is_help=True)
 keys_app = typer.Typer(help="API keys scoped to groups.", no_args_is_help=True)
@@ -24,11 +39,7 @@ app.add_typer(keys_app, name="keys")
 console = Console(soft_wrap=True)
 
 
-def _when(value: str | None) -> datetime | None:
-    return datetime.fromisoformat(value) if value else None
-
-
-def _day(value: datetime | None) -> str:
+def _day(value: date | None) -> str:
     """An end as a day (the start is printed so), '' while it holds."""
     return f"{value:%Y-%m-%d}" if value else ""
 
@@ -37,21 +48,27 @@ def _json_out(value: BaseModel) -> None:
     sys.stdout.write(value.model_dump_json() + "\n")
 
 
-POSITION = typer.Option(None, "--as-of-position", min=0, help="Story time: the book read up to this offset.")
-CHAPTER = typer.Option(None, "--as-of-chapter", min=0, help="Story time: the book read to the end of this chapter.")
-BOOK = typer.Option(None, "--source", help="The book (source uuid or file name) when the group holds several.")
-
-
-def _story(position: int | None, chapter: int | None, source: str | None) -> StoryAsk:
-    from strata.api.memory import StoryAsk
-
-    return StoryAsk(as_of_position=position, as_of_chapter=chapter, source=source)
-
-
 def _fail(exc: Exception) -> NoReturn:
     """A caller's mistake (several books, no such chapter) as a message, not a traceback."""
     console.print(f"[red]{escape(str(exc))}[/]")
     raise typer.Exit(2)
+
+
+GROUP = inspect.Parameter("group", KW, annotation=str, default=typer.Option(..., "--group", help="Group id."))
+ENTITY = inspect.Parameter("entity", KW, annotation=str,
+                           default=typer.Argument(..., help="Entity uuid or exact name."))
+
+
+def read_command(case: str, *, on: typer.Typer | None = None, on_entity: bool = False, entity: str | None = None
+                 ) -> Callable[[Callable[..., None]], Callable[..., None]]:
+    """Register the CLI command of read use case ``case`` (api/usecases.py): its options from the request
+    model, ``--group`` (and an ENTITY argument for reads of one entity) and ``--json``."""
+    row = BY_NAME[case]
+    address = [ENTITY, GROUP] if on_entity else [GROUP]
+    if entity is not None:
+        address[0] = inspect.Parameter("entity", KW, annotation=str, default=typer.Argument(..., help=entity))
+    return cli_command(on or app, row.cli.split()[-1], row.request, address=address, arguments=row.cli_arguments,
+                       flags=row.cli_flags, skip=row.cli_skip, on_invalid=_fail)
 
 
 def _arrow(f) -> str:
@@ -69,22 +86,14 @@ def _story_where(f) -> str:
     return f"  [story {f.story_at}{until}, chapter {f.story_chapter}]"
 
 
-KNOWN_AT = typer.Option(None, "--known-at", help="Transaction time: what the graph believed then (ISO date).")
-
-
-@app.command("search")
-def search_cmd(query: str = typer.Argument(...), group: str = typer.Option(..., "--group"),
-               as_of: str = typer.Option(None, "--as-of", help="Valid time (ISO date)."), known_at: str = KNOWN_AT,
-               limit: int = typer.Option(10, "--limit", min=1, max=100),
-               position: int = POSITION, chapter: int = CHAPTER, source: str = BOOK,
-               as_json: bool = typer.Option(False, "--json")) -> None:
+@read_command("search")
+def search_cmd(ask: SearchRequest, group: str, as_json: bool) -> None:
     """Hybrid search in a group; prints hits with their provenance."""
-    from strata.api.memory import SearchQuery, open_memory
+    from strata.api.memory import open_memory
 
-    ask = SearchQuery(q=query, limit=limit, as_of=_when(as_of), known_at=_when(known_at))
     with open_memory() as mem:
         try:
-            result = mem.search(group, ask, _story(position, chapter, source))
+            result = mem.search(group, ask)
         except (InputError, NotFoundError) as exc:
             _fail(exc)
     if as_json:
@@ -101,16 +110,13 @@ def search_cmd(query: str = typer.Argument(...), group: str = typer.Option(..., 
         console.print(escape(f"{hit.score:.4f} {kind:7} {what}{src}"), highlight=False)
 
 
-@app.command("context")
-def context_cmd(query: str = typer.Argument(...), group: str = typer.Option(..., "--group"),
-                budget: int = typer.Option(1000, "--budget", min=50, max=32_000, help="Token budget."),
-                as_of: str = typer.Option(None, "--as-of", help="Valid time (ISO date)."),
-                as_json: bool = typer.Option(False, "--json")) -> None:
+@read_command("context")
+def context_cmd(ask: ContextRequest, group: str, as_json: bool) -> None:
     """A ready-to-paste memory block about QUERY within the token budget (what an agent's prompt takes)."""
     from strata.api.memory import open_memory
 
     with open_memory() as mem:
-        block = mem.context(group, query, budget, as_of=_when(as_of))
+        block = mem.context(group, ask)
     if as_json:
         _json_out(block)
         return
@@ -120,31 +126,16 @@ def context_cmd(query: str = typer.Argument(...), group: str = typer.Option(...,
     console.print(f"[dim]{block.tokens} of {block.budget_tokens} tokens, {len(block.hits)} hits[/]")
 
 
-@app.command("facts")
-def facts_cmd(group: str = typer.Option(..., "--group"),
-              predicate: str = typer.Option(None, "--predicate",
-                                            help="As statements write it (plays_for, 'works at'): normalized as on "
-                                                 "ingest."),
-              subject: str = typer.Option(None, "--subject", help="Entity uuid or exact name."),
-              obj: str = typer.Option(None, "--object", help="Entity uuid or exact name, or an office ('CEO of "
-                                                             "Walmart')."),
-              role: str = typer.Option(None, "--role", help="An office's role (CEO, prime minister)."),
-              as_of: str = typer.Option(None, "--as-of", help="Valid time (ISO date)."), known_at: str = KNOWN_AT,
-              history: bool = typer.Option(False, "--history", help="Also ended facts."),
-              position: int = POSITION, chapter: int = CHAPTER,
-              source: str = BOOK, agent: str = typer.Option(None, "--agent", help="Only what this agent asserted."),
-              as_json: bool = typer.Option(False, "--json")) -> None:
+@read_command("facts")
+def facts_cmd(ask: FactsRequest, group: str, as_json: bool) -> None:
     """Every fact of a group (optionally one subject, predicate, object, or one agent's), as of a date or a point
     of a book's story; pages through the complete listing."""
-    from strata.api.memory import FactQuery, open_memory
+    from strata.api.memory import open_memory
 
-    query = FactQuery(subject=subject, predicate=predicate, object=obj, role=role, as_of=_when(as_of),
-                      known_at=_when(known_at),
-                      include_history=history, agent=agent, limit=1000)
     total = 0
-    with open_memory(embedder=bool(predicate)) as mem:
+    with open_memory(embedder=bool(ask.predicate)) as mem:
         try:
-            for f in mem.all_facts(group, query, _story(position, chapter, source)):
+            for f in mem.all_facts(group, ask.model_copy(update={"limit": MAX_FACT_PAGE})):
                 total += 1
                 if as_json:
                     _json_out(f)
@@ -158,16 +149,14 @@ def facts_cmd(group: str = typer.Option(..., "--group"),
         console.print(f"{total} facts")
 
 
-@app.command("network")
-def network_cmd(group: str = typer.Option(..., "--group"), position: int = POSITION, chapter: int = CHAPTER,
-                source: str = BOOK, limit: int = typer.Option(20, "--limit", min=1, max=500),
-                as_json: bool = typer.Option(False, "--json")) -> None:
+@read_command("network")
+def network_cmd(ask: NetworkRequest, group: str, as_json: bool) -> None:
     """Who appears with whom and who speaks to whom, strongest first; as of a chapter of a book."""
     from strata.api.memory import open_memory
 
     with open_memory(embedder=False) as mem:
         try:
-            net = mem.network(group, _story(position, chapter, source), limit=limit)
+            net = mem.network(group, ask)
         except (InputError, NotFoundError) as exc:
             _fail(exc)
     if as_json:
@@ -181,10 +170,8 @@ def network_cmd(group: str = typer.Option(..., "--group"), position: int = POSIT
                              f"{i.a_to_b} -> / {i.b_to_a} <- quotes  {seen}"), highlight=False)
 
 
-@app.command("quotes")
-def quotes_cmd(group: str = typer.Option(..., "--group"), speaker: str = typer.Option(None, "--speaker"),
-               addressee: str = typer.Option(None, "--to", help="Whom the quotes were said to."),
-               as_json: bool = typer.Option(False, "--json")) -> None:
+@read_command("quotes")
+def quotes_cmd(ask: QuotesRequest, group: str, as_json: bool) -> None:
     """What characters said to whom (by uuid or name), in reading order; pages through the complete listing."""
     from strata.api.memory import open_memory
 
@@ -192,7 +179,7 @@ def quotes_cmd(group: str = typer.Option(..., "--group"), speaker: str = typer.O
     total = 0
     with open_memory(embedder=False) as mem:
         while offset is not None:
-            page = mem.quotes(group, speaker=speaker, addressee=addressee, offset=offset, limit=1000)
+            page = mem.quotes(group, ask.model_copy(update={"offset": offset, "limit": 1000}))
             for x in page.items:
                 if as_json:
                     sys.stdout.write(x.model_dump_json() + "\n")
@@ -205,21 +192,15 @@ def quotes_cmd(group: str = typer.Option(..., "--group"), speaker: str = typer.O
         console.print(f"{total} quotes")
 
 
-@app.command("timeline")
-def timeline_cmd(entity: str = typer.Argument(..., help="Entity uuid or exact name."),
-                 group: str = typer.Option(..., "--group"),
-                 expired: bool = typer.Option(False, "--include-expired", help="Also retracted facts."),
-                 position: int = POSITION, chapter: int = CHAPTER, source: str = BOOK,
-                 as_json: bool = typer.Option(False, "--json")) -> None:
+@read_command("timeline", on_entity=True)
+def timeline_cmd(ask: TimelineRequest, entity: str, group: str, as_json: bool) -> None:
     """Every fact about an entity in (valid time, story) order; with a story cut, what the book stated by then.
     A merged-away entity answers for the entity it was merged into."""
     from strata.api.memory import open_memory
 
     with open_memory(embedder=False) as mem:
         try:
-            uuid = mem.entity_id(group, entity)
-            timeline = mem.timeline(group, mem.survivor(group, uuid) or uuid, expired,
-                                    _story(position, chapter, source))
+            timeline = mem.timeline(group, mem.entity_id(group, entity), ask)
         except (InputError, NotFoundError) as exc:
             _fail(exc)
     if as_json:
@@ -230,17 +211,14 @@ def timeline_cmd(entity: str = typer.Argument(..., help="Entity uuid or exact na
                              f"{_day(f.invalid_at)}{_story_where(f)}"), highlight=False)
 
 
-@app.command("entity")
-def entity_cmd(name: str = typer.Argument(..., help="A name, or an entity uuid."),
-               group: str = typer.Option(..., "--group"), limit: int = typer.Option(10, "--limit", min=1, max=50),
-               as_json: bool = typer.Option(False, "--json")) -> None:
+@read_command("resolve")
+def entity_cmd(ask: ResolveRequest, group: str, as_json: bool) -> None:
     """An entity by uuid (a merged-away one answers with its survivor), or the entities a name may mean, best
     first (exact key, full text and name vector, as `GET /groups/{group}/entities?name=`)."""
     from strata.api.memory import UUID, open_memory
 
     with open_memory() as mem:
-        found = (mem.entity(group, name, follow=True) if UUID.match(name)
-                 else mem.resolve(group, name, limit))
+        found = mem.entity(group, ask.name) if UUID.match(ask.name) else mem.resolve(group, ask)
     if as_json:
         _json_out(found)
         return
@@ -250,18 +228,16 @@ def entity_cmd(name: str = typer.Argument(..., help="A name, or an entity uuid."
         console.print(escape(f"{score}{c.name} ({c.type}) {c.uuid}{aliases}"), highlight=False)
 
 
-@app.command("neighborhood")
-def neighborhood_cmd(entity: str = typer.Argument(..., help="Entity uuid or exact name."),
-                     group: str = typer.Option(..., "--group"), depth: int = typer.Option(1, "--depth", min=1, max=3),
-                     as_of: str = typer.Option(None, "--as-of", help="Valid time (ISO date)."),
-                     known_at: str = KNOWN_AT, as_json: bool = typer.Option(False, "--json")) -> None:
+@read_command("neighborhood", on_entity=True)
+def neighborhood_cmd(ask: NeighborhoodRequest, entity: str, group: str, as_json: bool) -> None:
     """Entities and facts within DEPTH hops of an entity, over the facts true at --as-of (default: now)."""
     from strata.api.memory import open_memory
 
     with open_memory(embedder=False) as mem:
-        uuid = mem.entity_id(group, entity)
-        found = mem.neighbourhood(group, mem.survivor(group, uuid) or uuid, depth, as_of=_when(as_of),
-                                  known_at=_when(known_at))
+        try:
+            found = mem.neighborhood(group, mem.entity_id(group, entity), ask)
+        except (InputError, NotFoundError) as exc:
+            _fail(exc)
     if as_json:
         _json_out(found)
         return
@@ -269,23 +245,53 @@ def neighborhood_cmd(entity: str = typer.Argument(..., help="Entity uuid or exac
         console.print(escape(f"{_arrow(f)}"), highlight=False)
 
 
-@app.command("paths")
-def paths_cmd(source_entity: str = typer.Argument(..., help="Entity uuid or exact name."),
-              target_entity: str = typer.Argument(..., help="Entity uuid or exact name."),
-              group: str = typer.Option(..., "--group"), max_depth: int = typer.Option(4, "--max-depth", min=1, max=6),
-              as_of: str = typer.Option(None, "--as-of", help="Valid time (ISO date)."),
-              as_json: bool = typer.Option(False, "--json")) -> None:
+@read_command("notes", on_entity=True)
+def notes_cmd(ask: NotesRequest, entity: str, group: str, as_json: bool) -> None:
+    """The memory notes about an entity (its statements rewritten to stand alone), latest said first."""
+    from strata.api.memory import open_memory
+
+    with open_memory(embedder=False) as mem:
+        try:
+            found = mem.notes(group, mem.entity_id(group, entity), ask)
+        except (InputError, NotFoundError) as exc:
+            _fail(exc)
+    if as_json:
+        _json_out(found)
+        return
+    for n in found.notes:
+        console.print(escape(n.text), highlight=False)
+
+
+@read_command("paths")
+def paths_cmd(ask: PathsRequest, group: str, as_json: bool) -> None:
     """Shortest paths between two entities over the facts true at --as-of (default: now)."""
     from strata.api.memory import open_memory
 
     with open_memory(embedder=False) as mem:
-        found = mem.paths(group, source_entity, target_entity, max_depth, as_of=_when(as_of))
+        found = mem.paths(group, ask)
     if as_json:
         _json_out(found)
         return
     for p in found.paths:
         console.print(escape(" / ".join(f"{_arrow(f)}" for f in p.facts)),
                       highlight=False)
+
+
+@read_command("clock")
+def clock_cmd(ask: ClockRequest, group: str, as_json: bool) -> None:
+    """The group's clocks: the days a current fact starts or ends, and each book's chapters."""
+    from strata.api.memory import open_memory
+
+    with open_memory(embedder=False) as mem:
+        found = mem.clock(group, ask)
+    if as_json:
+        _json_out(found)
+        return
+    console.print(f"{len(found.days)} days: {_day(found.days[0]) if found.days else ''} .. "
+                  f"{_day(found.days[-1]) if found.days else ''}", highlight=False)
+    for b in found.books:
+        chapters = f"chapters {b.first_chapter}..{b.last_chapter}, " if b.first_chapter is not None else ""
+        console.print(escape(f"{b.name}: {chapters}{b.length} characters"), highlight=False)
 
 
 @app.command("serve")

@@ -10,6 +10,9 @@ from pydantic import BaseModel
 from rich.console import Console
 from rich.markup import escape
 
+from strata.api.cli_query import read_command
+from strata.schema.requests import MergesRequest, SuggestionsRequest
+
 app = typer.Typer(no_args_is_help=True)
 suggestions_app = typer.Typer(help="Pairs of entities that may be the same: list, accept, reject.",
                               no_args_is_help=True)
@@ -62,14 +65,13 @@ def unmerge_cmd(entity: str = typer.Argument(..., help="The survivor of the merg
                   highlight=False)
 
 
-@app.command("merges")
-def merges_cmd(entity: str = typer.Argument(..., help="Entity uuid."), group: str = GROUP, as_json: bool = JSON
-               ) -> None:
+@read_command("merges", on=app, on_entity=True, entity="Entity uuid.")
+def merges_cmd(ask: MergesRequest, entity: str, group: str, as_json: bool) -> None:
     """Why each name joined this entity: rule, score, forms, who merged it and when; undone ones marked."""
     from strata.api.memory import open_memory
 
     with open_memory(embedder=False) as mem:
-        records = mem.merges(group, entity)
+        records = mem.merges(group, entity, ask)
     if as_json:
         return _json(records)
     for r in records:
@@ -79,14 +81,13 @@ def merges_cmd(entity: str = typer.Argument(..., help="Entity uuid."), group: st
                              f"{f' ({r.reason})' if r.reason else ''}{undone}"), highlight=False)
 
 
-@suggestions_app.command("list")
-def suggestions_list(group: str = GROUP, entity: str = typer.Option(None, "--entity"),
-                     limit: int = typer.Option(50, "--limit", min=1, max=1000), as_json: bool = JSON) -> None:
+@read_command("suggestions", on=suggestions_app)
+def suggestions_list(ask: SuggestionsRequest, group: str, as_json: bool) -> None:
     """Pending suggestions, strongest first."""
     from strata.api.memory import open_memory
 
     with open_memory(embedder=False) as mem:
-        found = mem.suggestions(group, entity, 0, limit)
+        found = mem.suggestions(group, ask)
     if as_json:
         return _json(found)
     for s in found:

@@ -9,6 +9,9 @@ from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from strata.api.cli_query import read_command
+from strata.schema.requests import CommunitiesRequest
+
 app = typer.Typer(no_args_is_help=True)
 summaries_app = typer.Typer(help="Entity summaries: what the graph says about each entity, in a few sentences.",
                             no_args_is_help=True)
@@ -77,16 +80,13 @@ def communities_refresh(group: str = typer.Option(..., "--group", help="Group id
                   f"{run.edges} weighted pairs in {run.seconds:.1f}s", highlight=False)
 
 
-@communities_app.command("list")
-def communities_list(group: str = typer.Option(..., "--group", help="Group id."),
-                     query: str = typer.Option("", "--q", help="Full text over titles and summaries."),
-                     limit: int = typer.Option(20, "--limit", min=1, max=100),
-                     as_json: bool = typer.Option(False, "--json")) -> None:
+@read_command("communities", on=communities_app)
+def communities_list(ask: CommunitiesRequest, group: str, as_json: bool) -> None:
     """A group's communities, largest first (or best matching ``--q`` first), with their summaries."""
     from strata.api.memory import open_memory
 
     with open_memory(embedder=False) as mem:
-        found = mem.communities(_group(group), query, limit=limit).communities
+        found = mem.communities(_group(group), ask).communities
     if as_json:
         sys.stdout.write("[" + ",".join(c.model_dump_json() for c in found) + "]\n")
         return

@@ -18,7 +18,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.markup import escape
 
-from strata.api.memory import FactQuery, Memory, SearchQuery
+from strata.api.memory import FactsRequest, Memory, NetworkRequest, SearchRequest
 
 GROUP = "demo"
 AGENT = "demo"
@@ -76,27 +76,27 @@ def run_demo(mem: Memory, console: Console, book: Path | None = None, chapters: 
                   f"({counts.open_facts} open), {counts.episodes} episodes")
     if mem.summarizer() is not None:  # written as the jobs ended; the communities are asked for here
         run = mem.refresh_communities(group)
-        homes = mem.facts(group, FactQuery(subject="Maya", subject_type="Person", predicate="lives_in")).items
+        homes = mem.facts(group, FactsRequest(subject="Maya", subject_type="Person", predicate="lives_in")).items
         maya = mem.entity(group, homes[0].subject_uuid).summary if homes else ""
         console.print(f"{run.communities} communities" + (f'; Maya: "{escape(maya)}"' if maya else ""))
 
     def where(person: str, as_of: datetime | None = None) -> str:
-        page = mem.facts(group, FactQuery(subject=person, subject_type="Person", predicate="lives_in", as_of=as_of))
+        page = mem.facts(group, FactsRequest(subject=person, subject_type="Person", predicate="lives_in", as_of=as_of))
         return ", ".join(f.object_name for f in page.items) or "unknown"
 
     march = datetime(2024, 3, 1, tzinfo=UTC)
     console.print(f"Where does Maya live now? {where('Maya')}   ... on 2024-03-01? {where('Maya', march)}")
     console.print(f"Where does Sofia live now? {where('Sofia')}   ... on 2024-03-01? {where('Sofia', march)}")
     for label, when in (("now", None), ("on 2015-06-01", datetime(2015, 6, 1, tzinfo=UTC))):
-        page = mem.facts(group, FactQuery(predicate="holds_office", object="Mayor of Alvorada", object_type="Office",
-                                          as_of=when))
+        page = mem.facts(group, FactsRequest(predicate="holds_office", object="Mayor of Alvorada",
+                                             object_type="Office", as_of=when))
         console.print(f"Mayor of Alvorada {label}: {', '.join(f.subject_name for f in page.items) or 'nobody'}")
-    history = mem.facts(group, FactQuery(subject="Maya", subject_type="Person", predicate="lives_in",
-                                         include_history=True))
+    history = mem.facts(group, FactsRequest(subject="Maya", subject_type="Person", predicate="lives_in",
+                                            include_history=True))
     for f in sorted(history.items, key=lambda f: f.valid_at or datetime.min.replace(tzinfo=UTC)):
         console.print(escape(f"  Maya lives_in {f.object_name}: {_when(f.valid_at)} -> {_when(f.invalid_at)}"
                              f"  (said by {', '.join(f.asserted_by) or '?'})"))
-    result = mem.search(group, SearchQuery(q="Where does Maya live?", limit=3))
+    result = mem.search(group, SearchRequest(q="Where does Maya live?", limit=3))
     console.print("search 'Where does Maya live?':")
     for hit in result.hits:
         what = hit.fact.fact if hit.fact else hit.entity.name if hit.entity else hit.episode.text if hit.episode else ""
@@ -104,7 +104,7 @@ def run_demo(mem: Memory, console: Console, book: Path | None = None, chapters: 
         ids = [m.metadata.get("message_id") for p in hit.provenance for m in p.messages]
         kind = "answer" if hit.answer else hit.kind
         console.print(escape(f"  [{kind} {hit.score:.3f}] {what[:90]}  messages={[i for i in ids if i]}"))
-    network = mem.network(group, limit=3)
+    network = mem.network(group, NetworkRequest(limit=3))
     console.print("who interacts most (scenes together, quotes either way):")
     for pair in network.interactions:
         console.print(escape(f"  {pair.a_name} - {pair.b_name}: {pair.scenes} scenes, "

@@ -18,6 +18,7 @@ from strata.schema.errors import (
     InputError,
     NotFoundError,
     RateLimitedError,
+    RequestInvalid,
     RetryableError,
     SchemaMismatchError,
     SizeLimitError,
@@ -49,8 +50,8 @@ class ErrorResponse(BaseModel):
 # Most specific first.
 _STATUS: list[tuple[type[StrataError], int]] = [
     (UnauthorizedError, 401), (ForbiddenError, 403), (NotFoundError, 404), (SizeLimitError, 413),
-    (UnsupportedFormatError, 415), (InputError, 400), (RateLimitedError, 429), (RetryableError, 503),
-    (SchemaMismatchError, 500), (ConfigError, 500),
+    (UnsupportedFormatError, 415), (RequestInvalid, 422), (InputError, 400), (RateLimitedError, 429),
+    (RetryableError, 503), (SchemaMismatchError, 500), (ConfigError, 500),
 ]
 _HIDDEN = (ConfigError, SchemaMismatchError)  # server-side problems: never echo their text to clients
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from contextlib import asynccontextmanager
-from datetime import datetime
 from typing import Any
 
 import anyio
@@ -17,43 +16,14 @@ from fastapi import FastAPI
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.server.transport_security import TransportSecuritySettings
-from pydantic import BaseModel
 
 from strata.api.auth import actor, authenticate, check_group, owned_group, owned_pair
-from strata.api.memory import (
-    MAX_BUDGET,
-    MIN_BUDGET,
-    ApiKey,
-    Correction,
-    EpisodeIn,
-    FactQuery,
-    Memory,
-    SearchQuery,
-    StoryAsk,
-)
+from strata.api.mcp_reads import answer_json, register_reads
+from strata.api.memory import ApiKey, Correction, EpisodeIn, Memory
 from strata.schema.errors import InputError, StrataError
 from strata.schema.settings import Settings
 
 Answer = dict[str, Any]
-
-
-def _when(value: str | None) -> datetime | None:
-    if not value:
-        return None
-    try:
-        return datetime.fromisoformat(value)
-    except ValueError as exc:
-        raise InputError(f"not an ISO 8601 time: {value!r}") from exc
-
-
-def _story(position: int | None, chapter: int | None, source: str | None) -> StoryAsk:
-    return StoryAsk(as_of_position=position, as_of_chapter=chapter, source=source)
-
-
-def _json(value: BaseModel | list[BaseModel]) -> Any:
-    if isinstance(value, list):
-        return {"result": [v.model_dump(mode="json") for v in value]}
-    return value.model_dump(mode="json")
 
 
 def build_mcp(app: FastAPI) -> MCPServer:
@@ -94,7 +64,7 @@ def build_mcp(app: FastAPI) -> MCPServer:
             check_group(key, group, "w")
             body = EpisodeIn(content=content, reference_time=reference_time, source=source, speaker=speaker,
                              agent=agent)
-            return _json(mem().add_episode(group, body, key.agent))
+            return answer_json(mem().add_episode(group, body, key.agent))
 
         return await call(run)
 
@@ -107,7 +77,7 @@ def build_mcp(app: FastAPI) -> MCPServer:
             key = key_of(ctx)
             check_group(key, group, "w")
             bodies = [EpisodeIn.model_validate(e) for e in episodes]
-            return _json(mem().add_episodes(group, bodies, key.agent))
+            return answer_json(mem().add_episodes(group, bodies, key.agent))
 
         return await call(run)
 
@@ -121,7 +91,7 @@ def build_mcp(app: FastAPI) -> MCPServer:
         def run() -> Answer:
             key = key_of(ctx)
             check_group(key, group, "w")
-            return _json(mem().add_source(group, text.encode(), format, name, agent or key.agent))
+            return answer_json(mem().add_source(group, text.encode(), format, name, agent or key.agent))
 
         return await call(run)
 
@@ -131,7 +101,7 @@ def build_mcp(app: FastAPI) -> MCPServer:
 
         def run() -> Answer:
             owned_group(mem(), key_of(ctx), "job", uuid, "any")
-            return _json(mem().job(uuid))
+            return answer_json(mem().job(uuid))
 
         return await call(run)
 
@@ -153,7 +123,7 @@ def build_mcp(app: FastAPI) -> MCPServer:
         def run() -> Answer:
             key = key_of(ctx)
             group = owned_group(mem(), key, "episode", uuid, "w")
-            return _json(mem().retract(group, "episode", uuid, purge=purge, key_id=key.id))
+            return answer_json(mem().retract(group, "episode", uuid, purge=purge, key_id=key.id))
 
         return await call(run)
 
@@ -165,7 +135,7 @@ def build_mcp(app: FastAPI) -> MCPServer:
         def run() -> Answer:
             key = key_of(ctx)
             group = owned_group(mem(), key, "source", uuid, "w")
-            return _json(mem().retract(group, "source", uuid, purge=purge, key_id=key.id))
+            return answer_json(mem().retract(group, "source", uuid, purge=purge, key_id=key.id))
 
         return await call(run)
 
@@ -181,7 +151,7 @@ def build_mcp(app: FastAPI) -> MCPServer:
             asked = {"fact": fact, "predicate": predicate, "object_uuid": object_uuid, "valid_at": valid_at,
                      "invalid_at": invalid_at, "reason": reason}
             fix = Correction.model_validate({k: v for k, v in asked.items() if v is not None})
-            return _json(mem().correct(group, uuid, fix))
+            return answer_json(mem().correct(group, uuid, fix))
 
         return await call(run)
 
@@ -192,17 +162,8 @@ def build_mcp(app: FastAPI) -> MCPServer:
 
         def run() -> Answer:
             key = key_of(ctx)
-            return _json(mem().merge(owned_pair(mem(), key, uuid, into), uuid, into, actor=actor(key), reason=reason))
-
-        return await call(run)
-
-    @mcp.tool()
-    async def list_merges(uuid: str, ctx: Context, limit: int = 200) -> Answer:
-        """Why each name joined this entity (rule, score, forms, who and when); each record can be undone."""
-
-        def run() -> Answer:
-            group = owned_group(mem(), key_of(ctx), "entity", uuid, "r")
-            return _json(mem().merges(group, uuid, max(1, min(limit, 1000))))
+            group = owned_pair(mem(), key, uuid, into)
+            return answer_json(mem().merge(group, uuid, into, actor=actor(key), reason=reason))
 
         return await call(run)
 
@@ -211,17 +172,9 @@ def build_mcp(app: FastAPI) -> MCPServer:
         """Take back a merge into entity ``uuid``, named by its merge record (merge_entities returns it)."""
 
         def run() -> Answer:
-            return _json(mem().unmerge(owned_group(mem(), key_of(ctx), "entity", uuid, "w"), uuid, record))
+            return answer_json(mem().unmerge(owned_group(mem(), key_of(ctx), "entity", uuid, "w"), uuid, record))
 
         return await call(run)
-
-    @mcp.tool()
-    async def list_suggestions(group: str, ctx: Context, entity: str | None = None, offset: int = 0,
-                               limit: int = 100) -> Answer:
-        """Pairs of entities that may be the same (not merged automatically), strongest first; review each with
-        review_suggestion."""
-        return await call(lambda: _json(reader(ctx, group).suggestions(group, entity, max(0, offset),
-                                                                       max(1, min(limit, 1000)))))
 
     @mcp.tool()
     async def review_suggestion(entity: str, candidate: str, decision: str, ctx: Context, into: str | None = None,
@@ -233,9 +186,9 @@ def build_mcp(app: FastAPI) -> MCPServer:
             key = key_of(ctx)
             group = owned_pair(mem(), key, entity, candidate)
             if decision == "accept":
-                return _json(mem().accept_suggestion(group, entity, candidate, into, actor=actor(key)))
+                return answer_json(mem().accept_suggestion(group, entity, candidate, into, actor=actor(key)))
             if decision == "reject":
-                return _json(mem().reject_suggestion(group, entity, candidate, actor=actor(key), reason=reason))
+                return answer_json(mem().reject_suggestion(group, entity, candidate, actor=actor(key), reason=reason))
             raise InputError("decision must be accept or reject", {"decision": decision})
 
         return await call(run)
@@ -243,156 +196,32 @@ def build_mcp(app: FastAPI) -> MCPServer:
     # -- reads -------------------------------------------------------------------------------------------------
 
     @mcp.tool()
-    async def search(group: str, query: str, ctx: Context, limit: int = 10, as_of: str | None = None,
-                     known_at: str | None = None, include_history: bool = False, as_of_position: int | None = None,
-                     as_of_chapter: int | None = None, source: str | None = None,
-                     agent: str | None = None) -> Answer:
-        """Hybrid search over facts, entities and episode passages, with provenance. ``as_of`` (valid time) and
-        ``known_at`` (what the graph believed then); ``as_of_chapter`` or ``as_of_position`` read a book's story
-        up to that point instead of ``as_of`` (``source``: which book)."""
-
-        def run() -> Answer:
-            q = SearchQuery(q=query, limit=max(1, min(limit, 100)), as_of=_when(as_of), known_at=_when(known_at),
-                            include_history=include_history, agent=agent)
-            return _json(reader(ctx, group).search(group, q, _story(as_of_position, as_of_chapter, source)))
-
-        return await call(run)
-
-    @mcp.tool()
-    async def get_context(group: str, query: str, ctx: Context, budget_tokens: int = 1000,
-                          as_of: str | None = None, agent: str | None = None) -> Answer:
-        """One ready-to-paste memory block about the query within budget_tokens (facts with when they were true,
-        quotes with speaker and date), and the hits behind it."""
-
-        def run() -> Answer:
-            budget = max(MIN_BUDGET, min(budget_tokens, MAX_BUDGET))
-            return _json(reader(ctx, group).context(group, query, budget, as_of=_when(as_of), agent=agent))
-
-        return await call(run)
-
-    @mcp.tool()
-    async def resolve_entity(group: str, name: str, ctx: Context, limit: int = 10) -> Answer:
-        """Which entities a name may mean: exact key, full-text and name-vector matches, best first."""
-        return await call(lambda: _json(reader(ctx, group).resolve(group, name, max(1, min(limit, 50)))))
-
-    @mcp.tool()
     async def get_entity(uuid: str, ctx: Context) -> Answer:
         """One entity by uuid; a merged-away uuid answers with the entity it was merged into."""
 
         def run() -> Answer:
-            return _json(mem().entity(owned_group(mem(), key_of(ctx), "entity", uuid, "r"), uuid, follow=True))
-
-        return await call(run)
-
-    @mcp.tool()
-    async def entity_timeline(uuid: str, ctx: Context, include_expired: bool = False,
-                              as_of_position: int | None = None, as_of_chapter: int | None = None,
-                              source: str | None = None) -> Answer:
-        """The entity and every fact about it in valid-time order (a book's facts in story order), with
-        invalidations; with ``as_of_chapter``/``as_of_position``, what the story stated before that point. A
-        merged-away uuid answers for the entity it was merged into."""
-
-        def run() -> Answer:
-            group = owned_group(mem(), key_of(ctx), "entity", uuid, "r")
-            survivor = mem().survivor(group, uuid) or uuid
-            story = _story(as_of_position, as_of_chapter, source)
-            return _json(mem().timeline(group, survivor, include_expired, story))
-
-        return await call(run)
-
-    @mcp.tool()
-    async def neighborhood(uuid: str, ctx: Context, depth: int = 1, as_of: str | None = None,
-                           known_at: str | None = None, include_history: bool = False, limit: int = 200) -> Answer:
-        """Entities and facts within ``depth`` (1-3) hops of an entity, over the facts true at ``as_of``."""
-
-        def run() -> Answer:
-            group = owned_group(mem(), key_of(ctx), "entity", uuid, "r")
-            survivor = mem().survivor(group, uuid) or uuid
-            return _json(mem().neighbourhood(group, survivor, max(1, min(depth, 3)), as_of=_when(as_of),
-                                             known_at=_when(known_at), include_history=include_history,
-                                             limit=max(1, min(limit, 1000))))
-
-        return await call(run)
-
-    @mcp.tool()
-    async def paths(group: str, source_entity: str, target_entity: str, ctx: Context, max_depth: int = 4,
-                    as_of: str | None = None, limit: int = 10) -> Answer:
-        """Shortest paths between two entities (uuid or exact name) over the facts true at ``as_of``."""
-        return await call(lambda: _json(reader(ctx, group).paths(group, source_entity, target_entity,
-                                                                 max(1, min(max_depth, 6)), as_of=_when(as_of),
-                                                                 limit=max(1, min(limit, 50)))))
-
-    @mcp.tool()
-    async def entity_notes(uuid: str, ctx: Context, limit: int = 100) -> Answer:
-        """The memory notes about an entity (its statements rewritten to stand alone), latest said first."""
-
-        def run() -> Answer:
-            group = owned_group(mem(), key_of(ctx), "entity", uuid, "r")
-            return _json(mem().notes(group, mem().survivor(group, uuid) or uuid, max(1, min(limit, 1000))))
+            return answer_json(mem().entity(owned_group(mem(), key_of(ctx), "entity", uuid, "r"), uuid))
 
         return await call(run)
 
     @mcp.tool()
     async def list_agents(group: str, ctx: Context) -> Answer:
         """Who wrote to the group: each agent's episodes and current facts (``list_facts`` takes ``agent``)."""
-        return await call(lambda: _json(reader(ctx, group).agents(group)))
+        return await call(lambda: answer_json(reader(ctx, group).agents(group)))
 
     @mcp.tool()
     async def get_fact(uuid: str, ctx: Context) -> Answer:
         """One fact (current, ended or retracted) with its provenance: supporting spans, messages, speakers."""
-        return await call(lambda: _json(mem().fact(owned_group(mem(), key_of(ctx), "fact", uuid, "r"), uuid)))
-
-    @mcp.tool()
-    async def list_facts(group: str, ctx: Context, predicate: str | None = None, subject: str | None = None,
-                         object: str | None = None, as_of: str | None = None, known_at: str | None = None,
-                         include_history: bool = False, cursor: str | None = None, limit: int = 100,
-                         as_of_position: int | None = None, as_of_chapter: int | None = None,
-                         source: str | None = None, agent: str | None = None, role: str | None = None) -> Answer:
-        """A complete, paginated listing of facts (``count``, ``items``, ``next_cursor``). ``subject`` and
-        ``object``: an entity uuid or exact name (an office as written, "CEO of Walmart", is its organization's
-        slot; ``role`` names an office's role: "CEO", "prime minister"); ``predicate`` as a statement writes
-        it ("plays_for", "works at"), normalized as on ingest; ``as_of`` valid time, ``known_at`` transaction
-        time; ``agent``: only what that agent asserted. ``as_of_chapter`` or ``as_of_position`` read a book's
-        story up to that point instead of ``as_of`` (``source``: which book)."""
-
-        def run() -> Answer:
-            query = FactQuery(subject=subject, predicate=predicate, object=object, role=role, as_of=_when(as_of),
-                              known_at=_when(known_at), include_history=include_history, agent=agent, cursor=cursor,
-                              limit=max(1, min(limit, 1000)))
-            return _json(reader(ctx, group).facts(group, query, _story(as_of_position, as_of_chapter, source)))
-
-        return await call(run)
+        return await call(lambda: answer_json(mem().fact(owned_group(mem(), key_of(ctx), "fact", uuid, "r"), uuid)))
 
     @mcp.tool()
     async def group_schema(group: str, ctx: Context) -> Answer:
         """The group's entity types and predicates with their counts and functional flags."""
-        return await call(lambda: _json(reader(ctx, group).schema(group)))
-
-    @mcp.tool()
-    async def network(group: str, ctx: Context, as_of_position: int | None = None, as_of_chapter: int | None = None,
-                      source: str | None = None, entity: str | None = None, limit: int = 20) -> Answer:
-        """Who appears with whom and who speaks to whom (scenes, quotes either way, first and last place seen),
-        strongest first; ``as_of_chapter``/``as_of_position`` read one book's network up to there."""
-        return await call(lambda: _json(reader(ctx, group).network(group, _story(as_of_position, as_of_chapter,
-                                                                                  source), entity,
-                                                                   max(1, min(limit, 500)))))
-
-    @mcp.tool()
-    async def communities(group: str, ctx: Context, query: str = "", entity: str | None = None,
-                          limit: int = 10) -> Answer:
-        """Groups of closely related entities, each with a title (its top members), a summary and its members;
-        ``query`` searches titles and summaries, ``entity`` (a uuid) gives the community it belongs to."""
-        return await call(lambda: _json(reader(ctx, group).communities(group, query, entity, limit=limit)))
-
-    @mcp.tool()
-    async def list_quotes(group: str, ctx: Context, speaker: str | None = None, addressee: str | None = None,
-                          offset: int = 0, limit: int = 100) -> Answer:
-        """What characters said to whom (``count``, ``items``, ``next_offset``); speaker and addressee by uuid or
-        name ("what did Darcy say to Elizabeth": speaker="Darcy", addressee="Elizabeth")."""
-        return await call(lambda: _json(reader(ctx, group).quotes(group, speaker, addressee, offset, limit)))
+        return await call(lambda: answer_json(reader(ctx, group).schema(group)))
 
     from strata.api.mcp_retention import register_retention_tools
 
+    register_reads(mcp, mem, key_of, call)
     register_retention_tools(mcp, mem, key_of, call)
 
     return mcp

@@ -90,14 +90,14 @@ def ingest(memory: Any, group: str, world: World) -> dict[str, Any]:
 
 def ask(memory: Any, group: str, world: World, hits: int, budget: int) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """Search and context answers, question by question, and how long the asks took."""
-    from strata.api.memory import SearchQuery
+    from strata.api.memory import ContextRequest, SearchRequest
 
     out, search_s, context_s = [], 0.0, 0.0
     for q in world.questions:
         t0 = time.perf_counter()
-        result = memory.search(group, SearchQuery(q=q.text, limit=hits, as_of=q.as_of))
+        result = memory.search(group, SearchRequest(q=q.text, limit=hits, as_of=q.as_of))
         t1 = time.perf_counter()
-        block = memory.context(group, q.text, budget, as_of=q.as_of)
+        block = memory.context(group, ContextRequest(q=q.text, budget_tokens=budget, as_of=q.as_of))
         context_s += time.perf_counter() - t1
         search_s += t1 - t0
         found = first_named((hit_text(h) for h in result.hits), q.values)
@@ -110,11 +110,11 @@ def ask(memory: Any, group: str, world: World, hits: int, budget: int) -> tuple[
 
 def graph_shape(memory: Any, group: str) -> dict[str, Any]:
     """What the graph holds after ingestion: predicates of all facts (history included), open and closed."""
-    from strata.api.memory import FactQuery
+    from strata.api.memory import FactsRequest
 
     predicates: Counter[str] = Counter()
     closed = 0
-    for f in memory.all_facts(group, FactQuery(include_history=True, limit=1000)):
+    for f in memory.all_facts(group, FactsRequest(include_history=True, limit=1000)):
         predicates[f.predicate] += 1
         closed += f.invalid_at is not None
     return {"facts": sum(predicates.values()), "closed": closed, "predicates": predicates.most_common(20)}

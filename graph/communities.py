@@ -13,9 +13,10 @@ from strata.graph import lucene
 from strata.graph.driver import Graph, mapped_errors
 from strata.graph.queries import communities as q
 from strata.schema.errors import InputError
+from strata.schema.requests import MAX_COMMUNITIES
 from strata.schema.summaries import Community
 
-MAX_LISTED = 100
+MAX_LISTED = MAX_COMMUNITIES
 COMMUNITY_FIELDS = ("title", "summary")
 
 

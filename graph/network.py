@@ -9,8 +9,9 @@ from neo4j import ManagedTransaction
 
 from strata.graph.driver import Graph
 from strata.graph.queries import network as q
-from strata.graph.story import StoryCut, story_params
+from strata.graph.story import story_params
 from strata.schema.network import CHARACTER_TYPES, Interaction, Network, StoryPoint
+from strata.schema.story import StoryCut
 
 
 def refresh_interactions(tx: ManagedTransaction, group_id: str, entity_uuids: Iterable[str], now: datetime) -> int:

@@ -16,11 +16,12 @@ from strata.graph import lucene as lucene_syntax
 from strata.graph import nearest
 from strata.graph.driver import Graph
 from strata.graph.queries import read as q
-from strata.graph.story import StoryCut, story_params
+from strata.graph.story import story_params
 from strata.schema.errors import InputError
 from strata.schema.models import Entity, Fact, Note, Quote, QuotePage, QuoteQuery, as_utc, utcnow
 from strata.schema.plan import Predicate
 from strata.schema.queries import FactQuery
+from strata.schema.story import StoryCut
 
 MAX_PAGE = 1000
 

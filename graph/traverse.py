@@ -10,8 +10,9 @@ from pydantic import BaseModel
 from strata.graph.driver import Graph
 from strata.graph.queries import traverse as q
 from strata.graph.read import native
-from strata.graph.story import StoryCut, story_params
+from strata.graph.story import story_params
 from strata.schema.models import Entity, Fact, as_utc, utcnow
+from strata.schema.story import StoryCut
 
 MAX_DEPTH = 3
 OwnerKind = str  # "entity" | "fact" | "episode" | "source" | "job"

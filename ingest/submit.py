@@ -8,11 +8,9 @@ and enqueues nothing. Bad input is rejected before anything is stored, so no par
 from __future__ import annotations
 
 import uuid as uuidlib
-from datetime import datetime
 from typing import Any, Literal
 
 from celery import Celery
-from pydantic import BaseModel
 from tenacity import Retrying, retry_if_exception_type, stop_after_attempt, wait_exponential_jitter
 
 from strata.graph import Graph
@@ -23,27 +21,10 @@ from strata.ingest.sources import SourceDocument
 from strata.ingest.tasks import PERMANENT, enqueue, record_failure, run_episode
 from strata.schema.errors import ConfigError, InputError, NotFoundError, RetryableError
 from strata.schema.ids import stable_uuid
+from strata.schema.jobs import JobInfo
 from strata.schema.models import Episode, Source, utcnow
-from strata.schema.usage import LLMUsage
 
 INLINE_ATTEMPTS = 4
-
-
-class JobInfo(BaseModel):
-    uuid: str
-    group_id: str
-    source_uuid: str | None
-    total: int
-    queued: int
-    processing: int
-    done: int
-    failed: int
-    facts: int
-    status: Literal["running", "done", "failed"]
-    created_at: datetime
-    duplicate_of: str | None = None
-    # LLM calls and tokens of the job's episodes (extraction and adjudication, every attempt), cache hits
-    llm: LLMUsage = LLMUsage()
 
 
 def submit_document(graph: Graph, celery: Celery | None, doc: SourceDocument, *, agent: str | None = None,

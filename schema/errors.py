@@ -33,6 +33,13 @@ class InputError(StrataError):
     code = "invalid_input"
 
 
+class RequestInvalid(InputError):
+    """A request that breaks its use case's model (schema/requests.py): a bound, a type, a missing field. REST
+    answers 422, MCP and the CLI this error, with the same list of problems."""
+
+    code = "validation_error"
+
+
 class UnsupportedFormatError(InputError):
     code = "unsupported_format"
 

@@ -9,7 +9,7 @@ from contextlib import contextmanager
 from strata.api.memory.answers import role_label
 from strata.api.memory.episodes import BatchIn, EpisodeIn
 from strata.api.memory.names import UUID, Resolution
-from strata.api.memory.recall import MAX_BUDGET, MIN_BUDGET, ContextBlock
+from strata.api.memory.recall import ContextBlock
 from strata.api.memory.results import (
     BatchAccepted,
     CommunityList,
@@ -22,32 +22,52 @@ from strata.api.memory.results import (
     Timeline,
 )
 from strata.api.memory.service import Memory
-from strata.graph.communities import MAX_LISTED
 from strata.graph.edit import Correction, CorrectionResult, MergeResult
 from strata.graph.keys import GROUP, ApiKey
 from strata.graph.purge import PurgeRecord
 from strata.graph.read import AgentActivity, FactPage, MergeRecord
 from strata.graph.retention import ContentSize
-from strata.graph.search import SearchHit, SearchQuery, SearchResult
-from strata.graph.story import GroupClock, StoryAsk
+from strata.graph.story import GroupClock
 from strata.graph.suggestions import Rejection, Suggestion
 from strata.graph.traverse import Neighborhood
 from strata.graph.undo import UndoResult
 from strata.ingest.consolidate import ConsolidationResult
 from strata.ingest.runtime import Runtime, build_runtime
 from strata.ingest.sources import FORMATS
-from strata.ingest.submit import JobInfo
+from strata.schema.jobs import JobInfo
+from strata.schema.models import QuotePage
+from strata.schema.network import Network
 from strata.schema.queries import FactQuery
+from strata.schema.requests import (
+    ClockRequest,
+    CommunitiesRequest,
+    ContextRequest,
+    FactsRequest,
+    MergesRequest,
+    NeighborhoodRequest,
+    NetworkRequest,
+    NotesRequest,
+    PathsRequest,
+    QuotesRequest,
+    ResolveRequest,
+    SearchRequest,
+    SuggestionsRequest,
+    TimelineRequest,
+)
+from strata.schema.search import SearchHit, SearchQuery, SearchResult
 from strata.schema.settings import Settings
+from strata.schema.story import StoryAsk
 
 __all__ = [
-    "ContentSize",
-    "FORMATS", "GROUP", "MAX_BUDGET", "MAX_LISTED", "MIN_BUDGET", "AgentActivity", "ApiKey", "BatchAccepted",
-    "BatchIn", "build_runtime", "CommunityList", "ConsolidationResult", "ContextBlock", "Correction",
-    "CorrectionResult", "EpisodeAccepted", "EpisodeIn", "FactPage", "FactQuery", "GroupClock", "GroupCounts",
-    "GroupSchema", "JobInfo", "Memory", "MergeRecord", "MergeResult", "Neighborhood", "Notes", "open_memory",
-    "PathsResult", "PurgeRecord", "Rejection", "Removal", "Resolution", "Runtime", "SearchHit", "SearchQuery",
-    "SearchResult", "StoryAsk", "Suggestion", "Timeline", "UndoResult", "UUID", "role_label"
+    "AgentActivity", "ApiKey", "BatchAccepted", "BatchIn", "build_runtime", "ClockRequest", "CommunitiesRequest",
+    "CommunityList", "ConsolidationResult", "ContentSize", "ContextBlock", "ContextRequest", "Correction",
+    "CorrectionResult", "EpisodeAccepted", "EpisodeIn", "FactPage", "FactQuery", "FactsRequest", "FORMATS", "GROUP",
+    "GroupClock", "GroupCounts", "GroupSchema", "JobInfo", "Memory", "MergeRecord", "MergeResult", "MergesRequest",
+    "Neighborhood", "NeighborhoodRequest", "NetworkRequest", "Notes", "NotesRequest", "open_memory", "PathsRequest",
+    "PathsResult", "QuotePage", "Network", "PurgeRecord", "QuotesRequest", "Rejection", "Removal", "Resolution",
+    "ResolveRequest",
+    "role_label", "Runtime", "SearchHit", "SearchQuery", "SearchRequest", "SearchResult", "StoryAsk", "Suggestion",
+    "SuggestionsRequest", "Timeline", "TimelineRequest", "UndoResult", "UUID"
 ]
 
 

@@ -29,7 +29,6 @@ from strata.resolve.timewords import time_window
 
 # Hits a context block is drawn from, best first, before the budget cuts it.
 CONTEXT_HITS = 40
-MIN_BUDGET, MAX_BUDGET = 50, 32_000
 QUOTE_CHARS = 600  # a quote longer than this is cut (with an ellipsis) so that one turn cannot fill the block
 MAX_ENTITY_LINES = 10  # entity summaries at the head of a block, at most
 

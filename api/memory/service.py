@@ -55,8 +55,8 @@ from strata.graph.read import (
 )
 from strata.graph.retention import ContentSize
 from strata.graph.retract import retract_episode, retract_source
-from strata.graph.search import EmbedFn, SearchHit, SearchQuery, SearchResult, fact_with_provenance
-from strata.graph.story import GroupClock, StoryAsk, StoryCut, group_clock, story_cut
+from strata.graph.search import EmbedFn, fact_with_provenance
+from strata.graph.story import GroupClock, group_clock, story_cut
 from strata.graph.suggestions import Rejection, Suggestion, accept_suggestion, pending_suggestions, reject_suggestion
 from strata.graph.traverse import Neighborhood, entity_types, group_of, neighborhood, shortest_paths
 from strata.graph.undo import UndoResult, undo_pass, undo_record
@@ -66,17 +66,36 @@ from strata.ingest.retention import apply_group
 from strata.ingest.rules import office_rules, purge_rules, split_rules
 from strata.ingest.runtime import Runtime
 from strata.ingest.sources import SourceDocument, parse_source_bytes
-from strata.ingest.submit import JobInfo, episode_info, job_info, retry_failed, submit_document, submit_episodes
+from strata.ingest.submit import episode_info, job_info, retry_failed, submit_document, submit_episodes
 from strata.resolve.timeline import recompute_timeline
 from strata.schema.bloom import Perspective, build_perspective
 from strata.schema.errors import InputError, NotFoundError, SizeLimitError
-from strata.schema.models import Fact, QuotePage, utcnow
+from strata.schema.jobs import JobInfo
+from strata.schema.models import Entity, Fact, QuotePage, utcnow
 from strata.schema.network import Network
 from strata.schema.queries import FactQuery
+from strata.schema.requests import (
+    MAX_OFFSET,
+    ClockRequest,
+    CommunitiesRequest,
+    ContextRequest,
+    FactsRequest,
+    MergesRequest,
+    NeighborhoodRequest,
+    NetworkRequest,
+    NotesRequest,
+    PathsRequest,
+    QuotesRequest,
+    ResolveRequest,
+    SearchRequest,
+    SuggestionsRequest,
+    TimelineRequest,
+)
 from strata.schema.retention import RetentionPolicy, RetentionPurge, RetentionRun, StoredPolicy
+from strata.schema.search import SearchHit, SearchQuery, SearchResult
+from strata.schema.story import StoryAsk, StoryCut
 from strata.schema.summaries import CommunityRun, SummaryRefresh
 
-MAX_OFFSET = 1_000_000
 # A verified key is trusted this long before the graph is asked again (revocation takes effect within it).
 KEY_CACHE_SECONDS = 10.0
 
@@ -240,13 +259,14 @@ class Memory:
     def undo_consolidation(self, group: str, source: str | None) -> list[UndoResult]:
         return undo_pass(self.graph, group, source, split_rules(), utcnow())
 
-    def merges(self, group: str, uuid: str, limit: int = 200) -> list[MergeRecord]:
-        return merge_records(self.graph, group, uuid, limit)
+    def merges(self, group: str, uuid: str, ask: MergesRequest) -> list[MergeRecord]:
+        """Why each name joined the entity (404 when the group has none)."""
+        self._entity(group, uuid)
+        return merge_records(self.graph, group, uuid, ask.limit)
 
-    def suggestions(self, group: str, entity: str | None = None, offset: int = 0, limit: int = 100
-                    ) -> list[Suggestion]:
+    def suggestions(self, group: str, ask: SuggestionsRequest) -> list[Suggestion]:
         # an offset past what any group holds reads nothing; one past 64 bits would not reach Neo4j at all
-        return pending_suggestions(self.graph, group, entity, max(0, min(offset, MAX_OFFSET)), limit)
+        return pending_suggestions(self.graph, group, ask.entity, max(0, min(ask.offset, MAX_OFFSET)), ask.limit)
 
     def accept_suggestion(self, group: str, uuid: str, candidate: str, into: str | None, *, actor: str
                           ) -> MergeResult:
@@ -261,9 +281,17 @@ class Memory:
 
     # -- reads -----------------------------------------------------------------------------------------------
 
-    def search(self, group: str, query: SearchQuery, story: StoryAsk | None = None, time_words: bool = True
-               ) -> SearchResult:
+    def search(self, group: str, ask: SearchRequest) -> SearchResult:
         """Hybrid search; predicates as written, the story cut resolved, the time the question names ranked."""
+        query = SearchQuery(q=ask.q, limit=ask.limit, as_of=ask.as_of, known_at=ask.known_at,
+                            include_history=ask.include_history, types=ask.types, predicates=ask.predicates,
+                            kinds=ask.kinds, center=ask.center or [], mmr=ask.mmr, said_after=ask.said_after,
+                            said_before=ask.said_before, agent=ask.agent)
+        return self.search_query(group, query, ask.story(), ask.time_words)
+
+    def search_query(self, group: str, query: SearchQuery, story: StoryAsk | None = None, time_words: bool = True
+                     ) -> SearchResult:
+        """``search`` of a query already built (the benches' parameters, ``mmr_lambda``)."""
         if query.said_after and query.said_before and query.said_after >= query.said_before:
             raise InputError("said_after must be before said_before", {"said_after": query.said_after.isoformat(),
                                                                         "said_before": query.said_before.isoformat()})
@@ -273,17 +301,24 @@ class Memory:
         self.rt.check_embedder(group)
         return recall_search(self.graph, group, query, self.embed, time_words, self._asking)
 
-    def context(self, group: str, q: str, budget_tokens: int, *, as_of: datetime | None = None,
-                time_words: bool = True, agent: str | None = None) -> ContextBlock:
+    def context(self, group: str, ask: ContextRequest) -> ContextBlock:
         self.rt.check_embedder(group)
-        return context_block(self.graph, group, q, budget_tokens, self.embed, as_of=as_of, time_words=time_words,
-                             agent=agent, asking=self._asking)
+        return context_block(self.graph, group, ask.q, ask.budget_tokens, self.embed, as_of=ask.as_of,
+                             time_words=ask.time_words, agent=ask.agent, asking=self._asking)
 
-    def resolve(self, group: str, name: str, limit: int = 10) -> Resolution:
-        return resolve_name(self.graph, group, name, limit, self.embed)
+    def resolve(self, group: str, ask: ResolveRequest) -> Resolution:
+        return resolve_name(self.graph, group, ask.name, ask.limit, self.embed)
 
-    def facts(self, group: str, query: FactQuery, story: StoryAsk | None = None) -> FactPage:
+    def facts(self, group: str, ask: FactsRequest) -> FactPage:
         """A complete, paginated listing; subject and object by uuid or exact name, predicate as written."""
+        query = FactQuery(subject=ask.subject, predicate=ask.predicate, object=ask.object, role=ask.role,
+                          subject_type=ask.subject_type, object_type=ask.object_type, as_of=ask.as_of,
+                          known_at=ask.known_at, include_history=ask.include_history, agent=ask.agent,
+                          cursor=ask.cursor, limit=ask.limit)
+        return self.fact_query(group, query, ask.story())
+
+    def fact_query(self, group: str, query: FactQuery, story: StoryAsk | None = None) -> FactPage:
+        """``facts`` of a query already built."""
         if query.role or (query.object and not UUID.match(query.object)
                           and entity_ref(self.graph, group, query.object, query.object_type, "object") == NO_ENTITY):
             query = office_filter(query)  # "CEO of Walmart": the organization's CEO slot
@@ -293,15 +328,15 @@ class Memory:
             "predicate": stored_predicate_filter(self.graph, group, query.predicate, self.embed)})
         return list_facts(self.graph, group, resolved, story=self.story(group, story, query.as_of))
 
-    def all_facts(self, group: str, query: FactQuery, story: StoryAsk | None = None) -> Iterator[Fact]:
-        """Every page of a listing, in order."""
-        page = self.facts(group, query, story)
+    def all_facts(self, group: str, ask: FactsRequest) -> Iterator[Fact]:
+        """Every page of a listing from ``ask``'s cursor on, in order."""
+        page = self.facts(group, ask)
         while True:
             yield from page.items
             if not page.next_cursor:
                 return
-            query = query.model_copy(update={"cursor": page.next_cursor})
-            page = self.facts(group, query, story)
+            ask = ask.model_copy(update={"cursor": page.next_cursor})
+            page = self.facts(group, ask)
 
     def entity_id(self, group: str, ref: str) -> str:
         """An entity's uuid from a uuid or an exact name (404 when none, 400 when the name is ambiguous)."""
@@ -315,29 +350,31 @@ class Memory:
         found = follow_merges(self.graph, group, [uuid]).get(uuid)
         return found if found is not None and found != uuid else None
 
-    def entity(self, group: str, uuid: str, follow: bool = False) -> Any:
-        """One entity (404 when the group has none); ``follow``: a merged-away uuid answers with its survivor."""
-        if follow:
-            uuid = self.survivor(group, uuid) or uuid
+    def entity(self, group: str, uuid: str) -> Entity:
+        """One entity (404 when the group has none); a merged-away uuid answers with its survivor."""
+        return self._entity(group, self.survivor(group, uuid) or uuid)
+
+    def _entity(self, group: str, uuid: str) -> Entity:
         found = get_entity(self.graph, uuid, group)
         if found is None:
             raise NotFoundError(f"entity {uuid} not found")
         return found
 
-    def neighbourhood(self, group: str, uuid: str, depth: int = 1, *, as_of: datetime | None = None,
-                      known_at: datetime | None = None, include_history: bool = False, story: StoryAsk | None = None,
-                      limit: int = 200) -> Neighborhood:
-        return neighborhood(self.graph, group, uuid, depth, as_of=as_of, known_at=known_at,
-                            include_history=include_history, story=self.story(group, story, as_of), limit=limit)
+    def neighborhood(self, group: str, uuid: str, ask: NeighborhoodRequest) -> Neighborhood:
+        """Within ``depth`` hops of the entity (a merged-away uuid: of its survivor)."""
+        uuid = self.survivor(group, uuid) or uuid
+        return neighborhood(self.graph, group, uuid, ask.depth, as_of=ask.as_of, known_at=ask.known_at,
+                            include_history=ask.include_history, story=self.story(group, ask.story(), ask.as_of),
+                            limit=ask.limit)
 
-    def timeline(self, group: str, uuid: str, include_expired: bool = False, story: StoryAsk | None = None
-                 ) -> Timeline:
+    def timeline(self, group: str, uuid: str, ask: TimelineRequest) -> Timeline:
         entity = self.entity(group, uuid)
-        return Timeline(entity=entity, facts=entity_timeline(self.graph, group, uuid, include_expired,
-                                                             story=self.story(group, story)))
+        return Timeline(entity=entity, facts=entity_timeline(self.graph, group, entity.uuid, ask.include_expired,
+                                                             story=self.story(group, ask.story())))
 
-    def notes(self, group: str, uuid: str, limit: int = 100) -> Notes:
-        return Notes(entity=self.entity(group, uuid), notes=entity_notes(self.graph, group, uuid, limit))
+    def notes(self, group: str, uuid: str, ask: NotesRequest) -> Notes:
+        entity = self.entity(group, uuid)
+        return Notes(entity=entity, notes=entity_notes(self.graph, group, entity.uuid, ask.limit))
 
     def fact(self, group: str, uuid: str) -> SearchHit:
         hit = fact_with_provenance(self.graph, group, uuid)
@@ -345,24 +382,23 @@ class Memory:
             raise NotFoundError(f"fact {uuid} not found")
         return hit
 
-    def paths(self, group: str, from_: str, to: str, max_depth: int = 4, *, as_of: datetime | None = None,
-              limit: int = 10) -> PathsResult:
+    def paths(self, group: str, ask: PathsRequest) -> PathsResult:
         """Shortest paths between two entities (uuid or exact name) over the facts true at ``as_of``."""
-        a, b = entity_ref(self.graph, group, from_, None, "from"), entity_ref(self.graph, group, to, None, "to")
-        return PathsResult(paths=shortest_paths(self.graph, group, a or "", b or "", max_depth, as_of=as_of,
-                                                limit=limit))
+        a = entity_ref(self.graph, group, ask.from_, None, "from")
+        b = entity_ref(self.graph, group, ask.to, None, "to")
+        return PathsResult(paths=shortest_paths(self.graph, group, a or "", b or "", ask.max_depth, as_of=ask.as_of,
+                                                limit=ask.limit))
 
     def agents(self, group: str) -> list[AgentActivity]:
         return agents(self.graph, group)
 
-    def quotes(self, group: str, speaker: str | None = None, addressee: str | None = None, offset: int = 0,
-               limit: int = 100) -> QuotePage:
-        return quotes_said(self.graph, group, speaker=speaker, addressee=addressee, offset=min(offset, MAX_OFFSET),
-                           limit=limit)
+    def quotes(self, group: str, ask: QuotesRequest) -> QuotePage:
+        return quotes_said(self.graph, group, speaker=ask.speaker, addressee=ask.addressee,
+                           offset=min(ask.offset, MAX_OFFSET), limit=ask.limit)
 
-    def network(self, group: str, story: StoryAsk | None = None, entity: str | None = None, limit: int = 20
-                ) -> Network:
-        return interaction_network(self.graph, group, story=self.story(group, story), entity_uuid=entity, limit=limit)
+    def network(self, group: str, ask: NetworkRequest) -> Network:
+        return interaction_network(self.graph, group, story=self.story(group, ask.story()), entity_uuid=ask.entity,
+                                   limit=ask.limit)
 
     def counts(self, group: str) -> GroupCounts:
         return GroupCounts(**group_counts(self.graph, group))
@@ -370,8 +406,8 @@ class Memory:
     def schema(self, group: str) -> GroupSchema:
         return GroupSchema(entity_types=entity_types(self.graph, group), predicates=predicates(self.graph, group))
 
-    def clock(self, group: str, limit: int = 2000) -> GroupClock:
-        return group_clock(self.graph, group, limit)
+    def clock(self, group: str, ask: ClockRequest) -> GroupClock:
+        return group_clock(self.graph, group, ask.limit)
 
     def perspective(self, group: str) -> Perspective:
         return build_perspective(browse_schema(self.graph, group), utcnow())
@@ -401,7 +437,7 @@ class Memory:
 
         return refresh_communities(self.graph, group, self.settings, self.summarizer(), budget_s)
 
-    def communities(self, group: str, q: str = "", entity: str | None = None, limit: int = 20, members: int = 10
-                    ) -> CommunityList:
-        found = list_communities(self.graph, group, query=q, entity_uuid=entity, limit=limit, members=members)
-        return CommunityList(group_id=group, query=q, communities=found)
+    def communities(self, group: str, ask: CommunitiesRequest) -> CommunityList:
+        found = list_communities(self.graph, group, query=ask.q, entity_uuid=ask.entity, limit=ask.limit,
+                                 members=ask.members)
+        return CommunityList(group_id=group, query=ask.q, communities=found)

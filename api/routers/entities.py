@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Annotated
+
 from fastapi import APIRouter, Depends, Path, Query, Request
 from fastapi.responses import RedirectResponse
 from pydantic import BaseModel, Field
@@ -13,15 +15,17 @@ from strata.api.memory import (
     Memory,
     MergeRecord,
     MergeResult,
+    MergesRequest,
     Neighborhood,
+    NeighborhoodRequest,
     Notes,
+    NotesRequest,
     SearchHit,
-    StoryAsk,
     Timeline,
+    TimelineRequest,
     UndoResult,
 )
-from strata.api.story import story_ask
-from strata.schema.models import Entity, IsoDatetime
+from strata.schema.models import Entity
 
 router = APIRouter(tags=["entities"])
 EntityId = Path(..., max_length=64, description="Entity uuid", examples=["6b0c5e4e-0000-5000-8000-000000000000"])
@@ -50,29 +54,22 @@ def get_one(request: Request, uuid: str = EntityId, key: ApiKey = Depends(princi
 
 
 @router.get("/entities/{uuid}/neighborhood", response_model=Neighborhood, responses=MOVED)
-def get_neighborhood(request: Request, uuid: str = EntityId, depth: int = Query(1, ge=1, le=3),
-                     as_of: IsoDatetime | None = Query(None, description="Valid time (ISO 8601)."),
-                     known_at: IsoDatetime | None = Query(None, description="Transaction time (ISO 8601)."),
-                     include_history: bool = False, limit: int = Query(200, ge=1, le=1000),
-                     story: StoryAsk = Depends(story_ask),
+def get_neighborhood(request: Request, ask: Annotated[NeighborhoodRequest, Query()], uuid: str = EntityId,
                      key: ApiKey = Depends(principal), mem: Memory = Depends(memory)
                      ) -> Neighborhood | RedirectResponse:
     """Entities and facts within ``depth`` hops, over the facts true at ``as_of`` (default: now) or at a point
     of a book's story (``as_of_chapter``/``as_of_position``, docs/story-time.md)."""
     group, moved = _read(mem, key, uuid, request)
-    return moved or mem.neighbourhood(group, uuid, depth, as_of=as_of, known_at=known_at,
-                                      include_history=include_history, story=story, limit=limit)
+    return moved or mem.neighborhood(group, uuid, ask)
 
 
 @router.get("/entities/{uuid}/timeline", response_model=Timeline, responses=MOVED)
-def get_timeline(request: Request, uuid: str = EntityId,
-                 include_expired: bool = Query(False, description="Also retracted facts."),
-                 story: StoryAsk = Depends(story_ask),
+def get_timeline(request: Request, ask: Annotated[TimelineRequest, Query()], uuid: str = EntityId,
                  key: ApiKey = Depends(principal), mem: Memory = Depends(memory)) -> Timeline | RedirectResponse:
     """Every fact about the entity in valid-time order (then story order: a book's facts as the story states
     them), with when and by what each was invalidated; with a story cut, what the story stated before it."""
     group, moved = _read(mem, key, uuid, request)
-    return moved or mem.timeline(group, uuid, include_expired, story)
+    return moved or mem.timeline(group, uuid, ask)
 
 
 @router.get("/facts/{uuid}", response_model=SearchHit)
@@ -84,11 +81,11 @@ def get_fact(uuid: str = Path(..., max_length=64, description="Fact uuid"), key:
 
 
 @router.get("/entities/{uuid}/notes", response_model=Notes, responses=MOVED)
-def get_notes(request: Request, uuid: str = EntityId, limit: int = Query(100, ge=1, le=1000),
+def get_notes(request: Request, ask: Annotated[NotesRequest, Query()], uuid: str = EntityId,
               key: ApiKey = Depends(principal), mem: Memory = Depends(memory)) -> Notes | RedirectResponse:
     """The memory notes about the entity (its statements rewritten to stand alone), latest said first."""
     group, moved = _read(mem, key, uuid, request)
-    return moved or mem.notes(group, uuid, limit)
+    return moved or mem.notes(group, uuid, ask)
 
 
 class MergeRequest(BaseModel):
@@ -108,12 +105,10 @@ def merge(body: MergeRequest, uuid: str = EntityId, key: ApiKey = Depends(princi
 
 
 @router.get("/entities/{uuid}/merges", response_model=list[MergeRecord])
-def get_merges(uuid: str = EntityId, limit: int = Query(200, ge=1, le=1000), key: ApiKey = Depends(principal),
+def get_merges(ask: Annotated[MergesRequest, Query()], uuid: str = EntityId, key: ApiKey = Depends(principal),
                mem: Memory = Depends(memory)) -> list[MergeRecord]:
     """Why each name joined this entity: the rule, its score and the forms it compared, per episode."""
-    group = owned_group(mem, key, "entity", uuid, "r")
-    mem.entity(group, uuid)
-    return mem.merges(group, uuid, limit)
+    return mem.merges(owned_group(mem, key, "entity", uuid, "r"), uuid, ask)
 
 
 @router.post("/entities/{uuid}/merges/{record}/undo", response_model=UndoResult)

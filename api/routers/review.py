@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from typing import Annotated
+
 from fastapi import APIRouter, Body, Depends, Path, Query
 from pydantic import BaseModel, Field
 
 from strata.api.auth import actor, owned_pair, principal, read_group
 from strata.api.deps import memory
-from strata.api.memory import ApiKey, Memory, MergeResult, Rejection, Suggestion
+from strata.api.memory import ApiKey, Memory, MergeResult, Rejection, Suggestion, SuggestionsRequest
 
 router = APIRouter(tags=["review"])
 EntityId = Path(..., max_length=64, description="Entity uuid")
@@ -23,12 +25,11 @@ class Reject(BaseModel):
 
 
 @router.get("/groups/{group}/suggestions", response_model=list[Suggestion])
-def suggestions(group: str = Depends(read_group), mem: Memory = Depends(memory),
-                entity: str | None = Query(None, max_length=64, description="Only suggestions naming this entity."),
-                offset: int = Query(0, ge=0, le=1_000_000), limit: int = Query(100, ge=1, le=1000)) -> list[Suggestion]:
+def suggestions(ask: Annotated[SuggestionsRequest, Query()], group: str = Depends(read_group),
+                mem: Memory = Depends(memory)) -> list[Suggestion]:
     """Pairs of entities resolution or the consolidation pass found possibly the same but did not merge,
     strongest first, with how often each is mentioned."""
-    return mem.suggestions(group, entity, offset, limit)
+    return mem.suggestions(group, ask)
 
 
 @router.post("/entities/{uuid}/suggestions/{candidate}:accept", response_model=MergeResult)

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from typing import Annotated
+
 from fastapi import APIRouter, Depends, Query
 
 from strata.api.auth import read_group, write_group
 from strata.api.deps import memory
-from strata.api.memory import MAX_LISTED, CommunityList, Memory
+from strata.api.memory import CommunitiesRequest, CommunityList, Memory
 from strata.schema.summaries import CommunityRun, SummaryRefresh
 
 router = APIRouter(tags=["summaries"])
@@ -39,11 +41,7 @@ def refresh_group_communities(group: str = Depends(write_group), mem: Memory = D
 
 
 @router.get("/groups/{group}/communities", response_model=CommunityList)
-def communities(group: str = Depends(read_group), mem: Memory = Depends(memory),
-                q: str = Query("", max_length=2000, description="Full text over titles and summaries."),
-                entity: str | None = Query(None, max_length=64, description="Only the community of this entity."),
-                limit: int = Query(20, ge=1, le=MAX_LISTED),
-                members: int = Query(10, ge=0, le=200, description="Members listed per community, most connected "
-                                                                   "first.")) -> CommunityList:
+def communities(ask: Annotated[CommunitiesRequest, Query()], group: str = Depends(read_group),
+                mem: Memory = Depends(memory)) -> CommunityList:
     """The group's communities, largest first; with ``q``, those whose title or summary match (best first)."""
-    return mem.communities(group, q, entity, limit=limit, members=members)
+    return mem.communities(group, ask)

@@ -10,7 +10,7 @@ import pytest
 from rich.console import Console
 
 from strata.api.demo import SAMPLES, explorer_key, run_demo, write_perspective
-from strata.api.memory import FactQuery, open_memory
+from strata.api.memory import FactsRequest, open_memory
 
 pytestmark = pytest.mark.integration
 
@@ -20,8 +20,8 @@ def test_the_demo_answers_what_it_promises(settings, graph, group_id, tmp_path) 
     console = Console(file=out, width=200, color_system=None)
     with open_memory(settings, pipeline=True) as mem:
         run_demo(mem, console, SAMPLES / "harbour_book.txt", chapters=3, group=group_id)
-        book = mem.facts(group_id, FactQuery(subject="Tom Marlow", subject_type="Person", predicate="lives_in",
-                                             include_history=True)).items
+        book = mem.facts(group_id, FactsRequest(subject="Tom Marlow", subject_type="Person", predicate="lives_in",
+                                                include_history=True)).items
     text = out.getvalue()
     assert "ingested harbour_book.txt: chapters 1-3, " in text and " 0 failed" in text
     assert "Where does Maya live now? Berlin   ... on 2024-03-01? Lisbon" in text
