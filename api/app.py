@@ -1,4 +1,4 @@
-"""The FastAPI application factory and its lifespan: the runtime (ingest/runtime.py) and the ``Memory`` over it.
+"""The FastAPI application factory and its lifespan: the runtime (memory/runtime.py) and the ``Memory`` over it.
 
 Endpoints that call the synchronous Neo4j driver are plain ``def`` so Starlette runs them in its thread pool.
 """
@@ -15,8 +15,8 @@ from prometheus_client import Counter, Histogram
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from strata.api import errors
-from strata.api.memory import Memory, Runtime, build_runtime
 from strata.api.query_params import SingleValuedQuery
+from strata.memory import Memory, Runtime, build_runtime
 from strata.schema.settings import Settings
 
 REQUESTS = Counter("strata_http_requests_total", "HTTP requests", ["method", "route", "status"])

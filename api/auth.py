@@ -13,7 +13,7 @@ from fastapi.security import APIKeyHeader, HTTPAuthorizationCredentials, HTTPBea
 
 from strata.api.deps import GroupId, memory
 from strata.api.errors import ForbiddenError, UnauthorizedError
-from strata.api.memory import GROUP, ApiKey, Memory
+from strata.memory import GROUP, ApiKey, Memory
 from strata.schema.errors import InputError, NotFoundError
 
 _bearer = HTTPBearer(auto_error=False, description="An API key created with `strata keys create`.")

@@ -143,7 +143,7 @@ def services_status() -> None:
 @schema_app.command("apply")
 def schema_apply() -> None:
     """Apply the versioned Cypher migrations (idempotent) and check vector dimensions."""
-    from strata.api.memory import open_memory
+    from strata.memory import open_memory
 
     with open_memory(settings(), embedder=False) as mem:
         report = mem.apply_schema()
@@ -158,7 +158,7 @@ def demo(book: Path | None = typer.Option(None, exists=True, dir_okay=False,
     the three ways to browse the demo graph."""
     import httpx
 
-    from strata.api.memory import open_memory
+    from strata.memory import open_memory
     from strata.services.neo4j import api_url
 
     cfg = settings()

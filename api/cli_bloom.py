@@ -21,7 +21,7 @@ def export(group: str = typer.Option(..., "--group", help="The group whose schem
            out: Path | None = typer.Option(None, "--out", help="Write the JSON here (default: standard output).",
                                            dir_okay=False, writable=True)) -> None:
     """Write a Bloom 2.x perspective for the group: import it in Bloom's perspective gallery."""
-    from strata.api.memory import GROUP, open_memory
+    from strata.memory import GROUP, open_memory
     from strata.schema.errors import InputError
 
     if not GROUP.match(group):

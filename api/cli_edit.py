@@ -32,7 +32,7 @@ def retract_cmd(kind: str = typer.Argument(..., help="episode or source"),
                 as_json: bool = typer.Option(False, "--json")) -> None:
     """Retract an episode or a source: facts only it supported expire (kept as history), facts it had closed
     reopen. Posting it again undoes the retraction; `strata purge` deletes instead."""
-    from strata.api.memory import open_memory
+    from strata.memory import open_memory
 
     with open_memory(embedder=False) as mem:
         done = mem.retract(owned(mem, kind, uuid, group), kind, uuid)
@@ -54,7 +54,7 @@ def correct_cmd(fact: str = typer.Argument(..., help="The fact's uuid."),
                 as_json: bool = typer.Option(False, "--json")) -> None:
     """Correct a fact: text or end in place; a new predicate, object or start makes a new version and keeps the
     old one as history."""
-    from strata.api.memory import Correction, open_memory
+    from strata.memory import Correction, open_memory
 
     asked = {"fact": text, "predicate": predicate, "object_uuid": obj, "valid_at": valid_at,
              "invalid_at": invalid_at, "reason": reason}

@@ -16,7 +16,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from strata.schema.errors import InputError
 
 if TYPE_CHECKING:
-    from strata.api.memory import Memory
+    from strata.memory import Memory
 from strata.schema.models import Episode
 from strata.schema.settings import Settings
 from strata.schema.usage import LLMUsage
@@ -57,8 +57,8 @@ def ingest(
                                   "submit nothing."),
 ) -> None:
     """Segment PATH, store it and its episodes, enqueue them and print the job id."""
-    from strata.api.memory import open_memory
     from strata.ingest.sources import load_source
+    from strata.memory import open_memory
 
     cfg = Settings()
     # Parse everything first: a bad file stops the run before anything is stored.
@@ -145,7 +145,7 @@ def _summary(mem: Memory, jobs: list[str]) -> None:
 @jobs_app.command("show")
 def jobs_show(job_id: str = typer.Argument(...), as_json: bool = typer.Option(False, "--json")) -> None:
     """A job's counts (the same numbers as GET /v1/jobs/{id})."""
-    from strata.api.memory import open_memory
+    from strata.memory import open_memory
 
     with open_memory(embedder=False) as mem:
         info = mem.job(job_id)
@@ -166,7 +166,7 @@ def episodes_retry(
     inline: bool = typer.Option(False, "--inline", help="Run them in this process."),
 ) -> None:
     """Queue failed episodes again (their error is cleared when they succeed)."""
-    from strata.api.memory import open_memory
+    from strata.memory import open_memory
 
     if not failed:
         raise InputError("say which episodes: --failed")
@@ -193,7 +193,7 @@ def worker(
         folder = tempfile.mkdtemp(prefix="strata-metrics-")
         env.update(PROMETHEUS_MULTIPROC_DIR=folder, STRATA_METRICS_MULTIPROC_DIR=folder,
                    STRATA_WORKER_METRICS_PORT=str(metrics_port))
-    argv = [sys.executable, "-m", "celery", "-A", "strata.ingest.worker", "worker", f"--pool={pool}",
+    argv = [sys.executable, "-m", "celery", "-A", "strata.memory.worker", "worker", f"--pool={pool}",
             "-Q", queue or cfg.celery_queue, f"--loglevel={loglevel}", "--without-gossip", "--without-mingle"]
     processes = concurrency or os.cpu_count() or 1
     argv.append(f"--concurrency={processes}")
@@ -212,7 +212,7 @@ def consolidate(
     undo: bool = typer.Option(False, "--undo", help="Take back the pass's merges instead (newest first)."),
 ) -> None:
     """Run the cast consolidation pass (merges with records, suggestions) over a group's books."""
-    from strata.api.memory import open_memory
+    from strata.memory import open_memory
 
     with open_memory(embedder=False) as mem:
         if undo:

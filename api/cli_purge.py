@@ -18,7 +18,7 @@ KEY_ID = "cli"
 
 
 def _purge(kind: str, uuid: str, group: str | None) -> None:
-    from strata.api.memory import open_memory
+    from strata.memory import open_memory
 
     with open_memory() as mem:  # the embedder: purged names leave the entities' name vectors too
         out = mem.retract(owned(mem, kind, uuid, group), kind, uuid, purge=True, key_id=KEY_ID)
@@ -45,7 +45,7 @@ def purge_source_cmd(uuid: str = typer.Argument(..., help="Source uuid."),
 def purge_group_cmd(group: str = typer.Argument(..., help="Group id."),
                     yes: bool = typer.Option(False, "--yes", help="Required: every node of the group goes.")) -> None:
     """Delete every node and relationship of a group; the audit record stays."""
-    from strata.api.memory import GROUP, open_memory
+    from strata.memory import GROUP, open_memory
 
     if not yes:
         raise InputError("purging a whole group deletes all of it: add --yes")

@@ -73,7 +73,7 @@ def read_command(case: str, *, on: typer.Typer | None = None, on_entity: bool = 
 
 def _arrow(f) -> str:
     """"Doug McMillon -[holds_office: CEO]-> Walmart": an office's role beside its predicate."""
-    from strata.api.memory import role_label
+    from strata.memory import role_label
 
     role = f": {role_label(f.role)}" if getattr(f, "role", None) else ""
     return f"{f.subject_name} -[{f.predicate}{role}]-> {f.object_name}"
@@ -89,7 +89,7 @@ def _story_where(f) -> str:
 @read_command("search")
 def search_cmd(ask: SearchRequest, group: str, as_json: bool) -> None:
     """Hybrid search in a group; prints hits with their provenance."""
-    from strata.api.memory import open_memory
+    from strata.memory import open_memory
 
     with open_memory() as mem:
         try:
@@ -113,7 +113,7 @@ def search_cmd(ask: SearchRequest, group: str, as_json: bool) -> None:
 @read_command("context")
 def context_cmd(ask: ContextRequest, group: str, as_json: bool) -> None:
     """A ready-to-paste memory block about QUERY within the token budget (what an agent's prompt takes)."""
-    from strata.api.memory import open_memory
+    from strata.memory import open_memory
 
     with open_memory() as mem:
         block = mem.context(group, ask)
@@ -130,7 +130,7 @@ def context_cmd(ask: ContextRequest, group: str, as_json: bool) -> None:
 def facts_cmd(ask: FactsRequest, group: str, as_json: bool) -> None:
     """Every fact of a group (optionally one subject, predicate, object, or one agent's), as of a date or a point
     of a book's story; pages through the complete listing."""
-    from strata.api.memory import open_memory
+    from strata.memory import open_memory
 
     total = 0
     with open_memory(embedder=bool(ask.predicate)) as mem:
@@ -152,7 +152,7 @@ def facts_cmd(ask: FactsRequest, group: str, as_json: bool) -> None:
 @read_command("network")
 def network_cmd(ask: NetworkRequest, group: str, as_json: bool) -> None:
     """Who appears with whom and who speaks to whom, strongest first; as of a chapter of a book."""
-    from strata.api.memory import open_memory
+    from strata.memory import open_memory
 
     with open_memory(embedder=False) as mem:
         try:
@@ -173,7 +173,7 @@ def network_cmd(ask: NetworkRequest, group: str, as_json: bool) -> None:
 @read_command("quotes")
 def quotes_cmd(ask: QuotesRequest, group: str, as_json: bool) -> None:
     """What characters said to whom (by uuid or name), in reading order; pages through the complete listing."""
-    from strata.api.memory import open_memory
+    from strata.memory import open_memory
 
     offset: int | None = 0
     total = 0
@@ -196,7 +196,7 @@ def quotes_cmd(ask: QuotesRequest, group: str, as_json: bool) -> None:
 def timeline_cmd(ask: TimelineRequest, entity: str, group: str, as_json: bool) -> None:
     """Every fact about an entity in (valid time, story) order; with a story cut, what the book stated by then.
     A merged-away entity answers for the entity it was merged into."""
-    from strata.api.memory import open_memory
+    from strata.memory import open_memory
 
     with open_memory(embedder=False) as mem:
         try:
@@ -215,7 +215,7 @@ def timeline_cmd(ask: TimelineRequest, entity: str, group: str, as_json: bool) -
 def entity_cmd(ask: ResolveRequest, group: str, as_json: bool) -> None:
     """An entity by uuid (a merged-away one answers with its survivor), or the entities a name may mean, best
     first (exact key, full text and name vector, as `GET /groups/{group}/entities?name=`)."""
-    from strata.api.memory import UUID, open_memory
+    from strata.memory import UUID, open_memory
 
     with open_memory() as mem:
         found = mem.entity(group, ask.name) if UUID.match(ask.name) else mem.resolve(group, ask)
@@ -231,7 +231,7 @@ def entity_cmd(ask: ResolveRequest, group: str, as_json: bool) -> None:
 @read_command("neighborhood", on_entity=True)
 def neighborhood_cmd(ask: NeighborhoodRequest, entity: str, group: str, as_json: bool) -> None:
     """Entities and facts within DEPTH hops of an entity, over the facts true at --as-of (default: now)."""
-    from strata.api.memory import open_memory
+    from strata.memory import open_memory
 
     with open_memory(embedder=False) as mem:
         try:
@@ -248,7 +248,7 @@ def neighborhood_cmd(ask: NeighborhoodRequest, entity: str, group: str, as_json:
 @read_command("notes", on_entity=True)
 def notes_cmd(ask: NotesRequest, entity: str, group: str, as_json: bool) -> None:
     """The memory notes about an entity (its statements rewritten to stand alone), latest said first."""
-    from strata.api.memory import open_memory
+    from strata.memory import open_memory
 
     with open_memory(embedder=False) as mem:
         try:
@@ -265,7 +265,7 @@ def notes_cmd(ask: NotesRequest, entity: str, group: str, as_json: bool) -> None
 @read_command("paths")
 def paths_cmd(ask: PathsRequest, group: str, as_json: bool) -> None:
     """Shortest paths between two entities over the facts true at --as-of (default: now)."""
-    from strata.api.memory import open_memory
+    from strata.memory import open_memory
 
     with open_memory(embedder=False) as mem:
         found = mem.paths(group, ask)
@@ -280,7 +280,7 @@ def paths_cmd(ask: PathsRequest, group: str, as_json: bool) -> None:
 @read_command("clock")
 def clock_cmd(ask: ClockRequest, group: str, as_json: bool) -> None:
     """The group's clocks: the days a current fact starts or ends, and each book's chapters."""
-    from strata.api.memory import open_memory
+    from strata.memory import open_memory
 
     with open_memory(embedder=False) as mem:
         found = mem.clock(group, ask)
@@ -324,7 +324,7 @@ def keys_create(group: list[str] = typer.Option(..., "--group", help="Repeat for
                 rights: str = typer.Option("r", "--rights", help="r, w or rw"),
                 name: str = typer.Option(None, "--name")) -> None:
     """Create an API key; the secret is printed once and stored only as a hash."""
-    from strata.api.memory import open_memory
+    from strata.memory import open_memory
 
     with open_memory(embedder=False, migrate=True) as mem:
         created = mem.create_key(group, rights, name)
@@ -335,7 +335,7 @@ def keys_create(group: list[str] = typer.Option(..., "--group", help="Repeat for
 @keys_app.command("revoke")
 def keys_revoke(key_id: str = typer.Argument(...)) -> None:
     """Revoke an API key by id."""
-    from strata.api.memory import open_memory
+    from strata.memory import open_memory
 
     with open_memory(embedder=False) as mem:
         mem.revoke_key(key_id)

@@ -25,7 +25,7 @@ DAYS = {"min": 0, "max": 36_500}
 def show(group: str = GROUP, size: bool = typer.Option(False, "--size", help="Also measure what the group holds."),
          as_json: bool = typer.Option(False, "--json")) -> None:
     """The group's policy (null: keep forever) and when it last ran."""
-    from strata.api.memory import open_memory
+    from strata.memory import open_memory
 
     with open_memory(Settings(), embedder=False) as mem:
         stored = mem.retention(_group(group))
@@ -55,7 +55,7 @@ def set_policy(group: str = GROUP,
                                                              help="Halve unused memories' salience this often.")
                ) -> None:
     """Replace the group's policy (an option left out keeps that kind forever); `strata retention apply` runs it."""
-    from strata.api.memory import open_memory
+    from strata.memory import open_memory
     from strata.schema.retention import policy_from
 
     policy = policy_from(raw_text_days=raw_text_days, passages_days=passages_days,
@@ -70,7 +70,7 @@ def set_policy(group: str = GROUP,
 def apply(group: str = GROUP, dry_run: bool = typer.Option(False, "--dry-run", help="Count only; change nothing."),
           as_json: bool = typer.Option(False, "--json")) -> None:
     """Run the group's policy now: restore what it no longer makes due, hide what it does."""
-    from strata.api.memory import open_memory
+    from strata.memory import open_memory
 
     with open_memory(Settings(), embedder=False) as mem:
         run = mem.apply_retention(_group(group), dry_run=dry_run)
@@ -86,7 +86,7 @@ def apply(group: str = GROUP, dry_run: bool = typer.Option(False, "--dry-run", h
 def purge(group: str = GROUP, yes: bool = typer.Option(False, "--yes", help="Confirm: this cannot be undone.")
           ) -> None:
     """Remove for good what retention hid in the group."""
-    from strata.api.memory import open_memory
+    from strata.memory import open_memory
     from strata.schema.errors import InputError
 
     if not yes:

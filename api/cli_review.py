@@ -38,7 +38,7 @@ def merge_cmd(entity: str = typer.Argument(..., help="The entity that goes (uuid
               into: str = typer.Option(..., "--into", help="The entity that stays (uuid or exact name)."),
               group: str = GROUP, reason: str = typer.Option(None, "--reason"), as_json: bool = JSON) -> None:
     """Merge one entity into another; the old uuid redirects to the survivor from then on."""
-    from strata.api.memory import open_memory
+    from strata.memory import open_memory
 
     with open_memory(embedder=False) as mem:
         done = mem.merge(group, mem.entity_id(group, entity), mem.entity_id(group, into), actor=_actor(),
@@ -55,7 +55,7 @@ def unmerge_cmd(entity: str = typer.Argument(..., help="The survivor of the merg
                 record: str = typer.Option(..., "--record", help="The merge record (`strata merges ENTITY`)."),
                 group: str = GROUP, as_json: bool = JSON) -> None:
     """Take back a merge: the merged entity comes back with its facts, mentions and quotes."""
-    from strata.api.memory import open_memory
+    from strata.memory import open_memory
 
     with open_memory(embedder=False) as mem:
         done = mem.unmerge(group, entity, record)
@@ -68,7 +68,7 @@ def unmerge_cmd(entity: str = typer.Argument(..., help="The survivor of the merg
 @read_command("merges", on=app, on_entity=True, entity="Entity uuid.")
 def merges_cmd(ask: MergesRequest, entity: str, group: str, as_json: bool) -> None:
     """Why each name joined this entity: rule, score, forms, who merged it and when; undone ones marked."""
-    from strata.api.memory import open_memory
+    from strata.memory import open_memory
 
     with open_memory(embedder=False) as mem:
         records = mem.merges(group, entity, ask)
@@ -84,7 +84,7 @@ def merges_cmd(ask: MergesRequest, entity: str, group: str, as_json: bool) -> No
 @read_command("suggestions", on=suggestions_app)
 def suggestions_list(ask: SuggestionsRequest, group: str, as_json: bool) -> None:
     """Pending suggestions, strongest first."""
-    from strata.api.memory import open_memory
+    from strata.memory import open_memory
 
     with open_memory(embedder=False) as mem:
         found = mem.suggestions(group, ask)
@@ -102,7 +102,7 @@ def suggestions_accept(entity: str = typer.Argument(...), candidate: str = typer
                        into: str = typer.Option(None, "--into", help="The survivor (default: the candidate)."),
                        as_json: bool = JSON) -> None:
     """Merge the pair (undoable with `strata unmerge`)."""
-    from strata.api.memory import open_memory
+    from strata.memory import open_memory
 
     with open_memory(embedder=False) as mem:
         done = mem.accept_suggestion(group, entity, candidate, into, actor=_actor())
@@ -115,7 +115,7 @@ def suggestions_accept(entity: str = typer.Argument(...), candidate: str = typer
 def suggestions_reject(entity: str = typer.Argument(...), candidate: str = typer.Argument(...), group: str = GROUP,
                        reason: str = typer.Option(None, "--reason"), as_json: bool = JSON) -> None:
     """Not the same: never suggested again."""
-    from strata.api.memory import open_memory
+    from strata.memory import open_memory
 
     with open_memory(embedder=False) as mem:
         done = mem.reject_suggestion(group, entity, candidate, actor=_actor(), reason=reason)

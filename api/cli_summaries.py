@@ -23,7 +23,7 @@ err = Console(stderr=True, soft_wrap=True)
 
 
 def _group(group: str) -> str:
-    from strata.api.memory import GROUP
+    from strata.memory import GROUP
     from strata.schema.errors import InputError
 
     if not GROUP.match(group):
@@ -39,7 +39,7 @@ def summaries_refresh(group: str = typer.Option(..., "--group", help="Group id."
                                                 help="Entities per round trip (default STRATA_SUMMARY_BATCH)."),
                       as_json: bool = typer.Option(False, "--json")) -> None:
     """Summarise every entity of a group again from what the graph says now, with a progress bar."""
-    from strata.api.memory import open_memory
+    from strata.memory import open_memory
 
     with open_memory(embedder=False) as mem, Progress(
             TextColumn("summaries"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=err,
@@ -65,7 +65,7 @@ def communities_refresh(group: str = typer.Option(..., "--group", help="Group id
                                                           "STRATA_COMMUNITY_TIME_BUDGET_S)."),
                         as_json: bool = typer.Option(False, "--json")) -> None:
     """Recompute a group's communities and their titles and summaries."""
-    from strata.api.memory import open_memory
+    from strata.memory import open_memory
 
     with open_memory(embedder=False) as mem:
         run = mem.refresh_communities(_group(group), budget or None)
@@ -83,7 +83,7 @@ def communities_refresh(group: str = typer.Option(..., "--group", help="Group id
 @read_command("communities", on=communities_app)
 def communities_list(ask: CommunitiesRequest, group: str, as_json: bool) -> None:
     """A group's communities, largest first (or best matching ``--q`` first), with their summaries."""
-    from strata.api.memory import open_memory
+    from strata.memory import open_memory
 
     with open_memory(embedder=False) as mem:
         found = mem.communities(_group(group), ask).communities

@@ -18,7 +18,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.markup import escape
 
-from strata.api.memory import FactsRequest, Memory, NetworkRequest, SearchRequest
+from strata.memory import FactsRequest, Memory, NetworkRequest, SearchRequest
 
 GROUP = "demo"
 AGENT = "demo"

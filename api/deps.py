@@ -6,7 +6,7 @@ from typing import Annotated
 
 from fastapi import Path, Request
 
-from strata.api.memory import GROUP, Memory
+from strata.memory import GROUP, Memory
 
 # A group id as the server checks it, declared so the OpenAPI document says what is accepted.
 GroupId = Annotated[str, Path(description="Group id", examples=["demo"], max_length=128, pattern=GROUP.pattern)]

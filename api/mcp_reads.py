@@ -10,8 +10,8 @@ from pydantic import BaseModel
 
 from strata.api.auth import check_group, owned_group
 from strata.api.derive import mcp_tool
-from strata.api.memory import ApiKey, Memory
 from strata.api.usecases import READS, UseCase
+from strata.memory import ApiKey, Memory
 
 ADDRESS = {"group": {"group": "Group id."}, "entity": {"uuid": "Entity uuid."}}
 

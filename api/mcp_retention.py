@@ -8,7 +8,7 @@ from typing import Any
 from mcp.server.mcpserver import Context
 
 from strata.api.auth import check_group
-from strata.api.memory import ApiKey, Memory
+from strata.memory import ApiKey, Memory
 from strata.schema.retention import policy_from
 
 

@@ -19,7 +19,7 @@ from mcp.server.transport_security import TransportSecuritySettings
 
 from strata.api.auth import actor, authenticate, check_group, owned_group, owned_pair
 from strata.api.mcp_reads import answer_json, register_reads
-from strata.api.memory import ApiKey, Correction, EpisodeIn, Memory
+from strata.memory import ApiKey, Correction, EpisodeIn, Memory
 from strata.schema.errors import InputError, StrataError
 from strata.schema.settings import Settings
 

@@ -33,7 +33,7 @@ from strata.schema.requests import (
 class UseCase:
     name: str
     request: type[Request]
-    answer: str  # the answer model, by its name in strata.api.memory ("list[X]": a list of them)
+    answer: str  # the answer model, by its name in strata.memory ("list[X]": a list of them)
     rest: str  # "METHOD /path" as the OpenAPI document names it
     mcp: str
     cli: str  # the command, with its group ("suggestions list")

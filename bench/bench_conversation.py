@@ -21,8 +21,8 @@ from pathlib import Path
 from typing import Any
 
 from bench.locomo import DEV, load_conversations
-from strata.api.memory.episodes import EpisodeIn, to_episode
 from strata.ingest.extractors.factory import make_extractor
+from strata.memory.episodes import EpisodeIn, to_episode
 from strata.schema.models import Episode, Extraction
 from strata.schema.settings import Settings
 

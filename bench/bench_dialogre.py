@@ -56,8 +56,8 @@ GOAL = {"precision": 0.6, "recall": 0.35}  # issue 14, over the covered relation
 
 
 def run_in_process(dialogues: list[Dialogue]) -> tuple[list[Predicted], Counter[str], dict[str, Any]]:
-    from strata.api.memory.episodes import EpisodeIn, to_episode
     from strata.ingest.extractors.spacy_extractor import SpacyExtractor
+    from strata.memory.episodes import EpisodeIn, to_episode
 
     episodes = [to_episode(d.group, EpisodeIn.model_validate(episode_body(d)), 10**7) for d in dialogues]
     started = time.perf_counter()

@@ -48,7 +48,7 @@ class Workers:
         self.settings = settings.model_copy(update={"celery_queue": self.queue})
         full_env = {**os.environ, "STRATA_CELERY_QUEUE": self.queue, "STRATA_NEO4J_URI": settings.neo4j_uri,
                     "STRATA_REDIS_URL": settings.redis_url, "PYTHONPATH": str(REPO), **env}
-        cmd = [sys.executable, "-m", "celery", "-A", "strata.ingest.worker", "worker", f"--pool={pool}",
+        cmd = [sys.executable, "-m", "celery", "-A", "strata.memory.worker", "worker", f"--pool={pool}",
                f"--concurrency={concurrency}", "-Q", self.queue, "--without-gossip", "--without-mingle",
                "--without-heartbeat", "--loglevel=ERROR"]
         self.proc = subprocess.Popen(cmd, env=full_env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,

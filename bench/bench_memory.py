@@ -17,7 +17,6 @@ from strata.graph.retract import retract_episode
 from strata.ingest.embedders import HashEmbedder, OnnxMiniLMEmbedder
 from strata.ingest.extractors import SpacyExtractor
 from strata.ingest.pipeline import Pipeline
-from strata.ingest.runtime import build_runtime
 from strata.ingest.testing.leaders import (
     as_of_checks,
     holders,
@@ -27,6 +26,7 @@ from strata.ingest.testing.leaders import (
     row_episode,
 )
 from strata.ingest.testing.pp_resolution import load_characters, resolve_aliases
+from strata.memory.runtime import build_runtime
 from strata.resolve.timeline import recompute_timeline
 from strata.schema import ids
 from strata.schema.models import Episode, FactStatement, utcnow

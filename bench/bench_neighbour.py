@@ -55,8 +55,8 @@ from strata.graph.read import MAX_INDEX_DEPTH
 from strata.graph.search import OVERFETCH, SearchQuery, _depth, gather, search
 from strata.ingest.embedders import make_embedder
 from strata.ingest.protocols import Embedder
-from strata.ingest.runtime import build_runtime
 from strata.ingest.testing.synthetic import Generated, generate, load
+from strata.memory.runtime import build_runtime
 from strata.schema.models import utcnow
 from strata.schema.settings import Settings
 

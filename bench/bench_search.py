@@ -49,8 +49,8 @@ from strata.graph.read import list_facts
 from strata.graph.search import SearchQuery, brute_force_fact_scan, brute_force_scan, fact_vector_channel, search
 from strata.ingest.embedders import make_embedder
 from strata.ingest.protocols import Embedder
-from strata.ingest.runtime import build_runtime
 from strata.ingest.testing.synthetic import Generated, generate, load
+from strata.memory.runtime import build_runtime
 from strata.schema.settings import Settings
 from strata.services.manager import ServicesManager
 
@@ -246,7 +246,7 @@ def serve(port: int, embedder: str) -> None:
     import uvicorn
 
     from strata.api.app import create_app
-    from strata.api.memory import build_runtime
+    from strata.memory import build_runtime
 
     settings = Settings(embedder=embedder)
     rt = build_runtime(settings)  # as the API's lifespan builds it, the search pool included

@@ -90,7 +90,7 @@ def ingest(memory: Any, group: str, world: World) -> dict[str, Any]:
 
 def ask(memory: Any, group: str, world: World, hits: int, budget: int) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """Search and context answers, question by question, and how long the asks took."""
-    from strata.api.memory import ContextRequest, SearchRequest
+    from strata.memory import ContextRequest, SearchRequest
 
     out, search_s, context_s = [], 0.0, 0.0
     for q in world.questions:
@@ -110,7 +110,7 @@ def ask(memory: Any, group: str, world: World, hits: int, budget: int) -> tuple[
 
 def graph_shape(memory: Any, group: str) -> dict[str, Any]:
     """What the graph holds after ingestion: predicates of all facts (history included), open and closed."""
-    from strata.api.memory import FactsRequest
+    from strata.memory import FactsRequest
 
     predicates: Counter[str] = Counter()
     closed = 0
@@ -128,8 +128,8 @@ def code_version() -> dict[str, Any]:
 
 def run(opts: Options) -> dict[str, Any]:
     """Build the world, ingest it into a fresh group, ask, score; the report (not saved)."""
-    from strata.api.memory import Memory, build_runtime
     from strata.graph.bulk import drop_group
+    from strata.memory import Memory, build_runtime
     from strata.schema.settings import Settings
 
     world = build_world(opts.leaders, opts.limit_offices, opts.people, opts.seed)

@@ -1,7 +1,7 @@
 """The Celery application: Redis broker and result backend, reliability defaults from Celery's guide.
 
 ``make_celery(settings)`` builds an app for a given configuration; importing this module builds nothing. The
-worker's entry point (`celery -A strata.ingest.worker worker`) is strata.ingest.worker, the one module that
+worker's entry point (`celery -A strata.memory.worker worker`) is strata.memory.worker, the one module that
 builds an app when imported, as Celery's ``-A`` needs. Tasks live in strata.ingest.tasks, the re-drive of dead
 workers' episodes in strata.ingest.recovery; ``strata worker`` starts a worker with sensible defaults.
 """
@@ -9,13 +9,18 @@ workers' episodes in strata.ingest.recovery; ``strata worker`` starts a worker w
 from __future__ import annotations
 
 import socket
+from collections.abc import Callable
 
 from celery import Celery
 
+from strata.ingest.recovery import register_recovery
+from strata.ingest.tasks import ProcessRuntime, WorkerRuntime, register_tasks
 from strata.schema.settings import Settings
 
 
-def make_celery(settings: Settings) -> Celery:
+def make_celery(settings: Settings, build: Callable[[], ProcessRuntime] | None = None) -> Celery:
+    """The app, its tasks and the recovery sweep registered; ``build`` makes a worker process's runtime (the
+    composition root hands it over: strata.memory.worker), an app without one only sends tasks."""
     celery = Celery("strata", broker=settings.redis_url, backend=settings.redis_url)
     celery.conf.update(
         task_acks_late=True,  # a task is acknowledged only after it finished: a killed worker's task is redelivered
@@ -41,10 +46,9 @@ def make_celery(settings: Settings) -> Celery:
         """A round trip through the broker: proves a worker is consuming."""
         return {"reply": "pong", "payload": payload, "worker": socket.gethostname()}
 
-    from strata.ingest.recovery import register_recovery
-    from strata.ingest.tasks import register_tasks
-
-    register_recovery(celery, settings, register_tasks(celery, settings))
+    runtime = WorkerRuntime(settings, build)
+    register_tasks(celery, settings, runtime)
+    register_recovery(celery, settings, runtime)
     return celery
 
 

@@ -17,7 +17,7 @@ import socket
 import threading
 import time
 from collections.abc import Callable
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 from celery import Celery
 from pydantic import BaseModel
@@ -30,7 +30,6 @@ from strata.ingest.locks import GroupLocks, RedisGroupLocks
 from strata.ingest.logging import log_event
 from strata.ingest.pipeline import Pipeline, extraction_usage
 from strata.ingest.protocols import Extractor
-from strata.ingest.runtime import Runtime, build_runtime
 from strata.schema.errors import ConfigError, ExtractionError, InputError, SchemaMismatchError, StrataError
 from strata.schema.models import utcnow
 from strata.schema.settings import Settings
@@ -298,23 +297,36 @@ def build_pipeline(settings: Settings, graph: Graph) -> Pipeline:
                     summarizer=make_summarizer(settings), rescorer=make_rescorer(settings))
 
 
-class WorkerRuntime:
-    """What a worker process builds once, lazily on its first task (after the prefork fork): its runtime
-    (ingest/runtime.py), the pipeline on it, and the group locks. The graph comes first and alone, so a
-    pipeline that cannot be built (a configuration error) can still be recorded on the episode."""
+class ProcessRuntime(Protocol):
+    """What a worker's tasks use of the runtime the composition root builds (strata.memory.runtime)."""
 
-    def __init__(self, settings: Settings) -> None:
+    graph: Graph
+    pipeline: Pipeline | None
+
+    def close(self) -> None: ...
+
+
+class WorkerRuntime:
+    """What a worker process builds once, lazily on its first task (after the prefork fork): its runtime (by
+    ``build``, which the composition root hands over: strata.memory.runtime), the pipeline on it, and the group
+    locks. The graph comes first and alone, so a pipeline that cannot be built (a configuration error) can
+    still be recorded on the episode. Without ``build`` the app only sends tasks (the API, the CLI)."""
+
+    def __init__(self, settings: Settings, build: Callable[[], ProcessRuntime] | None = None) -> None:
         self.settings = settings
         self.lease = LeaseTerms.from_settings(settings)
-        self._runtime: Runtime | None = None
+        self._build = build
+        self._runtime: ProcessRuntime | None = None
         self._locks: RedisGroupLocks | None = None
         self._guard = threading.RLock()
 
     @property
-    def runtime(self) -> Runtime:
+    def runtime(self) -> ProcessRuntime:
         with self._guard:
             if self._runtime is None:
-                self._runtime = build_runtime(self.settings, embedder=False)
+                if self._build is None:
+                    raise ConfigError("this Celery app sends tasks only: run workers from strata.memory.worker")
+                self._runtime = self._build()
             return self._runtime
 
     @property
@@ -349,9 +361,9 @@ def enqueue(celery: Celery, episode_uuids: list[str], job_uuid: str | None, queu
         celery.send_task(TASK_EPISODE, args=[uuid], kwargs={"job_uuid": job_uuid}, queue=queue)
 
 
-def register_tasks(celery: Celery, settings: Settings) -> WorkerRuntime:
-    runtime = WorkerRuntime(settings)
-    celery.conf.strata_worker_runtime = runtime  # closed when a worker process ends (ingest/worker.py)
+def register_tasks(celery: Celery, settings: Settings, runtime: WorkerRuntime) -> None:
+    """The tasks, run on ``runtime`` (what the composition root built for this process)."""
+    celery.conf.strata_worker_runtime = runtime  # closed when a worker process ends (memory/worker.py)
 
     @celery.task(bind=True, name=TASK_EPISODE, shared=False, acks_late=True, reject_on_worker_lost=True,
                  max_retries=settings.task_max_retries)
@@ -408,4 +420,3 @@ def register_tasks(celery: Celery, settings: Settings) -> WorkerRuntime:
         "strata-communities": {"task": TASK_COMMUNITIES, "schedule": settings.community_interval_s},
         "strata-retention": {"task": TASK_RETENTION, "schedule": settings.retention_interval_s},
     }
-    return runtime

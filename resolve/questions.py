@@ -3,7 +3,7 @@
 A question about who or what holds ("who is / was / serves as the ROLE of ORG", "ORG's ROLE", "where does X
 live", "who does X work for", "which team does X play for", "who is X married to") names a slot: an office
 (organization, role) through the role lexicon (resolve/roles.py), or (subject, predicate) through the frames
-below (data). Search answers it first with the slot's fact at the time asked (api/memory/answers.py); any
+below (data). Search answers it first with the slot's fact at the time asked (memory/answers.py); any
 other question gives None and is searched as before.
 """
 
@@ -42,7 +42,7 @@ SUBJECT_FRAMES: tuple[tuple[str, str], ...] = (
 )
 _SUBJECT = [(re.compile(p, re.IGNORECASE), predicate) for p, predicate in SUBJECT_FRAMES]
 # Words (folded) with which people report a change of each subject slot: a report naming the person and one of
-# these speaks of that slot (api/memory/answers.py reads the reports the graph could not).
+# these speaks of that slot (memory/answers.py reads the reports the graph could not).
 PREDICATE_WORDS: dict[str, frozenset[str]] = {
     "lives_in": frozenset({"live", "lives", "living", "lived", "move", "moved", "moving", "relocated", "relocate",
                            "home", "settled", "flat", "apartment", "house", "resides", "resident"}),

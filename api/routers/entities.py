@@ -10,7 +10,7 @@ from pydantic import BaseModel, Field
 
 from strata.api.auth import actor, owned_group, owned_pair, principal
 from strata.api.deps import memory
-from strata.api.memory import (
+from strata.memory import (
     ApiKey,
     Memory,
     MergeRecord,

@@ -8,7 +8,7 @@ from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from pydantic import BaseModel
 
 from strata.api.deps import memory
-from strata.api.memory import Memory
+from strata.memory import Memory
 
 router = APIRouter(tags=["health"])
 

@@ -8,7 +8,7 @@ from fastapi import APIRouter, Depends, Query
 
 from strata.api.auth import read_group
 from strata.api.deps import memory
-from strata.api.memory import (
+from strata.memory import (
     AgentActivity,
     ClockRequest,
     ContextBlock,

@@ -10,7 +10,7 @@ from pydantic import BaseModel, Field
 
 from strata.api.auth import principal, read_group, write_group
 from strata.api.deps import memory
-from strata.api.memory import ApiKey, ContentSize, Memory
+from strata.memory import ApiKey, ContentSize, Memory
 from strata.schema.retention import RetentionPolicy, RetentionPurge, RetentionRun, StoredPolicy
 
 router = APIRouter(tags=["retention"])

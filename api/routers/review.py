@@ -9,7 +9,7 @@ from pydantic import BaseModel, Field
 
 from strata.api.auth import actor, owned_pair, principal, read_group
 from strata.api.deps import memory
-from strata.api.memory import ApiKey, Memory, MergeResult, Rejection, Suggestion, SuggestionsRequest
+from strata.memory import ApiKey, Memory, MergeResult, Rejection, Suggestion, SuggestionsRequest
 
 router = APIRouter(tags=["review"])
 EntityId = Path(..., max_length=64, description="Entity uuid")

@@ -8,7 +8,7 @@ from fastapi import APIRouter, Depends, Query
 
 from strata.api.auth import read_group, write_group
 from strata.api.deps import memory
-from strata.api.memory import CommunitiesRequest, CommunityList, Memory
+from strata.memory import CommunitiesRequest, CommunityList, Memory
 from strata.schema.summaries import CommunityRun, SummaryRefresh
 
 router = APIRouter(tags=["summaries"])

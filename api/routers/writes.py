@@ -8,7 +8,7 @@ from fastapi import APIRouter, Body, Depends, File, Form, Path, Query, UploadFil
 
 from strata.api.auth import owned_group, principal, write_group
 from strata.api.deps import memory
-from strata.api.memory import (
+from strata.memory import (
     FORMATS,
     ApiKey,
     BatchAccepted,

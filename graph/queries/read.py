@@ -296,7 +296,7 @@ RETURN agent, episodes, facts, first_at, last_at
 ORDER BY episodes DESC, agent
 """
 
-# Every live fact of one slot read whole, history included (the answer stage, api/memory/answers.py): the
+# Every live fact of one slot read whole, history included (the answer stage, memory/answers.py): the
 # predicate (and role) on the given entities, as object, and as subject too when ``$either_side`` (a couple is
 # stored either way). One anchored read for all the entities a name may stand for.
 SLOT_HISTORY = """

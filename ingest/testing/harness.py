@@ -60,7 +60,7 @@ def worker_env(settings: Settings, queue: str, tuned: bool = True, **extra: str)
 
 def start_worker(env: dict[str, str], queue: str, concurrency: int = 1, pool: str = "prefork",
                  log: Path | None = None) -> subprocess.Popen:
-    cmd = [sys.executable, "-m", "celery", "-A", "strata.ingest.worker", "worker", f"--pool={pool}",
+    cmd = [sys.executable, "-m", "celery", "-A", "strata.memory.worker", "worker", f"--pool={pool}",
            f"--concurrency={concurrency}", "-Q", queue, "--without-heartbeat", "--without-gossip", "--without-mingle",
            "--loglevel=WARNING", "-n", f"w{time.monotonic_ns()}@%h"]
     out = open(log, "ab") if log else subprocess.DEVNULL  # noqa: SIM115

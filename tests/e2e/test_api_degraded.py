@@ -9,9 +9,9 @@ import pytest
 from fastapi.testclient import TestClient
 
 from strata.api.app import create_app
-from strata.api.memory import Runtime
 from strata.ingest.embedders import OpenAIEmbedder
 from strata.ingest.llm_client import OpenAIEmbeddingsAPI
+from strata.memory import Runtime
 from tests.e2e.test_api_flow import office
 
 pytestmark = pytest.mark.integration

@@ -75,7 +75,7 @@ def test_hits_say_when_they_were_said_and_time_filters_and_words_apply(client, g
 
 @pytest.mark.parametrize("budget", [50, 80, 1000])
 def test_the_context_block_never_exceeds_its_budget(client, group_id, talks, budget: int) -> None:
-    from strata.api.memory.recall import count_tokens
+    from strata.memory.recall import count_tokens
 
     r = client.get(f"/v1/groups/{group_id}/context", headers=talks,
                    params={"q": "What did Oswin do with his red bicycle?", "budget_tokens": budget})

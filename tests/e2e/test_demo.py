@@ -10,7 +10,7 @@ import pytest
 from rich.console import Console
 
 from strata.api.demo import SAMPLES, explorer_key, run_demo, write_perspective
-from strata.api.memory import FactsRequest, open_memory
+from strata.memory import FactsRequest, open_memory
 
 pytestmark = pytest.mark.integration
 

@@ -115,7 +115,7 @@ def test_celery_round_trip_through_real_redis(settings: Settings, tmp_path) -> N
 
     queue = f"test-{tmp_path.name[-12:]}"
     env_cmd = [
-        sys.executable, "-m", "celery", "-A", "strata.ingest.worker", "worker",
+        sys.executable, "-m", "celery", "-A", "strata.memory.worker", "worker",
         "--pool=solo", "--concurrency=1", "-Q", queue, "--without-heartbeat", "--without-gossip",
         "--without-mingle", "--loglevel=WARNING",
     ]

@@ -11,7 +11,6 @@ from typing import Any
 
 import pytest
 
-from strata.api.memory.recall import context_block, recall_search
 from strata.graph import Graph
 from strata.graph.read import list_facts
 from strata.graph.search import SearchQuery
@@ -19,6 +18,7 @@ from strata.ingest.sources import parse_source_text
 from strata.ingest.submit import submit_document
 from strata.ingest.tasks import build_pipeline
 from strata.ingest.testing import openai_server as wire
+from strata.memory.recall import context_block, recall_search
 from strata.schema.settings import Settings
 
 pytestmark = pytest.mark.integration

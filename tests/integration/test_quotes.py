@@ -7,10 +7,10 @@ from datetime import UTC, datetime
 
 import pytest
 
-from strata.api.memory.quotes import quotes_said
 from strata.graph.commit import commit_episode
 from strata.graph.purge import purge_episode
 from strata.ingest.rules import purge_rules
+from strata.memory.quotes import quotes_said
 from strata.resolve.timeline import recompute_timeline
 from strata.schema import ids
 from strata.schema.models import Episode, ExtractorInfo, utcnow

@@ -6,7 +6,7 @@ import importlib
 
 import pytest
 
-from strata.ingest.runtime import build_runtime
+from strata.memory.runtime import build_runtime
 
 pytestmark = pytest.mark.integration
 
@@ -25,5 +25,5 @@ def test_a_runtime_builds_and_closes_its_driver_pool_and_queue(settings) -> None
 def test_importing_the_layers_builds_no_app_and_no_pool() -> None:
     celery_app = importlib.import_module("strata.ingest.celery_app")
     search = importlib.import_module("strata.graph.search")
-    assert not hasattr(celery_app, "app")  # only strata.ingest.worker, Celery's -A entry, builds one
+    assert not hasattr(celery_app, "app")  # only strata.memory.worker, Celery's -A entry, builds one
     assert not [v for v in vars(search).values() if type(v).__name__ == "ThreadPoolExecutor"]

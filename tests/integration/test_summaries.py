@@ -8,7 +8,6 @@ import json
 
 import pytest
 
-from strata.api.memory.recall import context_block
 from strata.graph import Graph
 from strata.graph.search import SearchQuery, search
 from strata.ingest.extractors.cache import MemoryCache
@@ -19,6 +18,7 @@ from strata.ingest.submit import submit_document
 from strata.ingest.summaries import Summarizer, flush_stale, refresh_group, refresh_touched
 from strata.ingest.tasks import build_pipeline
 from strata.ingest.testing import openai_server as wire
+from strata.memory.recall import context_block
 from strata.schema.settings import Settings
 
 pytestmark = pytest.mark.integration

@@ -6,8 +6,8 @@ from datetime import UTC, datetime
 
 import pytest
 
-from strata.api.memory.answers import AskedTime, _holding, _unread_news, same_name
 from strata.graph.search import PassageHit, SearchHit
+from strata.memory.answers import AskedTime, _holding, _unread_news, same_name
 from strata.resolve.questions import StateQuestion
 from strata.schema.models import Fact, TimeWindow
 

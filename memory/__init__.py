@@ -6,22 +6,6 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from strata.api.memory.answers import role_label
-from strata.api.memory.episodes import BatchIn, EpisodeIn
-from strata.api.memory.names import UUID, Resolution
-from strata.api.memory.recall import ContextBlock
-from strata.api.memory.results import (
-    BatchAccepted,
-    CommunityList,
-    EpisodeAccepted,
-    GroupCounts,
-    GroupSchema,
-    Notes,
-    PathsResult,
-    Removal,
-    Timeline,
-)
-from strata.api.memory.service import Memory
 from strata.graph.edit import Correction, CorrectionResult, MergeResult
 from strata.graph.keys import GROUP, ApiKey
 from strata.graph.purge import PurgeRecord
@@ -32,8 +16,24 @@ from strata.graph.suggestions import Rejection, Suggestion
 from strata.graph.traverse import Neighborhood
 from strata.graph.undo import UndoResult
 from strata.ingest.consolidate import ConsolidationResult
-from strata.ingest.runtime import Runtime, build_runtime
 from strata.ingest.sources import FORMATS
+from strata.memory.answers import role_label
+from strata.memory.episodes import BatchIn, EpisodeIn
+from strata.memory.names import UUID, Resolution
+from strata.memory.recall import ContextBlock
+from strata.memory.results import (
+    BatchAccepted,
+    CommunityList,
+    EpisodeAccepted,
+    GroupCounts,
+    GroupSchema,
+    Notes,
+    PathsResult,
+    Removal,
+    Timeline,
+)
+from strata.memory.runtime import Runtime, build_runtime
+from strata.memory.service import Memory
 from strata.schema.jobs import JobInfo
 from strata.schema.models import QuotePage
 from strata.schema.network import Network

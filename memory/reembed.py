@@ -14,7 +14,7 @@ from pydantic import BaseModel
 from strata.graph.reembed import ReembedReport, reembed_group
 from strata.graph.rescore import fill_group
 from strata.ingest.embedders import embedder_record
-from strata.ingest.runtime import Runtime
+from strata.memory.runtime import Runtime
 
 
 class ReembedResult(BaseModel):

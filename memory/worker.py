@@ -1,8 +1,8 @@
-"""The worker's entry point: `celery -A strata.ingest.worker worker` (what `strata worker` runs).
+"""The worker's entry point: `celery -A strata.memory.worker worker` (what `strata worker` runs).
 
 Celery's ``-A`` finds the app as this module's ``app``, so this module, and only this one, builds it when
 imported, from the environment's settings; nothing else imports it. Each worker process builds its runtime
-(ingest/runtime.py: driver, pipeline, thread pool) on its first task, after the prefork fork, and closes it
+(memory/runtime.py: driver, pipeline, thread pool) on its first task, after the prefork fork, and closes it
 when the process ends.
 """
 
@@ -12,10 +12,10 @@ from typing import Any
 
 from celery import signals
 
-from strata.ingest.celery_app import make_celery
+from strata.memory.runtime import worker_app
 from strata.schema.settings import Settings
 
-app = make_celery(Settings())
+app = worker_app(Settings())
 
 
 @signals.setup_logging.connect

@@ -14,23 +14,6 @@ from collections.abc import Iterator
 from datetime import datetime
 from typing import Any
 
-from strata.api.memory.answers import office_filter
-from strata.api.memory.episodes import EpisodeIn, to_episode
-from strata.api.memory.names import NO_ENTITY, UUID, Resolution, entity_ref, resolve_name
-from strata.api.memory.predicates import stored_predicate_filter, stored_predicates
-from strata.api.memory.quotes import quotes_said
-from strata.api.memory.recall import Asking, ContextBlock, context_block, recall_search
-from strata.api.memory.results import (
-    BatchAccepted,
-    CommunityList,
-    EpisodeAccepted,
-    GroupCounts,
-    GroupSchema,
-    Notes,
-    PathsResult,
-    Removal,
-    Timeline,
-)
 from strata.graph import retention as retention_store
 from strata.graph.bloom import browse_schema
 from strata.graph.communities import list_communities
@@ -64,9 +47,26 @@ from strata.graph.upgrade import upgrade_offices
 from strata.ingest.consolidate import ConsolidationResult, consolidate_group
 from strata.ingest.retention import apply_group
 from strata.ingest.rules import office_rules, purge_rules, split_rules
-from strata.ingest.runtime import Runtime
 from strata.ingest.sources import SourceDocument, parse_source_bytes
 from strata.ingest.submit import episode_info, job_info, retry_failed, submit_document, submit_episodes
+from strata.memory.answers import office_filter
+from strata.memory.episodes import EpisodeIn, to_episode
+from strata.memory.names import NO_ENTITY, UUID, Resolution, entity_ref, resolve_name
+from strata.memory.predicates import stored_predicate_filter, stored_predicates
+from strata.memory.quotes import quotes_said
+from strata.memory.recall import Asking, ContextBlock, context_block, recall_search
+from strata.memory.results import (
+    BatchAccepted,
+    CommunityList,
+    EpisodeAccepted,
+    GroupCounts,
+    GroupSchema,
+    Notes,
+    PathsResult,
+    Removal,
+    Timeline,
+)
+from strata.memory.runtime import Runtime
 from strata.resolve.timeline import recompute_timeline
 from strata.schema.bloom import Perspective, build_perspective
 from strata.schema.errors import InputError, NotFoundError, SizeLimitError
@@ -117,7 +117,7 @@ class Memory:
 
     @property
     def _asking(self) -> Asking:
-        """How a search embeds its question and rescores its best candidates (ingest/runtime.py)."""
+        """How a search embeds its question and rescores its best candidates (memory/runtime.py)."""
         return Asking(embed=self.rt.embed_query if self.rt.embedder else None, rescorer=self.rt.rescorer)
 
     # -- access ----------------------------------------------------------------------------------------------

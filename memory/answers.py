@@ -15,11 +15,11 @@ import re
 from datetime import UTC, datetime
 from typing import Any
 
-from strata.api.memory.names import name_keys, resolve_name
-from strata.api.memory.predicates import stored_predicate_filter
 from strata.graph.driver import Graph
 from strata.graph.read import entity_candidates, slot_history
 from strata.graph.search import EmbedFn, SearchHit, SearchQuery, SearchResult, fact_with_provenance
+from strata.memory.names import name_keys, resolve_name
+from strata.memory.predicates import stored_predicate_filter
 from strata.resolve.questions import PREDICATE_WORDS, StateQuestion, state_question
 from strata.resolve.roles import fold_words, roles
 from strata.resolve.timewords import time_window

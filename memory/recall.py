@@ -17,12 +17,12 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from strata.api.memory.answers import answer_first
 from strata.graph.driver import Graph
 from strata.graph.ranking import rescoring_weights
 from strata.graph.rescore import Rescorer
 from strata.graph.search import EmbedFn, SearchHit, SearchQuery, SearchResult, search
 from strata.graph.summaries import summaries_of
+from strata.memory.answers import answer_first
 from strata.resolve.questions import state_question
 from strata.resolve.roles import roles
 from strata.resolve.timewords import time_window

@@ -32,7 +32,7 @@ class Runtime:
     embedder: Embedder | None = None  # queries' embedder (the pipeline has its own)
     celery: Celery | None = None
     pipeline: Pipeline | None = None  # episodes commit in this process (worker, tests, `--inline`)
-    summarizer: Any | None = None  # a Summarizer, built on first use (api/memory)
+    summarizer: Any | None = None  # a Summarizer, built on first use (memory/)
     pool: ThreadPoolExecutor | None = None  # the graph's threads for side-by-side reads
     query_embed: Any | None = None  # what is asked, in the model's query mode, cached (ingest/embedders/queries.py)
     rescorer: Rescorer | None = None  # the rescoring stage's model (graph/rescore.py), when configured
@@ -101,7 +101,7 @@ def build_runtime(settings: Settings, *, pipeline: bool = False, celery: bool = 
 
             rt.pipeline = build_pipeline(settings, graph)
             rt.summarizer = rt.pipeline.summarizer
-        if celery:
+        if celery:  # to send tasks: the workers run them (worker_app)
             from strata.ingest.celery_app import make_celery
 
             rt.celery = make_celery(settings)
@@ -134,3 +134,11 @@ def warn_other_embedders(graph: Graph, embedder: Embedder) -> None:
             "groups embedded by another embedder than %s refuse searches and ingests until moved with "
             "`strata reembed --group G`: %s", configured.name,
             ", ".join(f"{g} ({r.name})" for g, r in others))
+
+
+def worker_app(settings: Settings) -> Celery:
+    """The Celery app of a worker: its tasks run on a runtime each worker process builds here, lazily on its
+    first task (after the prefork fork), without the query embedder (the pipeline has its own)."""
+    from strata.ingest.celery_app import make_celery
+
+    return make_celery(settings, build=lambda: build_runtime(settings, embedder=False))
