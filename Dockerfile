@@ -13,6 +13,7 @@ COPY schema schema
 COPY graph graph
 COPY resolve resolve
 COPY ingest ingest
+COPY memory memory
 COPY api api
 COPY --from=ui /ui/node_modules/cytoscape/dist/cytoscape.min.js api/ui/static/vendor/cytoscape.min.js
 COPY --from=ui /ui/node_modules/cytoscape/LICENSE api/ui/static/vendor/cytoscape.LICENSE
