@@ -18,8 +18,8 @@ def reembed_command(
 ) -> None:
     """Embed every passage, fact and entity of the group again with STRATA_EMBEDDER, a page at a time, and record
     the embedder on the group. Stopped half-way, running it again carries on where it was."""
-    from strata.memory.reembed import reembed
     from strata.memory import GROUP
+    from strata.memory.reembed import reembed
     from strata.memory.runtime import build_runtime
     from strata.schema.errors import InputError
     from strata.schema.settings import Settings
