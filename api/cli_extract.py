@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 import typer
 from rich.console import Console
@@ -30,7 +31,7 @@ def extract(
     from strata.ingest.protocols import EMPTY_CONTEXT
     from strata.ingest.sources import load_source
 
-    overrides = {"extractor": extractor} if extractor else {}
+    overrides: dict[str, Any] = {"extractor": extractor} if extractor else {}
     cfg = Settings(**overrides)
     doc = load_source(path, fmt, group_id=group, book_window_tokens=cfg.book_window_tokens,
                       chat_window_messages=cfg.chat_window_messages, max_episode_chars=cfg.max_episode_chars)

@@ -18,7 +18,7 @@ retention_app = typer.Typer(help="Retention policies: how long a group keeps raw
 app.add_typer(retention_app, name="retention")
 console = Console(soft_wrap=True)
 GROUP = typer.Option(..., "--group", help="Group id.")
-DAYS = {"min": 0, "max": 36_500}
+MAX_DAYS = 36_500
 
 
 @retention_app.command("show")
@@ -45,11 +45,11 @@ def show(group: str = GROUP, size: bool = typer.Option(False, "--size", help="Al
 
 @retention_app.command("set")
 def set_policy(group: str = GROUP,
-               raw_text_days: int = typer.Option(None, "--raw-text-days", **DAYS,
+               raw_text_days: int = typer.Option(None, "--raw-text-days", min=0, max=MAX_DAYS,
                                                  help="Keep episodes' raw text this many days."),
-               passages_days: int = typer.Option(None, "--passages-days", **DAYS,
+               passages_days: int = typer.Option(None, "--passages-days", min=0, max=MAX_DAYS,
                                                  help="Keep passages this many days."),
-               compact_history_days: int = typer.Option(None, "--compact-history-days", **DAYS,
+               compact_history_days: int = typer.Option(None, "--compact-history-days", min=0, max=MAX_DAYS,
                                                         help="Compact facts ended this many days ago."),
                salience_half_life_days: float = typer.Option(None, "--salience-half-life-days", min=0.001,
                                                              help="Halve unused memories' salience this often.")

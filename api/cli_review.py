@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import getpass
 import sys
+from collections.abc import Sequence
 
 import typer
 from pydantic import BaseModel
@@ -26,11 +27,11 @@ def _actor() -> str:
     return f"cli:{getpass.getuser()}"
 
 
-def _json(value: BaseModel | list[BaseModel]) -> None:
-    if isinstance(value, list):
-        sys.stdout.write("[" + ",".join(v.model_dump_json() for v in value) + "]\n")
-    else:
+def _json(value: BaseModel | Sequence[BaseModel]) -> None:
+    if isinstance(value, BaseModel):
         sys.stdout.write(value.model_dump_json() + "\n")
+    else:
+        sys.stdout.write("[" + ",".join(v.model_dump_json() for v in value) + "]\n")
 
 
 @app.command("merge")

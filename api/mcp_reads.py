@@ -3,7 +3,7 @@ case's request model, the key checked against the group (or the entity's group) 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from pydantic import BaseModel
@@ -16,10 +16,10 @@ from strata.memory import ApiKey, Memory
 ADDRESS = {"group": {"group": "Group id."}, "entity": {"uuid": "Entity uuid."}}
 
 
-def answer_json(value: BaseModel | list[BaseModel]) -> Any:
-    if isinstance(value, list):
-        return {"result": [v.model_dump(mode="json") for v in value]}
-    return value.model_dump(mode="json")
+def answer_json(value: BaseModel | Sequence[BaseModel]) -> Any:
+    if isinstance(value, BaseModel):
+        return value.model_dump(mode="json")
+    return {"result": [v.model_dump(mode="json") for v in value]}
 
 
 def register_reads(mcp: Any, mem: Callable[[], Memory], key_of: Callable[[Any], ApiKey],

@@ -110,7 +110,7 @@ def consolidate_source(graph: Graph, group_id: str, source_uuid: str | None,
     members = _members(graph, group_id, source_uuid)
     result.cast = len(members)
     uuids = [m.uuid for m in members]
-    marriages = [Marriage(a=str(x["a"]), b=str(x["b"]), position=x["position"])  # type: ignore[arg-type]
+    marriages = [Marriage(a=str(x["a"]), b=str(x["b"]), position=x["position"])
                  for x in store.read_marriages(graph, group_id, uuids)]
     replies = [Reply(**x) for x in store.read_replies(graph, group_id, source_uuid)]
     plan = consolidate(members, marriages, replies)
@@ -136,5 +136,5 @@ def consolidate_source(graph: Graph, group_id: str, source_uuid: str | None,
 
 def consolidate_group(graph: Graph, group_id: str, source_uuid: str | None = None) -> list[ConsolidationResult]:
     """One pass per source of the group (or the given one); a group without sources is one pass."""
-    targets = [source_uuid] if source_uuid else (store.sources(graph, group_id) or [None])
+    targets: list[str | None] = [source_uuid] if source_uuid else [*store.sources(graph, group_id)] or [None]
     return [consolidate_source(graph, group_id, s) for s in targets]

@@ -176,10 +176,11 @@ class OpenAIChatLLM:
         estimated = self.limiter.acquire(messages) if self.limiter is not None else 0
         try:
             with _mapped(ExtractionError):
-                response = self._client.chat.completions.create(
+                # the SDK's overloads want its TypedDicts; ours are the same JSON, typed as plain dicts
+                response = self._client.chat.completions.create(  # type: ignore[call-overload]
                     model=self.model,
-                    messages=list(messages),  # type: ignore[arg-type]
-                    response_format=self._response_format(schema),  # type: ignore[arg-type]
+                    messages=list(messages),
+                    response_format=self._response_format(schema),
                     **extra,
                 )
         except RateLimitedError as exc:

@@ -92,7 +92,8 @@ def _process(pipeline: Pipeline, locks: GroupLocks, episode_uuid: str, job_uuid:
     episode = store.load_episode(graph, episode_uuid)
     assert episode is not None
     source = store.load_source(graph, episode.source_uuid)
-    ids = {"episode_uuid": episode_uuid, "job_uuid": job_uuid, "group_id": episode.group_id, "seq": episode.seq}
+    ids: dict[str, Any] = {"episode_uuid": episode_uuid, "job_uuid": job_uuid, "group_id": episode.group_id,
+                           "seq": episode.seq}
     log_event(log, "episode.start", **ids, retried=before == "processing")
 
     started = time.perf_counter()

@@ -107,7 +107,7 @@ def _unread_news(hits: list[SearchHit], answers: list[Fact], slot: list[Fact], w
     a person's slot: the person and a word of that slot's changes, ``PREDICATE_WORDS``; no question) on a
     later day than the answer started and by the time asked, naming none of the slot's known values: news the
     extractor could not read. None when every such report is one the graph knows."""
-    since = max(f.valid_at for f in answers if f.valid_at is not None).date()  # type: ignore[type-var]
+    since = max(f.valid_at for f in answers if f.valid_at is not None).date()
     if ask.kind == "office":
         known = {_plain(f.subject_name) for f in slot}
     else:  # the values: whichever side is not the person (a couple is stored either way)
@@ -197,14 +197,15 @@ def _holding(facts: list[Fact], when: AskedTime, several: bool = False) -> list[
     organization both still hold, the one that started last is the answer, as it would have superseded the
     other had the names been one entity."""
     live = [f for f in facts if not f.negated and f.valid_at is not None]
+    starts = {f.uuid: f.valid_at for f in live if f.valid_at is not None}  # the same, typed as set
     if when.window is None:
-        held = [f for f in live if f.valid_at <= when.at and (f.invalid_at is None or f.invalid_at > when.at)]
-        held.sort(key=lambda f: f.valid_at, reverse=True)  # type: ignore[arg-type, return-value]
+        held = [f for f in live if starts[f.uuid] <= when.at and (f.invalid_at is None or f.invalid_at > when.at)]
+        held.sort(key=lambda f: starts[f.uuid], reverse=True)
         if not several:
             held = [f for f in held if f.valid_at == held[0].valid_at]
         return [f.uuid for f in held]
     start, end = when.window.start, when.window.end
-    overlap = {f.uuid: (min(f.invalid_at or end, end) - max(f.valid_at, start)).total_seconds()  # type: ignore[type-var]
+    overlap = {f.uuid: (min(f.invalid_at or end, end) - max(starts[f.uuid], start)).total_seconds()
                for f in live}
     best = [f for f in live if overlap[f.uuid] > 0]
     best.sort(key=lambda f: (overlap[f.uuid], f.valid_at), reverse=True)
@@ -229,7 +230,7 @@ def _latest_said_first(hits: list[SearchHit], when: AskedTime, named: str) -> li
     said = [h for h in top if h.kind == "episode" and h.said_at is not None and _utc(h.said_at) <= when.end]
     wanted = fold_words(named)
     said.sort(key=lambda h: (bool(wanted) and wanted in fold_words(h.episode.text if h.episode else ""),
-                             _utc(h.said_at)), reverse=True)  # type: ignore[arg-type]
+                             _utc(h.said_at)), reverse=True)
     keep = {id(h) for h in said}
     return said + [h for h in top if id(h) not in keep] + rest
 

@@ -12,10 +12,10 @@ from strata.schema import ids
 from strata.schema.errors import SizeLimitError
 from strata.schema.models import Episode, FactStatement, IsoDatetime, Message, utcnow
 
-EXAMPLE_TEXT = {"content": "Ann Archer became mayor of Avalon in 1990.", "kind": "text",
+EXAMPLE_TEXT: dict[str, Any] = {"content": "Ann Archer became mayor of Avalon in 1990.", "kind": "text",
                 "reference_time": "1990-05-01T00:00:00Z", "source": "avalon-gazette", "speaker": "reporter",
                 "metadata": {"doc_id": "gazette-17"}}
-EXAMPLE_CHAT = {"messages": [
+EXAMPLE_CHAT: dict[str, Any] = {"messages": [
     {"speaker": "alice", "text": "I moved to Lisbon last month.", "timestamp": "2024-03-02T10:00:00Z",
      "metadata": {"message_id": "m-1"}},
     {"speaker": "bob", "text": "Nice! Do you still work at Acme?", "timestamp": "2024-03-02T10:01:00Z",

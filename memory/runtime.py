@@ -7,6 +7,7 @@ prefork fork, on its first task) build their own and close it when they end.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -38,12 +39,12 @@ class Runtime:
     rescorer: Rescorer | None = None  # the rescoring stage's model (graph/rescore.py), when configured
     _matching: set[str] = field(default_factory=set)  # groups whose vectors are the embedder's
 
-    def embed(self, texts: list[str]) -> list[list[float]]:
+    def embed(self, texts: Sequence[str]) -> list[list[float]]:
         if self.embedder is None:
             return []
         return self.embedder.embed(texts)
 
-    def embed_query(self, texts: list[str]) -> list[list[float]]:
+    def embed_query(self, texts: Sequence[str]) -> list[list[float]]:
         """Search queries: the embedder's query mode (bge-small's instruction), through the per-process cache."""
         if self.query_embed is None:
             return self.embed(texts)

@@ -155,7 +155,7 @@ class Memory:
         return list_keys(self.graph)
 
     def group_of(self, kind: str, uuid: str) -> str | None:
-        return group_of(self.graph, kind, uuid)  # type: ignore[arg-type]
+        return group_of(self.graph, kind, uuid)
 
     def story(self, group: str, ask: StoryAsk | None, as_of: datetime | None = None) -> StoryCut | None:
         return story_cut(self.graph, group, ask, as_of)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Path, Query, Request
 from fastapi.responses import RedirectResponse
@@ -31,7 +31,8 @@ router = APIRouter(tags=["entities"])
 EntityId = Path(..., max_length=64, description="Entity uuid", examples=["6b0c5e4e-0000-5000-8000-000000000000"])
 
 
-MOVED = {308: {"description": "The entity was merged into another: `Location` names the survivor's same read."}}
+MOVED: dict[int | str, dict[str, Any]] = {
+    308: {"description": "The entity was merged into another: `Location` names the survivor's same read."}}
 
 
 def _read(mem: Memory, key: ApiKey, uuid: str, request: Request) -> tuple[str, RedirectResponse | None]:

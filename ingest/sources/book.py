@@ -158,7 +158,8 @@ def _segments(start: int, end: int, headings: list[Heading]) -> list[Segment]:
     chapter: str | None = None
     bounds = [h for h in headings if h.level in ("part", "chapter")]
     first_label = FRONT_MATTER if bounds else None
-    cursor, label, heading_ends = start, first_label, ()
+    heading_ends: tuple[int, ...] = ()
+    cursor, label = start, first_label
     for heading in bounds:
         segments.append(Segment(cursor, heading.start, label, part, heading_ends))
         if heading.level == "part":

@@ -60,7 +60,7 @@ def _as_text(value: Any) -> str | None:
     if isinstance(value, str):
         return value
     if isinstance(value, list):  # OpenAI-style content parts
-        parts = [p.get("text") for p in value if isinstance(p, dict) and isinstance(p.get("text"), str)]
+        parts = [str(p["text"]) for p in value if isinstance(p, dict) and isinstance(p.get("text"), str)]
         return "\n".join(parts) if parts else None
     return None
 

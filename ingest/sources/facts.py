@@ -45,7 +45,7 @@ def _statement(obj: Any, where: str, problems: Problems) -> FactStatement | None
     if not isinstance(obj, dict):
         problems.add(where, f"expected a JSON object, got {type(obj).__name__}")
         return None
-    data = {_ALIASES.get(k, k): v for k, v in obj.items()}
+    data: dict[str, Any] = {_ALIASES.get(str(k), str(k)): v for k, v in obj.items()}
     unknown = sorted(set(data) - _FIELDS)
     if unknown:
         problems.add(where, f"unknown keys {unknown} (allowed: {', '.join(sorted(_FIELDS))})")

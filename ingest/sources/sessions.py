@@ -61,6 +61,7 @@ def _is_memorybank(doc: Any) -> bool:
 def parse_sessions_json(ctx: Context) -> dict[str, Any]:
     problems = Problems(ctx.name)
     doc, locs = _load(ctx, problems)
+    meta: dict[str, Any]
     if _is_memorybank(doc):
         sessions, meta = _memorybank(doc), {"adapter": "memorybank"}
     elif isinstance(doc, list) and doc and all(isinstance(d, dict) and "dialog" in d for d in doc):

@@ -44,9 +44,17 @@ def _date(text: str) -> datetime | None:
     return datetime.fromisoformat(text[:10]).replace(tzinfo=UTC) if text else None
 
 
+def _start(text: str) -> datetime:
+    """A row's Start: every row is a start (an empty one is a broken file)."""
+    found = _date(text)
+    if found is None:
+        raise ValueError("a row without a Start date")
+    return found
+
+
 def load_rows(path: Path) -> list[Row]:
     with path.open(encoding="utf-8") as fh:
-        return [Row(i, r["Country"].strip(), r["Role"].strip(), r["Name"].strip(), _date(r["Start"]),
+        return [Row(i, r["Country"].strip(), r["Role"].strip(), r["Name"].strip(), _start(r["Start"]),
                     _date(r["End"])) for i, r in enumerate(csv.DictReader(fh))]
 
 

@@ -125,6 +125,7 @@ class OpenAIServer:
     @property
     def base_url(self) -> str:
         host, port = self._httpd.server_address[:2]
+        host = host.decode() if isinstance(host, bytes) else host
         return f"http://{host}:{port}/v1"
 
     # lifecycle ---------------------------------------------------------------------------------------------

@@ -318,7 +318,8 @@ def _episode(group_id: str, seq: int, chunk: list[FactRow]) -> tuple[dict, list[
     """One ``facts`` episode over a chunk of facts (a sentence a line, one passage over it all, the mentions),
     and each fact's evidence span in it."""
     ep_uuid = ids.stable_uuid("bench-episode", group_id, seq)
-    lines, spans, offset, mentions = [], [], 0, {}
+    lines, spans, offset = [], [], 0
+    mentions: dict[str, list[int]] = {}
     for f in chunk:
         spans.append((f, ep_uuid, offset, offset + len(f.sentence)))
         for ent in (f.subject, f.object):
