@@ -22,6 +22,12 @@ _MONTHS.update({m[:3]: i for m, i in list(_MONTHS.items())})
 _MONTHS["sept"] = 9
 _WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
 _UNITS = {"day": "days", "week": "weeks", "month": "months", "year": "years"}
+
+
+def _delta(unit: str, n: int) -> relativedelta:
+    """``n`` of a unit ("week") as a relativedelta."""
+    days, weeks, months, years = (n if _UNITS[unit] == name else 0 for name in ("days", "weeks", "months", "years"))
+    return relativedelta(days=days, weeks=weeks, months=months, years=years)
 _NUMBER_WORDS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
                  "seven": 7, "eight": 8, "nine": 9, "ten": 10, "twelve": 12}
 
@@ -51,10 +57,10 @@ def resolve_date(text: str, reference: datetime) -> datetime | None:
             return ref + timedelta(days=days)
     if m := _AGO.search(phrase):
         n = int(m.group(1)) if m.group(1).isdigit() else _NUMBER_WORDS[m.group(1)]
-        return ref - relativedelta(**{_UNITS[m.group(2)]: n})
+        return ref - _delta(m.group(2), n)
     if m := _REL_UNIT.search(phrase):
         sign = {"last": -1, "next": 1, "this": 0}[m.group(1)]
-        moved = ref + relativedelta(**{_UNITS[m.group(2)]: sign})
+        moved = ref + _delta(m.group(2), sign)
         if m.group(2) == "year":
             return moved.replace(month=1, day=1)
         if m.group(2) == "month":

@@ -65,7 +65,7 @@ def lexicon() -> dict[str, Kind]:
     out: dict[str, Kind] = {}
     for kind in ("role", "generic", "animal"):
         for word in data[kind]:
-            out[word.lower()] = kind  # type: ignore[assignment]
+            out[word.lower()] = kind
     return out
 
 

@@ -11,7 +11,7 @@ Pure bookkeeping over spaCy tokens, filled message by message by the offline ext
 
 from __future__ import annotations
 
-from collections import Counter, defaultdict
+from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -58,7 +58,9 @@ class Discourse:
 
     speakers: Sequence[str | None]
     genders: dict[str, Gender] = field(default_factory=dict)
-    alias_votes: dict[str, Counter[str]] = field(default_factory=lambda: defaultdict(Counter))
+    # weighted votes (a vocative 1, an introduction 2): floats, so not a Counter
+    alias_votes: dict[str, defaultdict[str, float]] = field(
+        default_factory=lambda: defaultdict(lambda: defaultdict(float)))
     # (speaker, name): the speaker addressed someone by that name, so it is not theirs
     not_theirs: set[tuple[str, str]] = field(default_factory=set)
     person_words: set[str] = field(default_factory=set)  # words the model tagged PERSON anywhere in the episode

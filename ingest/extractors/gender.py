@@ -19,7 +19,8 @@ DOMINANCE = 8.0
 @lru_cache(maxsize=1)
 def _census() -> dict[str, Gender]:
     freq: dict[Gender, dict[str, float]] = {"f": {}, "m": {}}
-    for gender, filename in (("f", "dist.female.first"), ("m", "dist.male.first")):
+    lists: tuple[tuple[Gender, str], ...] = (("f", "dist.female.first"), ("m", "dist.male.first"))
+    for gender, filename in lists:
         try:
             text = resources.files("names").joinpath(filename).read_text(encoding="ascii")
         except (ModuleNotFoundError, FileNotFoundError):
@@ -29,7 +30,8 @@ def _census() -> dict[str, Gender]:
             if len(parts) >= 2:
                 freq[gender][parts[0].lower()] = float(parts[1]) or 0.0005
     out: dict[str, Gender] = {}
-    for gender, other in (("f", "m"), ("m", "f")):
+    rivals: tuple[tuple[Gender, Gender], ...] = (("f", "m"), ("m", "f"))
+    for gender, other in rivals:
         for name, share in freq[gender].items():
             rival = freq[other].get(name, 0.0)
             if share >= DOMINANCE * rival:

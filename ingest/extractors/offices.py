@@ -223,8 +223,8 @@ def _organization(sent: Span, head: Token, verb: Token | None, args: Arguments,
                     if (found := _org_of(args, s)) and found[1] != "Person":
                         return found
                 for t in reversed(sent.doc[sent.start:phrase.start]):
-                    if (found := _typed_names(args, t)) and found[0][1] in _ORG_TYPES:
-                        return found[0][0], found[0][1]
+                    if (typed := _typed_names(args, t)) and typed[0][1] in _ORG_TYPES:
+                        return typed[0][0], typed[0][1]
             elif found := _org_of(args, c):
                 return found
         if c.dep_ == "compound" and c.i < phrase.start and (found := _org_of(args, c)) and found[1] != "Person":

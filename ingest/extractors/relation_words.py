@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Literal, NamedTuple
 
+from strata.resolve.lexicon import Gender
+
 # Which side of "<possessor>'s <noun> <Name>" is the subject: "named" = the named person ("my sister Sofia":
 # Sofia sibling_of me), "possessor" = the possessor ("my dog Max": me has_pet Max).
 Side = Literal["named", "possessor"]
@@ -68,15 +70,17 @@ RELATION_NOUNS: dict[str, NounRelation] = {
             "lizard", "ferret", "gerbil", "mouse", "rat", subject="possessor", named_type="Animal"),
 }
 # Relation nouns that say which parent or child: the named person's gender, for pronouns.
-NOUN_GENDER = {
+FEMALE: Gender = "f"
+MALE: Gender = "m"
+NOUN_GENDER: dict[str, Gender] = {
     **dict.fromkeys(["sister", "sis", "mother", "mom", "mum", "mommy", "mama", "daughter", "wife", "ex-wife",
                      "girlfriend", "ex-girlfriend", "aunt", "niece", "grandmother", "grandma", "granny",
                      "stepmother", "stepmom", "stepdaughter", "fiancee", "fiancée", "girl", "ma", "heiress",
-                     "housekeeper", "maid", "maidservant", "governess", "kinswoman", "mistress"], "f"),
+                     "housekeeper", "maid", "maidservant", "governess", "kinswoman", "mistress"], FEMALE),
     **dict.fromkeys(["brother", "bro", "father", "dad", "daddy", "papa", "son", "husband", "ex-husband",
                      "boyfriend", "ex-boyfriend", "uncle", "nephew", "grandfather", "grandpa", "stepfather",
                      "stepdad", "stepson", "fiance", "fiancé", "boy", "pa", "kinsman", "butler", "footman",
-                     "valet", "master"], "m"),
+                     "valet", "master"], MALE),
 }
 PET_NOUNS = frozenset(n for n, r in RELATION_NOUNS.items() if r.predicate == "has_pet")
 

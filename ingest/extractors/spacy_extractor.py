@@ -14,7 +14,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from strata.ingest.extractors.common import (
     MAX_SPANS_PER_ENTITY,
@@ -99,9 +99,10 @@ def load_nlp() -> Language:
     nlp = spacy.load(MODEL_NAME)
     # Older prose glues dashes and emphasis underscores to words ("Mr. Darcy.--_I_ talked"): split them off so
     # a name stays a token of its own.
-    nlp.tokenizer.infix_finditer = compile_infix_regex([*nlp.Defaults.infixes, r"[.!?,;]?--+", r"_"]).finditer
-    nlp.tokenizer.prefix_search = compile_prefix_regex([*nlp.Defaults.prefixes, r"_", r"--+"]).search
-    nlp.tokenizer.suffix_search = compile_suffix_regex([*nlp.Defaults.suffixes, r"_", r"--+"]).search
+    tokenizer: Any = nlp.tokenizer  # spaCy's Cython Tokenizer: no stub types its rule attributes
+    tokenizer.infix_finditer = compile_infix_regex([*(nlp.Defaults.infixes or ()), r"[.!?,;]?--+", r"_"]).finditer
+    tokenizer.prefix_search = compile_prefix_regex([*(nlp.Defaults.prefixes or ()), r"_", r"--+"]).search
+    tokenizer.suffix_search = compile_suffix_regex([*(nlp.Defaults.suffixes or ()), r"_", r"--+"]).search
     return nlp
 
 
@@ -306,9 +307,10 @@ class SpacyExtractor:
                 # Headings and shouted words ("CHORUS", "WASHING") are capitals; a capitalized name is a name only
                 # when the text also writes it the ordinary way, and then it is that name. People speaking
                 # name organizations by acronym ("NATO", "IBM"): those stay.
-                name = _ordinary_form(name, segment.text, col)
-                if name is None:
+                ordinary = _ordinary_form(name, segment.text, col)
+                if ordinary is None:
                     continue
+                name = ordinary
             col.add_mention(name, type_, Span(start=start, end=end))
             if _is_honorific(doc[first]) or _speaker_token(doc, first, ent.end):
                 col.labels[name]["Person"] += EVIDENCE_WEIGHT

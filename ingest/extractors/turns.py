@@ -92,9 +92,9 @@ def decode(turns: Sequence[Turn], people: Sequence[str], genders: Mapping[str, G
                 total = score + unary[i][person] + _step(turn, before, previous, person)
                 if earlier is not None and person == earlier and person != previous:
                     total += ALTERNATE
-                key = (previous, person)
-                if key not in step or total > step[key][0]:
-                    step[key] = (total, (earlier, previous))
+                pair = (previous, person)
+                if pair not in step or total > step[pair][0]:
+                    step[pair] = (total, (earlier, previous))
         best = step
         history.append(best)
     key: tuple[str | None, str] | None = max(best, key=lambda k: best[k][0])
