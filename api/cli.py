@@ -150,6 +150,23 @@ def schema_apply() -> None:
     console.print(report.summary())
 
 
+@schema_app.command("show")
+def schema_show(group: str = typer.Option(..., "--group", help="Group id."),
+                as_json: bool = typer.Option(False, "--json")) -> None:
+    """A group's entity types and predicates with their counts and functional flags."""
+    from strata.memory import open_memory
+
+    with open_memory(settings(), embedder=False) as mem:
+        found = mem.schema(group)
+    if as_json:
+        sys.stdout.write(found.model_dump_json() + "\n")
+        return
+    for t in found.entity_types:
+        console.print(f"{t.name}: {t.count}", highlight=False)
+    for p in found.predicates:
+        console.print(f"{p.name}: {p.count}{' (functional)' if p.functional else ''}", highlight=False)
+
+
 @app.command("demo")
 def demo(book: Path | None = typer.Option(None, exists=True, dir_okay=False,
                                           help="A book (plain text, Project Gutenberg or not) instead of the default."),

@@ -294,6 +294,40 @@ def clock_cmd(ask: ClockRequest, group: str, as_json: bool) -> None:
         console.print(escape(f"{b.name}: {chapters}{b.length} characters"), highlight=False)
 
 
+@app.command("fact")
+def fact_cmd(uuid: str = typer.Argument(..., help="Fact uuid."), group: str = typer.Option(..., "--group"),
+             as_json: bool = typer.Option(False, "--json")) -> None:
+    """One fact (current, ended or retracted) with its provenance: the spans, messages and speakers behind it."""
+    from strata.memory import open_memory
+
+    with open_memory(embedder=False) as mem:
+        try:
+            hit = mem.fact(group, uuid)
+        except (InputError, NotFoundError) as exc:
+            _fail(exc)
+    if as_json or hit.fact is None:
+        _json_out(hit)
+        return
+    console.print(escape(f"{_arrow(hit.fact)}  {hit.fact.valid_at:%Y-%m-%d}..{_day(hit.fact.invalid_at)}"),
+                  highlight=False)
+    for p in hit.provenance:
+        console.print(escape(f"  [{p.source_name or p.episode_uuid} #{p.seq}] {p.text or ''}"), highlight=False)
+
+
+@app.command("agents")
+def agents_cmd(group: str = typer.Option(..., "--group"), as_json: bool = typer.Option(False, "--json")) -> None:
+    """Who wrote to the group: each agent's episodes and current facts (`strata facts --agent` lists them)."""
+    from strata.memory import open_memory
+
+    with open_memory(embedder=False) as mem:
+        found = mem.agents(group)
+    if as_json:
+        sys.stdout.write("[" + ",".join(a.model_dump_json() for a in found) + "]\n")
+        return
+    for a in found:
+        console.print(escape(f"{a.agent}: {a.episodes} episodes, {a.facts} current facts"), highlight=False)
+
+
 @app.command("serve")
 def serve(host: str = typer.Option(None, "--host"), port: int = typer.Option(None, "--port"),
           workers: int = typer.Option(None, "--workers", min=0, max=64,

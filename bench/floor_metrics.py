@@ -53,6 +53,10 @@ SYNONYMS = {"query": "q", "history": "include_history", "obj": "object", "positi
             "include_expired": "include_expired"}
 # Not parameters of the use case: who and where (the group, the entity addressed) and output flags.
 IGNORED = {"group", "uuid", "ctx", "as_json", "json", "entity_or_name", "name_or_uuid"}
+# What addresses the object in a front-end that names it otherwise (the CLI's ENTITY argument, REST's path).
+ADDRESS = {"entity": {"entity", "name", "limit"}, "neighborhood": {"entity"}, "timeline": {"entity"},
+           "notes": {"entity"}, "merges": {"entity"}, "merge": {"entity"}, "unmerge": {"entity", "record"},
+           "job": {"job_id"}, "retract_episode": {"kind"}}
 
 
 def _norm(name: str, use_case: str) -> str:
@@ -120,7 +124,8 @@ def parity() -> dict[str, Any]:
         row: dict[str, Any] = {}
         for front, name in zip(("rest", "mcp", "cli"), names, strict=True):
             found = fronts[front].get(name) if name else None
-            row[front] = None if found is None else sorted({_norm(n, case) for n in found} - IGNORED)
+            row[front] = (None if found is None
+                          else sorted({_norm(n, case) for n in found} - IGNORED - ADDRESS.get(case, set())))
         union = set().union(*(set(v) for v in row.values() if v is not None))
         row["lacking"] = {f: sorted(union - set(v)) if v is not None else "no such command"
                           for f, v in row.items() if v is None or union - set(v)}

@@ -156,3 +156,27 @@ def test_a_value_past_a_bound_is_refused_alike(client, make_key, group_id, case:
     done = CliRunner().invoke(app, [*argv, "--group", group_id])
     assert done.exit_code == 2, done.output
     assert "does not match the API schema" in done.output and name in done.output, done.output
+
+
+@pytest.mark.parametrize(("route", "tool", "command"), [
+    ("/v1/groups/{group}/agents", "list_agents", "agents"),
+    ("/v1/groups/{group}/schema", "group_schema", "schema show"),
+])
+def test_reads_of_a_whole_group_answer_alike(client, make_key, group_id, settings, route, tool, command) -> None:
+    """The reads without parameters: one answer from REST, MCP and the CLI's --json."""
+    rest = client.get(route.format(group=group_id), headers=make_key([group_id]))
+    assert rest.status_code == 200, rest.text
+    headers = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json",
+               **make_key([group_id])}
+    body = {"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+            "params": {"name": tool, "arguments": {"group": group_id}}}
+    mcp = client.post("/mcp/", headers=headers, content=json.dumps(body)).json()["result"]["structuredContent"]
+    from strata.api.cli import app
+
+    env = {"STRATA_NEO4J_URI": settings.neo4j_uri, "STRATA_REDIS_URL": settings.redis_url}
+    done = CliRunner().invoke(app, [*command.split(), "--group", group_id, "--json"], env=env)
+    assert done.exit_code == 0, done.output
+    cli = json.loads(done.stdout)
+    expected = rest.json()
+    assert (mcp["result"] if isinstance(expected, list) else mcp) == expected
+    assert cli == expected
