@@ -135,9 +135,17 @@ def parity() -> dict[str, Any]:
 
 
 def import_cycles() -> dict[str, Any]:
+    """Cycles of every import (type-only ones included), and of the imports that run (``runtime_*``)."""
+    found = _cycles(type_only=True)
+    runtime = _cycles(type_only=False)
+    found["runtime_cycles"], found["runtime_cycle_count"] = runtime["cycles"], runtime["cycle_count"]
+    return found
+
+
+def _cycles(type_only: bool) -> dict[str, Any]:
     import grimp
 
-    graph = grimp.build_graph("strata")
+    graph = grimp.build_graph("strata", exclude_type_checking_imports=not type_only)
     modules = sorted(graph.modules)
     edges = {m: {i for i in graph.find_modules_directly_imported_by(m) if i in graph.modules} for m in modules}
     index: dict[str, int] = {}
