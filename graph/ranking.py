@@ -148,7 +148,7 @@ def _mean(values: list[float]) -> float:
 
 # The weights a search uses when the rescoring stage is configured (settings.rescore_embedder): fitted with it
 # by bench/fit_ranking.py --rescore (docs/benchmarks.md); the defaults above leave the stage off.
-RESCORING = RankWeights(rescore=2.0)
+RESCORING = RankWeights(rescore=8.0)
 
 
 def rescoring_weights() -> RankWeights:

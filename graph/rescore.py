@@ -32,6 +32,9 @@ class Rescorer:
     embed_passages: EmbedFn
     embed_query: EmbedFn
     depth: int = 50
+    # The model is the stored vectors' own: the channels already read each candidate's cosines under it (its
+    # semantic scores), so nothing is embedded, read or stored for the stage.
+    stored: bool = False
 
     @property
     def keys(self) -> tuple[str, str]:
@@ -40,13 +43,19 @@ class Rescorer:
         return base, base + "_context"
 
 
-def fill(graph: Graph, group_id: str, query_vector: list[float], candidates: Sequence[Candidate],
+def fill(graph: Graph, group_id: str, query_vector: list[float] | None, candidates: Sequence[Candidate],
          rescorer: Rescorer) -> None:
     """Set ``rescore`` (the mean cosine of the query and the candidate's texts) on each candidate lacking it;
     vectors missing on the items are computed and stored."""
     need = [c for c in candidates if c.rescore is None]
     if not need:
         return
+    if rescorer.stored:  # the semantic scores are these cosines, on the index scale (1 + cos) / 2
+        for c in need:
+            cosines = [2.0 * s - 1.0 for s in c.semantic if s is not None]
+            c.rescore = float(np.mean(cosines)) if cosines else 0.0
+        return
+    assert query_vector is not None
     vectors = item_vectors(graph, group_id, [(c.kind, c.uuid) for c in need], rescorer)
     query = np.asarray(query_vector, dtype=np.float32)
     for c in need:
@@ -86,6 +95,8 @@ def fill_group(graph: Graph, group_id: str, rescorer: Rescorer, page: int = 256,
                progress: Callable[[int], None] | None = None) -> int:
     """Compute the model's vectors for every passage of a group that lacks them, a page at a time (stopped and
     started again, it carries on where it was). Returns how many passages it filled."""
+    if rescorer.stored:
+        return 0
     done = 0
     seen: set[str] = set()
     while True:

@@ -85,8 +85,8 @@ class Gathered(BaseModel):
 def search(graph: Graph, group_id: str, query: SearchQuery, embed: EmbedFn | None = None,
            weights: RankWeights | None = None, rescorer: rescore.Rescorer | None = None) -> SearchResult:
     # The rescoring model embeds the question beside the channels' round trips (ONNX releases the GIL).
-    asking = (graph.beside(rescorer.embed_query, [query.q.strip()])
-              if rescorer is not None and (weights or RankWeights()).rescore and query.q.strip() else None)
+    asking = (graph.beside(rescorer.embed_query, [query.q.strip()]) if rescorer is not None and not rescorer.stored
+              and (weights or RankWeights()).rescore and query.q.strip() else None)
     gathered = gather(graph, group_id, query, embed)
     if asking is not None:
         gathered.rescore_query = asking.result()[0]
@@ -140,7 +140,7 @@ def answer(graph: Graph, gathered: Gathered, weights: RankWeights | None = None,
     candidates = rank(gathered.candidates, weights, gathered.text_channels, query.around)
     if rescorer is not None and weights.rescore and query.q.strip():
         candidates = [c for c in candidates if c.kind in gathered.kinds]
-        if gathered.rescore_query is None:
+        if gathered.rescore_query is None and not rescorer.stored:
             gathered.rescore_query = rescorer.embed_query([query.q.strip()])[0]
         rescore.fill(graph, gathered.params["group_id"], gathered.rescore_query, candidates[:rescorer.depth],
                      rescorer)

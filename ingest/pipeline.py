@@ -114,7 +114,8 @@ class Pipeline:
         if self.embedder is not None:
             self.check_embedder(episode.group_id)
             self.embed(texts_to_embed(episode, extraction, prose_vectors=self.prose_vectors))
-        if self.rescorer is not None and passage_vectors_wanted(episode, self.prose_vectors):
+        if self.rescorer is not None and not self.rescorer.stored and passage_vectors_wanted(episode,
+                                                                                           self.prose_vectors):
             self._rescore_embed([t for p in passages_for(episode, extraction.notes)
                                  for t in (p.text, p.context or p.text)])
         return extraction
@@ -161,7 +162,7 @@ class Pipeline:
                                       adjudicator=metered, source=source, prose_vectors=self.prose_vectors)
             result = commit_episode(self.graph, plan, recompute_timeline, now or utcnow(), agent=episode.agent)
         embedded = [p for p in plan.passages if p.embedding is not None]
-        if self.rescorer is not None and embedded:
+        if self.rescorer is not None and not self.rescorer.stored and embedded:
             vectors = self._rescore_embed([t for p in embedded for t in (p.text, p.context or p.text)])
             store_passages(self.graph, episode.group_id, [(p.uuid, vectors[2 * k], vectors[2 * k + 1])
                                                          for k, p in enumerate(embedded)], self.rescorer)

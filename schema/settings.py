@@ -90,7 +90,7 @@ class Settings(BaseSettings):
     vector_rerank: bool = True
     # Rescoring (graph/rescore.py): the ranking stage's best `rescore_depth` candidates also get the cosine of the
     # query and their text under this embedder (cached on each item), a fitted feature of RankWeights.
-    rescore_embedder: Literal["none", "bge-small"] = "none"
+    rescore_embedder: Literal["none", "bge-small"] = "bge-small"
     rescore_depth: int = Field(default=50, ge=1, le=200)
     # Query vectors kept per process (least recently used dropped): a repeated question skips the model.
     query_cache_size: int = Field(default=1024, ge=0)

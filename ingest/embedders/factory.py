@@ -57,6 +57,7 @@ def make_rescorer(settings: Settings, embedder: Embedder | None = None, for_quer
     that model), its queries through a bounded cache; None when the stage is off."""
     if settings.rescore_embedder == "none":
         return None
-    model = embedder if isinstance(embedder, OnnxBgeSmallEmbedder) else make_bge_small(settings, for_queries)
+    stored = isinstance(embedder, OnnxBgeSmallEmbedder)  # the stage reads the stored vectors' cosines
+    model = embedder if stored else make_bge_small(settings, for_queries)
     return Rescorer(model.name, model.embed, QueryCache(model.embed_queries, settings.query_cache_size),
-                    settings.rescore_depth)
+                    settings.rescore_depth, stored=stored)

@@ -114,3 +114,17 @@ def test_an_ingest_with_the_stage_on_stores_each_passages_rescoring_vectors(grap
     for row in rows:
         assert np.allclose(row["v"], model.embed([row["text"]])[0], atol=1e-6)
         assert np.allclose(row["cv"], model.embed([row["context"]])[0], atol=1e-6)
+
+
+def test_rescoring_by_the_stored_model_reads_the_semantic_scores_and_stores_nothing(graph: Graph,
+                                                                                  group_id: str) -> None:
+    stored = HashEmbedder(dimension=384)
+    _ingest(graph, group_id, stored)
+    rescorer = Rescorer("hash", stored.embed, stored.embed, depth=3, stored=True)
+    ask = SearchQuery(q="Where does Anna go climbing?", limit=5, kinds=["episode"])
+    plain = search(graph, group_id, ask, embed=stored.embed)
+    rescored = search(graph, group_id, ask, embed=stored.embed, weights=RankWeights(rescore=50.0), rescorer=rescorer)
+    assert {h.episode.uuid for h in rescored.hits[:3]} == {h.episode.uuid for h in plain.hits[:3]}  # the head only
+    assert graph.query("MATCH (p:Passage) WHERE p.group_id = $g AND p.rescore_hash IS NOT NULL RETURN count(p) AS n",
+                       g=group_id)[0]["n"] == 0
+    assert fill_group(graph, group_id, rescorer) == 0
