@@ -56,11 +56,27 @@ def fill(graph: Graph, group_id: str, query_vector: list[float] | None, candidat
             c.rescore = float(np.mean(cosines)) if cosines else 0.0
         return
     assert query_vector is not None
-    vectors = item_vectors(graph, group_id, [(c.kind, c.uuid) for c in need], rescorer)
-    query = np.asarray(query_vector, dtype=np.float32)
+    text_key, context_key = rescorer.keys
+    uuids: dict[str, list[str]] = {"episode": [], "fact": [], "entity": []}
     for c in need:
-        found = vectors.get((c.kind, c.uuid))
-        c.rescore = float(np.mean(found @ query)) if found is not None and len(found) else 0.0
+        uuids[c.kind].append(c.uuid)
+    rows = graph.fetch(q.RESCORE_SCORES, group_id=group_id, text_key=text_key, context_key=context_key,
+                       query=query_vector, passage_uuids=uuids["episode"], fact_uuids=uuids["fact"],
+                       entity_uuids=uuids["entity"])
+    missing = [(r, k) for r in rows for k, s in enumerate(r["sims"]) if s is None and r["texts"][k]]
+    if missing:  # embedded now, stored for the next search, scored here
+        fresh = rescorer.embed_passages([r["texts"][k] for r, k in missing])
+        query = np.asarray(query_vector, dtype=np.float32)
+        for r in rows:
+            r["vectors"] = [None] * len(r["texts"])
+        for (row, k), vector in zip(missing, fresh, strict=True):
+            row["vectors"][k] = vector
+            row["sims"][k] = (1.0 + float(np.asarray(vector, dtype=np.float32) @ query)) / 2.0
+        _store(graph, group_id, [r for r in rows if any(v is not None for v in r["vectors"])], rescorer.keys)
+    found = {(r["kind"], r["uuid"]): [2.0 * s - 1.0 for s in r["sims"] if s is not None] for r in rows}
+    for c in need:
+        cosines = found.get((c.kind, c.uuid))
+        c.rescore = float(np.mean(cosines)) if cosines else 0.0
 
 
 def item_vectors(graph: Graph, group_id: str, items: Sequence[tuple[str, str]],
