@@ -75,8 +75,8 @@ def fill(graph: Graph, group_id: str, query_vector: list[float] | None, candidat
         _store(graph, group_id, [r for r in rows if any(v is not None for v in r["vectors"])], rescorer.keys)
     found = {(r["kind"], r["uuid"]): [2.0 * s - 1.0 for s in r["sims"] if s is not None] for r in rows}
     for c in need:
-        cosines = found.get((c.kind, c.uuid))
-        c.rescore = float(np.mean(cosines)) if cosines else 0.0
+        scored = found.get((c.kind, c.uuid))
+        c.rescore = float(np.mean(scored)) if scored else 0.0
 
 
 def item_vectors(graph: Graph, group_id: str, items: Sequence[tuple[str, str]],

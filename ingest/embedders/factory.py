@@ -57,7 +57,8 @@ def make_rescorer(settings: Settings, embedder: Embedder | None = None, for_quer
     that model), its queries through a bounded cache; None when the stage is off."""
     if settings.rescore_embedder == "none":
         return None
-    stored = isinstance(embedder, OnnxBgeSmallEmbedder)  # the stage reads the stored vectors' cosines
-    model = embedder if stored else make_bge_small(settings, for_queries)
+    # the stage reads the stored vectors' cosines when they are bge-small's already
+    stored = isinstance(embedder, OnnxBgeSmallEmbedder)
+    model = embedder if isinstance(embedder, OnnxBgeSmallEmbedder) else make_bge_small(settings, for_queries)
     return Rescorer(model.name, model.embed, QueryCache(model.embed_queries, settings.query_cache_size),
                     settings.rescore_depth, stored=stored)
