@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from strata.ingest.extractors.discourse import PRONOUN_GENDER
+from strata.ingest.extractors.epithets import join_epithets, speaker
 from strata.ingest.extractors.exchange_people import People, join_called
 from strata.ingest.extractors.intro_tags import asked, intro_tag
 from strata.ingest.extractors.narration_people import Window, is_honorific
@@ -26,7 +27,6 @@ from strata.ingest.extractors.narrator import NARRATOR, narrator_name
 from strata.ingest.extractors.quote_context import ContextDialogue, context_dialogue
 from strata.ingest.extractors.quote_spans import Utterance, find_utterances
 from strata.ingest.extractors.speech_tags import PERSON_NOUNS, SPEECH_VERB, Tag, tag_after, tag_before
-from strata.ingest.extractors.tag_descriptors import join_epithets, speaker
 from strata.ingest.extractors.turns import ANSWER, Turn, decode
 from strata.resolve.lexicon import Gender
 from strata.schema.models import ExtractedQuote, QuoteMethod, Span

@@ -15,20 +15,13 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
 from strata.resolve.lexicon import Gender
-from strata.resolve.normalize import canonical_honorific
-
-if TYPE_CHECKING:
-    from strata.ingest.extractors.exchange_people import People
-    from strata.ingest.extractors.narration_people import Window
-    from strata.ingest.extractors.turns import Turn
 
 LEXICON = Path(__file__).resolve().parent.parent / "assets" / "speaker_nouns.json"
 MAX_WORDS = 3  # determiner-less words of a description before its head ("the big red-faced navvy")
 MAX_PHRASE = 4  # words of a describing phrase after the head ("with the black beard")
-TITLE_REACH = 3000  # characters back a title-bearing name is looked for ("the colonel" -> "Colonel Ford")
 # Words that end the noun phrase: what follows the subject of a tag is not part of its name.
 _STOP = frozenset({"and", "as", "who", "which", "that", "to", "while", "when", "but", "for", "then", "again",
                    "now", "at", "so", "still", "too", "very", "quite", "not", "had", "was", "is", "be", "been",
@@ -148,26 +141,6 @@ def head_of(name: str) -> str:
     return words[max(cut - 1, 0)].lower()
 
 
-def speaker(win: Window, name: str, pos: int) -> str:
-    """Whom a naming description is in the window at ``pos``: the latest name that bears its head as a title
-    ("Colonel Ford" for "the colonel"), else the description itself, known to the window from here on (with
-    the gender its noun tells) so that a later "said he" can point back at it."""
-    head = head_of(name)
-    title = canonical_honorific(head) or head
-    for m in reversed(win.mentions):
-        if m.pos >= pos:
-            continue
-        if pos - m.pos > TITLE_REACH:
-            break
-        first = m.name.split()[0].lower().rstrip(".")
-        if len(m.name.split()) > 1 and (canonical_honorific(first) or first) == title:
-            return m.name
-    told = gender(head)
-    if told is not None:
-        win.described_gender.setdefault(name, told)
-    return name
-
-
 def tagged_descriptions(text: str, verb: str) -> frozenset[str]:
     """The naming descriptions a window's speech tags use ("said the mariner", "the barman cried"): the only
     ones its narration is read for, so that "The mariner stared" is a mention and "the door opened" is not.
@@ -193,19 +166,3 @@ def narration_description(text: str, pos: int, known: frozenset[str]) -> Descrip
         return None
     capital = described.name.split()[1][:1].isupper()
     return described if described.name in known or capital else None
-
-
-def join_epithets(people: People, turns: list[Turn], named_tags: set[str], narrated: set[str]) -> None:
-    """A description that tags an exchange ("said the doctor") is the one person the exchange's narration names
-    ("Mr. Lane") who never gets a tag by name there, of the description's gender: a novel calls a named character
-    by role too. With no such person, or two, the description stays its own character ("said the mariner")."""
-    from strata.ingest.extractors.exchange_people import merge
-
-    for described in [n for n in people.names if n.startswith("the ")]:
-        gender = people.gender(described)
-        if gender is None:
-            continue
-        named = {x for x in narrated if x in people.names and not x.startswith("the ") and x not in named_tags
-                 and x != "I" and people.gender(x) == gender}
-        if len(named) == 1:
-            merge(people, turns, described, named.pop())
