@@ -7,36 +7,8 @@ is neither). Never used to decide identity: a wrong guess costs one pronoun, not
 
 from __future__ import annotations
 
-from functools import lru_cache
-from importlib import resources
-
+from strata.resolve.given_names import census_genders
 from strata.resolve.lexicon import FEMALE_GIVEN_NAMES, HONORIFICS, MALE_GIVEN_NAMES, Gender
-
-# How many times more often one census list must use a name than the other for it to count as that gender.
-DOMINANCE = 8.0
-
-
-@lru_cache(maxsize=1)
-def _census() -> dict[str, Gender]:
-    freq: dict[Gender, dict[str, float]] = {"f": {}, "m": {}}
-    lists: tuple[tuple[Gender, str], ...] = (("f", "dist.female.first"), ("m", "dist.male.first"))
-    for gender, filename in lists:
-        try:
-            text = resources.files("names").joinpath(filename).read_text(encoding="ascii")
-        except (ModuleNotFoundError, FileNotFoundError):
-            continue  # without the lists only honorifics and the built-in lexicon decide
-        for line in text.splitlines():
-            parts = line.split()
-            if len(parts) >= 2:
-                freq[gender][parts[0].lower()] = float(parts[1]) or 0.0005
-    out: dict[str, Gender] = {}
-    rivals: tuple[tuple[Gender, Gender], ...] = (("f", "m"), ("m", "f"))
-    for gender, other in rivals:
-        for name, share in freq[gender].items():
-            rival = freq[other].get(name, 0.0)
-            if share >= DOMINANCE * rival:
-                out[name] = gender
-    return out
 
 
 def given_name_gender(word: str) -> Gender | None:
@@ -45,12 +17,12 @@ def given_name_gender(word: str) -> Gender | None:
         return "f"
     if low in MALE_GIVEN_NAMES:
         return "m"
-    return _census().get(low)
+    return census_genders().get(low)
 
 
 def is_given_name(word: str) -> bool:
     """A word the census lists know as a first name (used to accept capitalized nouns as names)."""
-    return word.lower() in _census() or word.lower() in FEMALE_GIVEN_NAMES or word.lower() in MALE_GIVEN_NAMES
+    return word.lower() in census_genders() or word.lower() in FEMALE_GIVEN_NAMES or word.lower() in MALE_GIVEN_NAMES
 
 
 def name_gender(name: str) -> Gender | None:
