@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 import pytest
 
 from strata.ingest.extractors import SpacyExtractor
-from strata.ingest.extractors.spacy_extractor import _name_shaped, _shouted
+from strata.ingest.extractors.name_shape import name_shaped, shouted
 from strata.schema.models import Episode
 
 
@@ -23,10 +23,10 @@ def extractor() -> SpacyExtractor:
 
 
 def test_shouting_and_dialogue_fragments_are_not_names():
-    assert _shouted("CHORUS") and _shouted("MR. DARCY") and not _shouted("J. R.") and not _shouted("Alice")
-    assert _name_shaped("Anne de Bourgh") and _name_shaped("Mrs. Bennet") and _name_shaped("Duchess of York")
-    assert not _name_shaped("Off with her head!") and not _name_shaped("Come, we shall")
-    assert not _name_shaped("Washing--extra") and not _name_shaped("French and music")
+    assert shouted("CHORUS") and shouted("MR. DARCY") and not shouted("J. R.") and not shouted("Alice")
+    assert name_shaped("Anne de Bourgh") and name_shaped("Mrs. Bennet") and name_shaped("Duchess of York")
+    assert not name_shaped("Off with her head!") and not name_shaped("Come, we shall")
+    assert not name_shaped("Washing--extra") and not name_shaped("French and music")
 
 
 def test_capitals_name_someone_only_as_the_text_writes_them_elsewhere(extractor: SpacyExtractor):
