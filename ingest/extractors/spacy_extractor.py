@@ -26,6 +26,7 @@ from strata.ingest.extractors.quotes import find_quotes
 from strata.ingest.extractors.relation_words import RELATION_NOUNS, VOCATIVE_LEADS
 from strata.ingest.extractors.spacy_arguments import Arguments
 from strata.ingest.extractors.spacy_facts import (
+    Claim,
     add_fact,
     canonical_predicate,
     derive_succession,
@@ -147,9 +148,9 @@ class SpacyExtractor:
         offices = [] if asked else list(office_facts(sent, args, roles()))
         taken = {o.verb for o in offices if o.verb is not None}
         for office in offices:
-            add_fact(col, office.holder, office.predicate, office.org, office.negated, office.text, evidence,
-                           dates.first or segment.said_at, segment, {}, office.holder_type, office.org_type,
-                           role=office.role)
+            claim = Claim(office.holder, office.predicate, office.org, office.negated, office.text,
+                          office.holder_type, office.org_type, role=office.role)
+            add_fact(col, claim, evidence, dates.first or segment.said_at, segment)
             if office.org not in col.mentions:
                 base = sent.start_char + segment.offset
                 for span in find_mentions(sent.text, office.org, limit=1):
@@ -183,10 +184,9 @@ class SpacyExtractor:
                 base = sent.start_char + segment.offset
                 for span in find_mentions(sent.text, fact.object, limit=1):
                     col.add_mention(fact.object, fact.object_type, Span(start=span.start + base, end=span.end + base))
-            add_fact(col, fact.subject, canonical_predicate(fact.predicate), fact.object, fact.negated,
-                           fact.text, evidence, None if n < undated else dates.first or segment.said_at, segment, {},
-                           fact.subject_type,
-                           fact.object_type)
+            claim = Claim(fact.subject, canonical_predicate(fact.predicate), fact.object, fact.negated, fact.text,
+                          fact.subject_type, fact.object_type)
+            add_fact(col, claim, evidence, None if n < undated else dates.first or segment.said_at, segment)
         # Notes are for what people say (a chat message, a speaker's text); prose keeps its passages as they are.
         if segment.speaker and memory_worthy(sent, set(args.token_names) | set(args.pronouns), bool(implicit)):
             text = rewrite(sent, segment.speaker, args.addressee, args.pronouns, dates.phrases, bool(implicit),

@@ -3,6 +3,8 @@ recorded per (subject, predicate, object) with its evidence, succession, and the
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING
 
@@ -72,33 +74,45 @@ def facts_for_verb(col: Collector, segment: Segment, verb: Token, args: Argument
                     if predicate in framed:
                         continue  # "engaged his attention": the frame, not its bare verb, says engaged_to
                     text = fact_text(verb, subject, obj, joiner, particles, subj_token, passive)
-                    add_fact(col, subject, predicate, obj, negated, text, evidence,
-                             dates.first or segment.said_at, segment,
-                             args.token_names, s_type, o_type)
+                    claim = Claim(subject, predicate, obj, negated, text, s_type, o_type)
+                    add_fact(col, claim, evidence, dates.first or segment.said_at, segment, args.token_names)
 
 
-def add_fact(
-    col: Collector, subject: str, predicate: str, obj: str, negated: bool, text: str,
-    evidence: Span, when: datetime | None, segment: Segment, names: dict[int, tuple[str, str]],
-    subject_type: str | None = None, object_type: str | None = None, role: str | None = None,
-) -> None:
-    if not predicate:
+@dataclass(frozen=True)
+class Claim:
+    """A fact as a rule reads it, before the roster and the sentence's names settle its argument types."""
+
+    subject: str
+    predicate: str
+    obj: str
+    negated: bool
+    text: str
+    subject_type: str | None = None
+    object_type: str | None = None
+    role: str | None = None
+
+
+def add_fact(col: Collector, claim: Claim, evidence: Span, when: datetime | None, segment: Segment,
+             names: Mapping[int, tuple[str, str]] | None = None) -> None:
+    """Record a claim once per (subject, predicate, object, negation, role); a repeat adds its evidence."""
+    subject, obj = claim.subject, claim.obj
+    if not claim.predicate:
         return
-    shaped = argument_shaped(subject) and (argument_shaped(obj) or object_type == "Concept")
+    shaped = argument_shaped(subject) and (argument_shaped(obj) or claim.object_type == "Concept")
     if segment.speaker is None and not shaped:
         return  # narration's names come from a noisier NER: "CHAPTER VI", "Longbourn if Lydia"
-    key = (subject, predicate, obj, negated, role)
+    key = (subject, claim.predicate, obj, claim.negated, claim.role)
     known = col.facts.get(key)
     if known is not None:
         if evidence not in known.spans:
             col.facts[key] = known.model_copy(update={"spans": [*known.spans, evidence]})
         return
-    types = {n: t for n, t in names.values()}
+    types = {n: t for n, t in (names or {}).values()}
     col.facts[key] = ExtractedFact(
-        subject=subject, predicate=predicate, object=obj, fact=text,
-        subject_type=col.roster_types.get(subject.lower(), types.get(subject, subject_type or "Person")),
-        object_type=col.roster_types.get(obj.lower(), types.get(obj, object_type or "Person")),
-        valid_at=when, negated=negated, spans=[evidence], asserted_by=segment.speaker, role=role,
+        subject=subject, predicate=claim.predicate, object=obj, fact=claim.text,
+        subject_type=col.roster_types.get(subject.lower(), types.get(subject, claim.subject_type or "Person")),
+        object_type=col.roster_types.get(obj.lower(), types.get(obj, claim.object_type or "Person")),
+        valid_at=when, negated=claim.negated, spans=[evidence], asserted_by=segment.speaker, role=claim.role,
         confidence=0.6,  # parse-based facts are noisier than LLM ones; lets resolve/ weigh them
     )
 
