@@ -26,6 +26,7 @@ from strata.memory.answers import answer_first
 from strata.resolve.questions import state_question
 from strata.resolve.roles import roles
 from strata.resolve.timewords import time_window
+from strata.schema.requests import ContextRequest
 
 # Hits a context block is drawn from, best first, before the budget cuts it.
 CONTEXT_HITS = 40
@@ -92,12 +93,11 @@ def count_tokens(text: str) -> int:
     return len(_wordpiece().encode(text, add_special_tokens=False).ids)
 
 
-def context_block(graph: Graph, group: str, q: str, budget_tokens: int, embed: EmbedFn | None,
-                  as_of: datetime | None = None, time_words: bool = True,
-                  count: Callable[[str], int] = count_tokens, agent: str | None = None,
-                  asking: Asking | None = None) -> ContextBlock:
+def context_block(graph: Graph, group: str, ask: ContextRequest, embed: EmbedFn | None,
+                  count: Callable[[str], int] = count_tokens, asking: Asking | None = None) -> ContextBlock:
+    q, budget_tokens, as_of, agent = ask.q, ask.budget_tokens, ask.as_of, ask.agent
     result = recall_search(graph, group, SearchQuery(q=q, limit=CONTEXT_HITS, as_of=as_of, agent=agent), embed,
-                           time_words, asking)
+                           ask.time_words, asking)
     header = (f'Memory for "{_one_line(q)}"' + (f" as of {as_of:%Y-%m-%d}" if as_of else "")
               + (f" from {_one_line(agent)}" if agent else "") + ":")
     # Entity summaries say what holds now: a question about a slot at a time reads the dated evidence first

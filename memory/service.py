@@ -47,7 +47,7 @@ from strata.graph.upgrade import upgrade_offices
 from strata.ingest.consolidate import ConsolidationResult, consolidate_group
 from strata.ingest.retention import apply_group
 from strata.ingest.rules import office_rules, purge_rules, split_rules
-from strata.ingest.sources import SourceDocument, parse_source_bytes
+from strata.ingest.sources import SourceDocument, SourceOptions, parse_source_bytes
 from strata.ingest.submit import episode_info, job_info, retry_failed, submit_document, submit_episodes
 from strata.memory.answers import office_filter
 from strata.memory.episodes import EpisodeIn, to_episode
@@ -184,9 +184,9 @@ class Memory:
         if len(data) == 0:
             raise InputError("the uploaded file is empty")
         cfg = self.settings
-        doc = parse_source_bytes(data, fmt, name=name, group_id=group, agent=agent,
-                                 book_window_tokens=cfg.book_window_tokens,
-                                 chat_window_messages=cfg.chat_window_messages, max_episode_chars=cfg.max_episode_chars)
+        options = SourceOptions(book_window_tokens=cfg.book_window_tokens,
+                                chat_window_messages=cfg.chat_window_messages, max_episode_chars=cfg.max_episode_chars)
+        doc = parse_source_bytes(data, fmt, name=name, group_id=group, agent=agent, options=options)
         if not doc.episodes:
             raise InputError("the file holds no episodes", {"warnings": doc.warnings[:20]})
         return doc
@@ -303,8 +303,7 @@ class Memory:
 
     def context(self, group: str, ask: ContextRequest) -> ContextBlock:
         self.rt.check_embedder(group)
-        return context_block(self.graph, group, ask.q, ask.budget_tokens, self.embed, as_of=ask.as_of,
-                             time_words=ask.time_words, agent=ask.agent, asking=self._asking)
+        return context_block(self.graph, group, ask, self.embed, asking=self._asking)
 
     def resolve(self, group: str, ask: ResolveRequest) -> Resolution:
         return resolve_name(self.graph, group, ask.name, ask.limit, self.embed)

@@ -44,19 +44,26 @@ class SourceDocument(BaseModel):
     text: str
 
 
-def _check_options(fmt: str, book_window_tokens: int, chat_window_messages: int, max_episode_chars: int) -> None:
+class SourceOptions(BaseModel):
+    """How a source is cut into episodes (from Settings); the same for a file, uploaded bytes or text. Checked
+    by the parse (an InputError naming every option), not by the model."""
+
+    model_config = ConfigDict(frozen=True)
+
+    book_window_tokens: int = 1500
+    chat_window_messages: int = 0
+    max_episode_chars: int = 200_000
+
+
+def _check_options(fmt: str, options: SourceOptions) -> None:
     if fmt not in _PARSERS:
         raise UnsupportedFormatError(
             f"unknown format {fmt!r}; expected one of: {', '.join(FORMATS)}", {"format": fmt, "formats": FORMATS}
         )
-    if book_window_tokens < 1 or chat_window_messages < 0 or max_episode_chars < 1:
+    if options.book_window_tokens < 1 or options.chat_window_messages < 0 or options.max_episode_chars < 1:
         raise InputError(
             "book_window_tokens and max_episode_chars must be positive, chat_window_messages >= 0",
-            {
-                "book_window_tokens": book_window_tokens,
-                "chat_window_messages": chat_window_messages,
-                "max_episode_chars": max_episode_chars,
-            },
+            options.model_dump(),
         )
 
 
@@ -73,7 +80,9 @@ def load_source(
 ) -> SourceDocument:
     """Read ``path`` and segment it into episodes; every bad input is an InputError naming the file."""
     path = Path(path)
-    _check_options(fmt, book_window_tokens, chat_window_messages, max_episode_chars)
+    options = SourceOptions(book_window_tokens=book_window_tokens, chat_window_messages=chat_window_messages,
+                            max_episode_chars=max_episode_chars)
+    _check_options(fmt, options)
     decoded = decode_bytes(read_bytes(path), str(path))
     return _parse(
         decoded,
@@ -82,9 +91,7 @@ def load_source(
         uri=path.resolve().as_uri(),
         group_id=group_id,
         agent=agent,
-        book_window_tokens=book_window_tokens,
-        chat_window_messages=chat_window_messages,
-        max_episode_chars=max_episode_chars,
+        options=options,
         now=now,
     )
 
@@ -97,13 +104,11 @@ def parse_source_bytes(
     group_id: str,
     uri: str | None = None,
     agent: str | None = None,
-    book_window_tokens: int = 1500,
-    chat_window_messages: int = 0,
-    max_episode_chars: int = 200_000,
+    options: SourceOptions = SourceOptions(),
     now: datetime | None = None,
 ) -> SourceDocument:
     """An uploaded file's bytes: decoded exactly as ``load_source`` decodes a file."""
-    _check_options(fmt, book_window_tokens, chat_window_messages, max_episode_chars)
+    _check_options(fmt, options)
     return _parse(
         decode_bytes(data, name),
         fmt,
@@ -111,9 +116,7 @@ def parse_source_bytes(
         uri=uri,
         group_id=group_id,
         agent=agent,
-        book_window_tokens=book_window_tokens,
-        chat_window_messages=chat_window_messages,
-        max_episode_chars=max_episode_chars,
+        options=options,
         now=now,
     )
 
@@ -126,13 +129,11 @@ def parse_source_text(
     group_id: str,
     uri: str | None = None,
     agent: str | None = None,
-    book_window_tokens: int = 1500,
-    chat_window_messages: int = 0,
-    max_episode_chars: int = 200_000,
+    options: SourceOptions = SourceOptions(),
     now: datetime | None = None,
 ) -> SourceDocument:
     """In-memory content; BOM and CRLF are normalized like a file's, so offsets and ids agree."""
-    _check_options(fmt, book_window_tokens, chat_window_messages, max_episode_chars)
+    _check_options(fmt, options)
     normalized = normalize_newlines(text)
     check_text(normalized, name)
     return _parse(
@@ -142,9 +143,7 @@ def parse_source_text(
         uri=uri,
         group_id=group_id,
         agent=agent,
-        book_window_tokens=book_window_tokens,
-        chat_window_messages=chat_window_messages,
-        max_episode_chars=max_episode_chars,
+        options=options,
         now=now,
     )
 
@@ -157,9 +156,7 @@ def _parse(
     uri: str | None,
     group_id: str,
     agent: str | None,
-    book_window_tokens: int,
-    chat_window_messages: int,
-    max_episode_chars: int,
+    options: SourceOptions,
     now: datetime | None,
 ) -> SourceDocument:
     if not group_id:
@@ -175,9 +172,9 @@ def _parse(
         source_hash=source_hash,
         now=now,
         agent=agent,
-        book_window_tokens=book_window_tokens,
-        chat_window_messages=chat_window_messages,
-        max_episode_chars=max_episode_chars,
+        book_window_tokens=options.book_window_tokens,
+        chat_window_messages=options.chat_window_messages,
+        max_episode_chars=options.max_episode_chars,
         source_uuid=source_uuid(group_id, source_hash),
     )
     ctx.warnings.extend(decoded.warnings, kind="encoding")
@@ -190,11 +187,7 @@ def _parse(
         "encoding_fallback": decoded.fallback,
         "episodes": len(ctx.episodes),
         # Episode ids depend on seq, so re-ingesting with other settings reuses ids for other spans.
-        "segmentation": {
-            "book_window_tokens": book_window_tokens,
-            "chat_window_messages": chat_window_messages,
-            "max_episode_chars": max_episode_chars,
-        },
+        "segmentation": options.model_dump(),
         **details,
     }
     source = Source(

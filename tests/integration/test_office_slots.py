@@ -19,6 +19,7 @@ from strata.ingest.submit import submit_document
 from strata.ingest.tasks import build_pipeline
 from strata.ingest.testing import openai_server as wire
 from strata.memory.recall import context_block, recall_search
+from strata.schema.requests import ContextRequest
 from strata.schema.settings import Settings
 
 pytestmark = pytest.mark.integration
@@ -103,7 +104,8 @@ def test_the_holder_of_the_time_asked_comes_first(graph: Graph, ingested: str, q
     result = recall_search(graph, ingested, SearchQuery(q=question, as_of=as_of), None)
     first = result.hits[0]
     assert first.answer and first.fact is not None and first.fact.subject_name == holder
-    block = context_block(graph, ingested, question, 500, None, as_of=as_of, count=lambda t: len(t.split()))
+    block = context_block(graph, ingested, ContextRequest(q=question, budget_tokens=500, as_of=as_of), None,
+                          count=lambda t: len(t.split()))
     assert block.text.split("\n")[1:3] == ["Answer:", f"- {first.fact.fact} " + block.text.split("\n")[2].split(
         f"- {first.fact.fact} ", 1)[1]]
     assert holder in block.text.split("\n")[2]

@@ -19,6 +19,7 @@ from strata.ingest.summaries import Summarizer, flush_stale, refresh_group, refr
 from strata.ingest.tasks import build_pipeline
 from strata.ingest.testing import openai_server as wire
 from strata.memory.recall import context_block
+from strata.schema.requests import ContextRequest
 from strata.schema.settings import Settings
 
 pytestmark = pytest.mark.integration
@@ -113,18 +114,21 @@ def test_the_context_block_opens_with_the_summaries_of_what_it_is_about(graph: G
                                                                           group_id: str) -> None:
     _ingest(graph, pipeline, group_id, MOVED_IN + MOVED_ON, "all.jsonl")
     graph.query("CALL db.awaitIndexes(60)")
-    block = context_block(graph, group_id, "What do we know about Maya Lindqvist and her home?", 1000, embed=None)
+    block = context_block(graph, group_id, ContextRequest(q="What do we know about Maya Lindqvist and her home?",
+                                                         budget_tokens=1000), embed=None)
     lines = block.text.splitlines()
     assert lines[1] == "Entities:"
     maya = next(line for line in lines if line.startswith("- Maya Lindqvist (Person): "))
     assert "Berlin" in maya and lines.index(maya) < lines.index("Facts:")
     assert block.tokens <= 1000
     # a question about a slot opens with its answer; the summaries (what holds now) follow the evidence
-    slot = context_block(graph, group_id, "Where does Maya Lindqvist live?", 1000, embed=None).text.splitlines()
+    slot = context_block(graph, group_id, ContextRequest(q="Where does Maya Lindqvist live?", budget_tokens=1000),
+                         embed=None).text.splitlines()
     assert slot[1] == "Answer:" and slot[2].startswith("- Maya Lindqvist lives in Berlin")
     assert slot.index("Entities:") > slot.index("Answer:")
     # a small budget keeps the evidence; a summary goes in only where what is left holds it
-    small = context_block(graph, group_id, "Where does Maya Lindqvist live?", 60, embed=None)
+    small = context_block(graph, group_id, ContextRequest(q="Where does Maya Lindqvist live?", budget_tokens=60),
+                          embed=None)
     assert "- Maya Lindqvist lives in Berlin (true 2024-03-01" in small.text and small.tokens <= 60
     assert "- Maya Lindqvist (Person)" not in small.text
 

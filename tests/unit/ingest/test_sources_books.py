@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from strata.ingest.sources import count_tokens, load_source, parse_source_text
+from strata.ingest.sources import SourceOptions, count_tokens, load_source, parse_source_text
 from strata.ingest.sources.book import gutenberg_body
 from strata.ingest.sources.headings import to_number
 from tests.support.shared_data import SHARED_DATA, needs_shared
@@ -95,7 +95,8 @@ def _book(chapters: int, paragraphs: int, words: int = 60) -> str:
 
 
 def test_windows_respect_budget_and_chapters() -> None:
-    doc = parse_source_text(_book(3, 40), "book", name="b.txt", group_id="g", book_window_tokens=300, now=NOW)
+    doc = parse_source_text(_book(3, 40), "book", name="b.txt", group_id="g",
+                            options=SourceOptions(book_window_tokens=300), now=NOW)
     assert doc.source.metadata["chapters"] == 3
     assert doc.episodes[0].chapter == "Front matter" and "CHAPTER II" in doc.episodes[0].content
     for episode in doc.episodes[1:]:
@@ -121,7 +122,8 @@ def test_crlf_and_bom_offsets_are_into_normalized_text() -> None:
 def test_long_paragraph_split_at_sentences() -> None:
     sentence = "The quick brown fox jumps over the lazy dog again and again. "
     text = "CHAPTER 1\n\n" + sentence * 200 + "\n\nCHAPTER 2\n\nShort.\n"
-    doc = parse_source_text(text, "book", name="b.txt", group_id="g", book_window_tokens=100, now=NOW)
+    doc = parse_source_text(text, "book", name="b.txt", group_id="g", options=SourceOptions(book_window_tokens=100),
+                            now=NOW)
     body = [e for e in doc.episodes if e.metadata["chapter_index"] == 1]
     assert len(body) > 10
     for episode in body:
@@ -132,7 +134,8 @@ def test_long_paragraph_split_at_sentences() -> None:
 
 def test_max_episode_chars_caps_windows_even_for_one_giant_word() -> None:
     text = "CHAPTER 1\n\n" + "x" * 5000 + " tail words here.\n"
-    doc = parse_source_text(text, "book", name="b.txt", group_id="g", max_episode_chars=1000, now=NOW)
+    doc = parse_source_text(text, "book", name="b.txt", group_id="g", options=SourceOptions(max_episode_chars=1000),
+                            now=NOW)
     assert all(len(e.content) <= 1000 for e in doc.episodes)
     assert all(doc.text[e.span_start : e.span_end] == e.content for e in doc.episodes)
 
@@ -201,8 +204,8 @@ def test_property_offsets_round_trip(lines: list[str], window: int) -> None:
     text = "\n".join(lines)
     if not text.strip():
         return
-    doc = parse_source_text(text, "book", name="p.txt", group_id="g", book_window_tokens=window,
-                            max_episode_chars=60, now=NOW)  # fmt: skip
+    doc = parse_source_text(text, "book", name="p.txt", group_id="g",
+                            options=SourceOptions(book_window_tokens=window, max_episode_chars=60), now=NOW)
     for episode in doc.episodes:
         assert doc.text[episode.span_start : episode.span_end] == episode.content
         assert episode.content.strip() and len(episode.content) <= 60
@@ -216,7 +219,8 @@ def test_property_offsets_round_trip(lines: list[str], window: int) -> None:
 
 def test_book_episodes_carry_their_offset_as_story_position_and_chat_has_none() -> None:
     text = "CHAPTER I\n\nAnn lived in Bath.\n\nCHAPTER II\n\nAnn moved to York.\n\nCHAPTER III\n\nAnn married Bob.\n"
-    doc = parse_source_text(text, "book", name="b.txt", group_id="g1", now=NOW, book_window_tokens=8)
+    doc = parse_source_text(text, "book", name="b.txt", group_id="g1", now=NOW,
+                            options=SourceOptions(book_window_tokens=8))
     chapters = [e for e in doc.episodes if e.metadata.get("chapter_index")]
     assert len(chapters) >= 3
     assert all(e.story_position == e.span_start for e in doc.episodes)
@@ -230,7 +234,8 @@ def test_book_episodes_carry_their_offset_as_story_position_and_chat_has_none() 
 def test_a_window_carries_the_paragraphs_before_it_in_its_chapter() -> None:
     paragraphs = [f'"Line {k} of the talk," said {"Anna" if k % 2 else "Tom"}.' for k in range(40)]
     text = "CHAPTER 1\n\n" + "\n\n".join(paragraphs) + "\n\nCHAPTER 2\n\nA new day began.\n"
-    doc = parse_source_text(text, "book", name="b.txt", group_id="g", book_window_tokens=100, now=NOW)
+    doc = parse_source_text(text, "book", name="b.txt", group_id="g", options=SourceOptions(book_window_tokens=100),
+                            now=NOW)
     first, second = [e for e in doc.episodes if e.metadata["chapter_index"] == 1][:2]
     assert "preceding" not in first.metadata  # a chapter opens a new scene
     before = second.metadata["preceding"]

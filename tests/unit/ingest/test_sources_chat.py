@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from strata.ingest.sources import load_source, parse_source_text
+from strata.ingest.sources import SourceOptions, load_source, parse_source_text
 from strata.schema.errors import InputError, SizeLimitError
 
 NOW = datetime(2025, 1, 2, tzinfo=UTC)
@@ -18,8 +18,9 @@ def _jsonl(*records: dict[str, object]) -> str:
     return "\n".join(json.dumps(r) for r in records) + "\n"
 
 
-def _chat(text: str, **kwargs: object):
-    return parse_source_text(text, "chat-jsonl", name="c.jsonl", group_id="g", now=NOW, **kwargs)  # type: ignore[arg-type]
+def _chat(text: str, **options: int):
+    return parse_source_text(text, "chat-jsonl", name="c.jsonl", group_id="g", now=NOW,
+                             options=SourceOptions(**options))
 
 
 def test_messages_render_with_exact_line_offsets_and_aliases() -> None:
@@ -112,8 +113,8 @@ def test_single_message_over_limit_is_size_error_and_sessions_split_below_it() -
     assert all(len(e.content) <= 100 for e in doc.episodes) and sum(len(e.messages) for e in doc.episodes) == 6
 
 
-def _transcript(text: str, **kwargs: object):
-    return parse_source_text(text, "transcript", name="t.txt", group_id="g", now=NOW, **kwargs)  # type: ignore[arg-type]
+def _transcript(text: str):
+    return parse_source_text(text, "transcript", name="t.txt", group_id="g", now=NOW)
 
 
 def test_transcript_timestamps_headers_and_continuations() -> None:

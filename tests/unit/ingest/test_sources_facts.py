@@ -15,9 +15,9 @@ from strata.schema.ids import content_hash
 NOW = datetime(2025, 1, 2, tzinfo=UTC)
 
 
-def _facts(lines: list[object], **kwargs: object):
+def _facts(lines: list[object]):
     text = "\n".join(line if isinstance(line, str) else json.dumps(line) for line in lines) + "\n"
-    return parse_source_text(text, "facts-jsonl", name="f.jsonl", group_id="g", now=NOW, **kwargs)  # type: ignore[arg-type]
+    return parse_source_text(text, "facts-jsonl", name="f.jsonl", group_id="g", now=NOW)
 
 
 def _statement(i: int, **extra: object) -> dict[str, object]:

@@ -7,7 +7,14 @@ from pathlib import Path
 
 import pytest
 
-from strata.ingest.sources import FORMATS, load_source, parse_source_bytes, parse_source_text, parse_timestamp
+from strata.ingest.sources import (
+    FORMATS,
+    SourceOptions,
+    load_source,
+    parse_source_bytes,
+    parse_source_text,
+    parse_timestamp,
+)
 from strata.schema.errors import InputError, UnsupportedFormatError
 
 
@@ -62,7 +69,7 @@ def test_unknown_format(tmp_path: Path) -> None:
 
 def test_bad_options_and_group() -> None:
     with pytest.raises(InputError):
-        parse_source_text("A: b", "transcript", name="t", group_id="g", max_episode_chars=0)
+        parse_source_text("A: b", "transcript", name="t", group_id="g", options=SourceOptions(max_episode_chars=0))
     with pytest.raises(InputError, match="group_id"):
         parse_source_text("A: b", "transcript", name="t", group_id="")
 
