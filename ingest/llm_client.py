@@ -11,6 +11,7 @@ import json
 import random
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from email.utils import parsedate_to_datetime
 from time import sleep, time
 from typing import Any, TypeVar
@@ -77,19 +78,19 @@ def map_openai_error(exc: Exception, fatal: type[StrataError] = ExtractionError)
     return fatal(f"LLM client error: {exc}")
 
 
-class _RetryPolicy:
+@dataclass(frozen=True)
+class RetryPolicy:
     """Exponential backoff with jitter; a server's Retry-After wins when it gives one."""
 
-    def __init__(self, max_retries: int, backoff_base_s: float, backoff_max_s: float) -> None:
-        self.max_retries = max_retries
-        self.base = backoff_base_s
-        self.cap = backoff_max_s
+    max_retries: int = 5
+    backoff_base_s: float = 1.0
+    backoff_max_s: float = 30.0
 
     def _wait(self, state: RetryCallState) -> float:
         exc = state.outcome.exception() if state.outcome else None
         if isinstance(exc, RateLimitedError) and exc.retry_after is not None:
             return exc.retry_after
-        backoff = min(self.cap, self.base * 2 ** (state.attempt_number - 1))
+        backoff = min(self.backoff_max_s, self.backoff_base_s * 2 ** (state.attempt_number - 1))
         return backoff * (0.5 + random.random() / 2)
 
     def _should_retry(self, state: RetryCallState) -> bool:
@@ -125,6 +126,16 @@ def _make_client(base_url: str | None, api_key: str | None, timeout_s: float) ->
     return openai.OpenAI(api_key=api_key or "not-needed", base_url=base_url, timeout=timeout_s, max_retries=0)
 
 
+@dataclass(frozen=True)
+class ChatOptions:
+    """What every chat request asks: a JSON schema (else JSON mode), the temperature (None: the server's), and
+    an output cap."""
+
+    json_schema: bool = True
+    temperature: float | None = 0.0
+    max_tokens: int | None = None
+
+
 class OpenAIChatLLM:
     """Implements the LLM protocol: one chat.completions call returning one parsed JSON object."""
 
@@ -134,30 +145,26 @@ class OpenAIChatLLM:
         base_url: str | None = None,
         api_key: str | None = None,
         timeout_s: float = 60.0,
-        max_retries: int = 5,
-        json_schema: bool = True,
-        temperature: float | None = 0.0,
-        backoff_base_s: float = 1.0,
-        backoff_max_s: float = 30.0,
+        retry: RetryPolicy = RetryPolicy(),
+        options: ChatOptions = ChatOptions(),
         limiter: CallLimiter | None = None,
-        max_tokens: int | None = None,
     ) -> None:
         self.model = model
-        self.json_schema = json_schema
-        self.temperature = temperature
-        self.max_tokens = max_tokens
+        self.json_schema = options.json_schema
+        self.temperature = options.temperature
+        self.max_tokens = options.max_tokens
         # Optional shared rate limit: acquire/settle/throttle per attempt.
         self.limiter = limiter
         self._client = _make_client(base_url, api_key, timeout_s)
-        self._policy = _RetryPolicy(max_retries, backoff_base_s, backoff_max_s)
+        self._policy = retry
 
     @classmethod
     def from_settings(cls, settings: Settings, **overrides: Any) -> OpenAIChatLLM:
         key = settings.llm_api_key.get_secret_value() if settings.llm_api_key else None
         kwargs: dict[str, Any] = dict(
             model=settings.llm_model, base_url=settings.llm_base_url, api_key=key,
-            timeout_s=settings.llm_timeout_s, max_retries=settings.llm_max_retries,
-            json_schema=settings.llm_json_schema, max_tokens=settings.llm_max_tokens or None,
+            timeout_s=settings.llm_timeout_s, retry=RetryPolicy(max_retries=settings.llm_max_retries),
+            options=ChatOptions(json_schema=settings.llm_json_schema, max_tokens=settings.llm_max_tokens or None),
         )
         return cls(**{**kwargs, **overrides})
 
@@ -247,7 +254,7 @@ class OpenAIEmbeddingsAPI:
     ) -> None:
         self.model = model
         self._client = _make_client(base_url, api_key, timeout_s)
-        self._policy = _RetryPolicy(max_retries, backoff_base_s, backoff_max_s)
+        self._policy = RetryPolicy(max_retries, backoff_base_s, backoff_max_s)
 
     def create(self, texts: Sequence[str], dimensions: int | None = None) -> list[list[float]]:
         extra: dict[str, Any] = {} if dimensions is None else {"dimensions": dimensions}

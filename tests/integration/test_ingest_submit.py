@@ -158,7 +158,7 @@ def test_shared_rate_limit_spans_clients_and_429_pauses_everyone(settings: Setti
 
 def test_llm_429_feeds_the_shared_limit(settings: Settings, group_id: str) -> None:
     from strata.ingest import metrics
-    from strata.ingest.llm_client import OpenAIChatLLM
+    from strata.ingest.llm_client import OpenAIChatLLM, RetryPolicy
     from strata.ingest.testing import openai_server as server_mod  # noqa: PLC0415
 
     client = redis.Redis.from_url(settings.redis_url)
@@ -167,7 +167,8 @@ def test_llm_429_feeds_the_shared_limit(settings: Settings, group_id: str) -> No
     before = metrics.LLM_RATE_LIMITED._value.get()
     with server_mod.OpenAIServer() as server:
         server.chat(server_mod.Reply.rate_limited(retry_after=0.3), server_mod.Reply.json({"ok": True}))
-        llm = OpenAIChatLLM(model="m", base_url=server.base_url, api_key="x", limiter=limiter, backoff_base_s=0.01)
+        llm = OpenAIChatLLM(model="m", base_url=server.base_url, api_key="x", limiter=limiter,
+                            retry=RetryPolicy(backoff_base_s=0.01))
         data, usage = llm.complete([{"role": "user", "content": "hello"}], None)
         assert data == {"ok": True} and usage.calls == 1
         assert len(server.requests_to("chat/completions")) == 2

@@ -11,7 +11,7 @@ import pytest
 from strata.graph import Graph
 from strata.graph.search import SearchQuery, search
 from strata.ingest.extractors.cache import MemoryCache
-from strata.ingest.llm_client import OpenAIChatLLM
+from strata.ingest.llm_client import OpenAIChatLLM, RetryPolicy
 from strata.ingest.pipeline import Pipeline
 from strata.ingest.sources import parse_source_text
 from strata.ingest.submit import submit_document
@@ -161,7 +161,8 @@ def test_llm_summaries_through_the_wire_format_with_cache_and_fallback(graph: Gr
         return wire.Reply.json({"summary": f"{name}, as the model tells it."})
 
     with wire.OpenAIServer(chat_default=reply) as server:
-        llm = OpenAIChatLLM(model="summary-model", base_url=server.base_url, api_key="x", max_retries=0)
+        llm = OpenAIChatLLM(model="summary-model", base_url=server.base_url, api_key="x",
+                            retry=RetryPolicy(max_retries=0))
         summarizer = Summarizer(llm=llm, cache=MemoryCache())
         done = refresh_group(graph, group_id, summarizer)
         # Lisbon has nothing current to say (its one fact ended): no call, it stays empty

@@ -6,7 +6,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from strata.ingest.adjudicator import LLMAdjudicator
-from strata.ingest.llm_client import OpenAIChatLLM
+from strata.ingest.llm_client import OpenAIChatLLM, RetryPolicy
 from strata.resolve.planner import MentionQuery, build_plan
 from strata.resolve.types import CandidateEntity
 from strata.schema.models import Episode, ExtractedEntity, Extraction, ExtractorInfo, Span
@@ -18,8 +18,8 @@ MISS_DARCY = CandidateEntity(uuid="u-miss", name="Georgiana Darcy", type="Person
 
 
 def _llm(server: Any) -> OpenAIChatLLM:
-    return OpenAIChatLLM(model="m", base_url=server.base_url, api_key="k", timeout_s=2.0, max_retries=1,
-                         backoff_base_s=0.01, backoff_max_s=0.02)
+    return OpenAIChatLLM(model="m", base_url=server.base_url, api_key="k", timeout_s=2.0,
+                         retry=RetryPolicy(max_retries=1, backoff_base_s=0.01, backoff_max_s=0.02))
 
 
 def _episode() -> tuple[Episode, Extraction]:

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from strata.ingest.extractors import DirectoryCache, LLMExtractor, MemoryCache
-from strata.ingest.llm_client import OpenAIChatLLM
+from strata.ingest.llm_client import ChatOptions, OpenAIChatLLM, RetryPolicy
 from strata.ingest.prompts import INSTRUCTIONS, PROMPT_VERSION
 from strata.ingest.protocols import ExtractionContext, RosterEntry
 from strata.schema.errors import ExtractionError, RateLimitedError, UpstreamUnavailableError
@@ -49,9 +49,10 @@ def chat_episode(content: str = CHAT) -> Episode:
                    content_hash="h", messages=messages, speakers=["Alice", "Bob"])
 
 
-def make_llm(server: Any, **kw: Any) -> OpenAIChatLLM:
+def make_llm(server: Any, max_retries: int = 3, json_schema: bool = True, **kw: Any) -> OpenAIChatLLM:
     options: dict[str, Any] = dict(model="test-model", base_url=server.base_url, api_key="k", timeout_s=2.0,
-                                   max_retries=3, backoff_base_s=0.01, backoff_max_s=0.05)
+                                   retry=RetryPolicy(max_retries, backoff_base_s=0.01, backoff_max_s=0.05),
+                                   options=ChatOptions(json_schema=json_schema))
     return OpenAIChatLLM(**{**options, **kw})
 
 

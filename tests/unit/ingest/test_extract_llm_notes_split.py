@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from strata.ingest.extractors import LLMExtractor
 from strata.ingest.extractors.split import merge_pieces, split_episode
-from strata.ingest.llm_client import OpenAIChatLLM
+from strata.ingest.llm_client import OpenAIChatLLM, RetryPolicy
 from strata.ingest.prompts import LLMExtractionResponse, response_schema
 from strata.ingest.prompts.extraction import HARD_MAX_ITEMS, HARD_MAX_SMALL, SchemaLimits
 from strata.ingest.protocols import ExtractionContext
@@ -39,8 +39,8 @@ def text_episode(content: str) -> Episode:
 
 
 def llm(server: Any, **kw: Any) -> OpenAIChatLLM:
-    return OpenAIChatLLM(**{**dict(model="m", base_url=server.base_url, api_key="k", timeout_s=5.0, max_retries=1,
-                                   backoff_base_s=0.01, backoff_max_s=0.02), **kw})
+    return OpenAIChatLLM(**{**dict(model="m", base_url=server.base_url, api_key="k", timeout_s=5.0,
+                                   retry=RetryPolicy(max_retries=1, backoff_base_s=0.01, backoff_max_s=0.02)), **kw})
 
 
 def entity(name: str, type_: str = "Person") -> dict[str, Any]:
