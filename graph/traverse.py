@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -37,6 +38,17 @@ class TypeCount(BaseModel):
     count: int
 
 
+@dataclass(frozen=True)
+class ReadCut:
+    """When a traversal reads the graph: valid time and transaction time (None: now), with retracted history
+    or not, or at a book's story point."""
+
+    as_of: datetime | None = None
+    known_at: datetime | None = None
+    include_history: bool = False
+    story: StoryCut | None = None
+
+
 def _temporal(as_of: datetime | None, known_at: datetime | None, include_history: bool,
               story: StoryCut | None = None) -> dict[str, Any]:
     now = utcnow()
@@ -55,9 +67,8 @@ def entities(graph: Graph, group_id: str, uuids: list[str]) -> list[Entity]:
     return [by_id[u] for u in uuids if u in by_id]
 
 
-def neighborhood(graph: Graph, group_id: str, uuid: str, depth: int = 1, *, as_of: datetime | None = None,
-                 known_at: datetime | None = None, include_history: bool = False,
-                 story: StoryCut | None = None, limit: int = 200) -> Neighborhood:
+def neighborhood(graph: Graph, group_id: str, uuid: str, depth: int = 1, *, cut: ReadCut = ReadCut(),
+                 limit: int = 200) -> Neighborhood:
     """Breadth-first over facts true at (as_of, known_at), or at a story cut; at most ``limit`` facts per hop."""
     depth = max(1, min(depth, MAX_DEPTH))
     seen, frontier, truncated = {uuid}, [uuid], False
@@ -66,7 +77,7 @@ def neighborhood(graph: Graph, group_id: str, uuid: str, depth: int = 1, *, as_o
         if not frontier:
             break
         rows = graph.query(q.NEIGHBOR_HOP, frontier=frontier, group_id=group_id, limit=limit,
-                           **_temporal(as_of, known_at, include_history, story))
+                           **_temporal(cut.as_of, cut.known_at, cut.include_history, cut.story))
         truncated = truncated or len(rows) >= limit
         nxt = []
         for row in rows:
@@ -81,11 +92,11 @@ def neighborhood(graph: Graph, group_id: str, uuid: str, depth: int = 1, *, as_o
 
 
 def shortest_paths(graph: Graph, group_id: str, from_uuid: str, to_uuid: str, max_depth: int = 4, *,
-                   as_of: datetime | None = None, known_at: datetime | None = None, story: StoryCut | None = None,
-                   limit: int = 10) -> list[Path]:
+                   cut: ReadCut = ReadCut(), limit: int = 10) -> list[Path]:
+    """Shortest paths over the facts true at the cut (history never counts: a path is what holds)."""
     depth = max(1, min(max_depth, q.MAX_PATH_DEPTH))
     rows = graph.query(q.SHORTEST_PATHS[depth], from_uuid=from_uuid, to_uuid=to_uuid, group_id=group_id,
-                       limit=limit, **_temporal(as_of, known_at, False, story))
+                       limit=limit, **_temporal(cut.as_of, cut.known_at, False, cut.story))
     if not rows:
         return []
     ent = {e.uuid: e for e in entities(graph, group_id, sorted({n for r in rows for n in r["nodes"]}))}

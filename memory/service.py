@@ -41,7 +41,7 @@ from strata.graph.retract import retract_episode, retract_source
 from strata.graph.search import EmbedFn, fact_with_provenance
 from strata.graph.story import GroupClock, group_clock, story_cut
 from strata.graph.suggestions import Rejection, Suggestion, accept_suggestion, pending_suggestions, reject_suggestion
-from strata.graph.traverse import Neighborhood, entity_types, group_of, neighborhood, shortest_paths
+from strata.graph.traverse import Neighborhood, ReadCut, entity_types, group_of, neighborhood, shortest_paths
 from strata.graph.undo import UndoResult, undo_pass, undo_record
 from strata.graph.upgrade import upgrade_offices
 from strata.ingest.consolidate import ConsolidationResult, consolidate_group
@@ -362,9 +362,9 @@ class Memory:
     def neighborhood(self, group: str, uuid: str, ask: NeighborhoodRequest) -> Neighborhood:
         """Within ``depth`` hops of the entity (a merged-away uuid: of its survivor)."""
         uuid = self.survivor(group, uuid) or uuid
-        return neighborhood(self.graph, group, uuid, ask.depth, as_of=ask.as_of, known_at=ask.known_at,
-                            include_history=ask.include_history, story=self.story(group, ask.story(), ask.as_of),
-                            limit=ask.limit)
+        cut = ReadCut(as_of=ask.as_of, known_at=ask.known_at, include_history=ask.include_history,
+                      story=self.story(group, ask.story(), ask.as_of))
+        return neighborhood(self.graph, group, uuid, ask.depth, cut=cut, limit=ask.limit)
 
     def timeline(self, group: str, uuid: str, ask: TimelineRequest) -> Timeline:
         entity = self.entity(group, uuid)
@@ -385,8 +385,8 @@ class Memory:
         """Shortest paths between two entities (uuid or exact name) over the facts true at ``as_of``."""
         a = entity_ref(self.graph, group, ask.from_, None, "from")
         b = entity_ref(self.graph, group, ask.to, None, "to")
-        return PathsResult(paths=shortest_paths(self.graph, group, a or "", b or "", ask.max_depth, as_of=ask.as_of,
-                                                limit=ask.limit))
+        return PathsResult(paths=shortest_paths(self.graph, group, a or "", b or "", ask.max_depth,
+                                                cut=ReadCut(as_of=ask.as_of), limit=ask.limit))
 
     def agents(self, group: str) -> list[AgentActivity]:
         return agents(self.graph, group)

@@ -9,7 +9,7 @@ import pytest
 from strata.graph import Graph
 from strata.graph.read import entity_timeline, list_facts
 from strata.graph.story import StoryAsk, story_cut
-from strata.graph.traverse import neighborhood
+from strata.graph.traverse import ReadCut, neighborhood
 from strata.ingest.extractors import SpacyExtractor
 from strata.ingest.pipeline import Pipeline
 from strata.ingest.sources import parse_source_text
@@ -97,9 +97,11 @@ def test_timeline_and_neighbourhood_read_the_story(graph: Graph, group_id: str) 
     assert [f.object_name for f in timeline if f.predicate == "lives_in"] == ["Bath", "York", "Leeds"]
     cut = story_cut(graph, group_id, StoryAsk(as_of_chapter=1))
     assert {_other(f) for f in entity_timeline(graph, group_id, ann, story=cut)} == {"Bath", "Bob Baker"}
-    around = neighborhood(graph, group_id, ann, story=story_cut(graph, group_id, StoryAsk(as_of_chapter=2)))
+    around = neighborhood(graph, group_id, ann,
+                          cut=ReadCut(story=story_cut(graph, group_id, StoryAsk(as_of_chapter=2))))
     assert sorted(_other(f) for f in around.facts) == ["Bob Baker", "York"]
-    around = neighborhood(graph, group_id, ann, story=story_cut(graph, group_id, StoryAsk(as_of_chapter=3)))
+    around = neighborhood(graph, group_id, ann,
+                          cut=ReadCut(story=story_cut(graph, group_id, StoryAsk(as_of_chapter=3))))
     assert sorted(_other(f) for f in around.facts) == ["Carl Conway", "Leeds"]
 
 
