@@ -43,10 +43,18 @@ class MergeEvidence(BaseModel):
     source_uuid: str | None = None
 
 
+class ManualMerge(BaseModel):
+    """Who merged two entities by hand, and why: kept on the merge record (rule ``manual``)."""
+
+    model_config = {"frozen": True}
+
+    reason: str | None = None
+    actor: str | None = None
+
+
 def merge_entities(graph: Graph, group_id: str, from_uuid: str, into_uuid: str, timeline: TimelineFn,
-                   now: datetime, reason: str | None = None, evidence: MergeEvidence | None = None,
-                   actor: str | None = None) -> MergeResult:
-    """Merge ``from_uuid`` into ``into_uuid`` in one transaction. The record (rule ``manual``, or ``evidence``'s
+                   now: datetime, why: ManualMerge | MergeEvidence = ManualMerge()) -> MergeResult:
+    """Merge ``from_uuid`` into ``into_uuid`` in one transaction. The record (rule ``manual``, or the evidence's
     rule) keeps a snapshot of what moved (mentions, facts, quotes, the survivor's aliases, the facts expired as
     duplicates) so ``graph.undo.undo_merge`` can take the merge back."""
     if from_uuid == into_uuid:
@@ -65,14 +73,14 @@ def merge_entities(graph: Graph, group_id: str, from_uuid: str, into_uuid: str, 
         dedup = tx.run(q.DEDUPLICATE_FACTS, now=now, **p).single(strict=True)
         # undo reopens both: the duplicates and the facts that related the two merged entities
         kept = {"snapshot": json.dumps(snapshot), "duplicates": dedup["uuids"] + loops}
-        if evidence is None:
+        if isinstance(why, ManualMerge):
             # the time is part of the id: the same two entities merged again after an undo get a new record
             record_uuid = ids.stable_uuid("merge", "manual", from_uuid, into_uuid, now.isoformat())
-            tx.run(q.RECORD_MANUAL_MERGE, record_uuid=record_uuid, reason=reason, actor=actor, now=now, **kept,
-                   **p).consume()
+            tx.run(q.RECORD_MANUAL_MERGE, record_uuid=record_uuid, reason=why.reason, actor=why.actor, now=now,
+                   **kept, **p).consume()
         else:
-            record_uuid = ids.stable_uuid("merge", evidence.rule, from_uuid, into_uuid, now.isoformat())
-            tx.run(cq.RECORD_PASS_MERGE, record_uuid=record_uuid, now=now, **evidence.model_dump(), **kept,
+            record_uuid = ids.stable_uuid("merge", why.rule, from_uuid, into_uuid, now.isoformat())
+            tx.run(cq.RECORD_PASS_MERGE, record_uuid=record_uuid, now=now, **why.model_dump(), **kept,
                    **p).consume()
         tx.run(q.RETIRE_MERGED, now=now, **p).consume()
         refresh_partners(tx, group_id, (from_uuid, into_uuid), now)

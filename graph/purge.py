@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import uuid as uuidlib
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Literal
@@ -92,13 +92,12 @@ def purge_source(graph: Graph, group_id: str, source_uuid: str, rules: PurgeRule
     rows = graph.query(q.SOURCE_EPISODES, source_uuid=source_uuid, group_id=group_id)
     if not rows:
         raise NotFoundError(f"source {source_uuid} not found in group {group_id}")
-    return _purge(graph, group_id, rows[0]["episodes"], rules, now, key_id, "source", source_uuid,
-                  sources=[source_uuid])
+    return _purge(graph, group_id, rows[0]["episodes"], rules, now, key_id, "source", source_uuid)
 
 
 def _purge(graph: Graph, group_id: str, episodes: list[str], rules: PurgeRules, now: datetime,
-           key_id: str | None, scope: Literal["episode", "source"], target: str,
-           sources: Sequence[str] = ()) -> PurgeOutcome:
+           key_id: str | None, scope: Literal["episode", "source"], target: str) -> PurgeOutcome:
+    sources = [target] if scope == "source" else []  # a purged source goes once none of its episodes is left
     found = {r["uuid"]: r for r in graph.query(q.EPISODES, episodes=episodes, group_id=group_id)}
     if scope == "episode" and not found:
         raise NotFoundError(f"episode {target} not found in group {group_id}")

@@ -46,12 +46,25 @@ class SplitResult(BaseModel):
     slot_updates: int
 
 
+@dataclass(frozen=True)
+class SplitHow:
+    """Where the forms go (None: an entity made from the first form) and what the split's record says: its rule,
+    reason and source. ``only_episodes``: move only these episodes' mentions (undoing a split gives back exactly
+    what it took), and the entity may then bear one of the forms as name."""
+
+    into_uuid: str | None = None
+    rule: str = "split"
+    reason: str = ""
+    only_episodes: list[str] | None = None
+    source_uuid: str | None = None
+
+
 def split_forms(graph: Graph, group_id: str, entity_uuid: str, forms: list[str], rules: SplitRules,
-                now: datetime, *, into_uuid: str | None = None, rule: str = "split", reason: str = "",
-                only_episodes: list[str] | None = None, source_uuid: str | None = None) -> SplitResult:
-    """Move ``forms`` off the entity (see the module). ``only_episodes``: move only these episodes' mentions
-    (undoing a split gives back exactly what it took), and the entity may then bear one of the forms as name."""
+                now: datetime, how: SplitHow = SplitHow()) -> SplitResult:
+    """Move ``forms`` off the entity (see the module and ``SplitHow``)."""
     fold_name, entity_key = rules.fold_name, rules.entity_key
+    into_uuid, rule, reason, only_episodes, source_uuid = (how.into_uuid, how.rule, how.reason, how.only_episodes,
+                                                           how.source_uuid)
     folded = {fold_name(f) for f in forms if fold_name(f)}
     if not folded:
         raise InputError("say which names to split off", {"uuid": entity_uuid})

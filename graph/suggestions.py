@@ -10,7 +10,7 @@ from neo4j import ManagedTransaction
 from pydantic import BaseModel
 
 from strata.graph.driver import Graph
-from strata.graph.edit import MergeResult, TimelineFn, merge_entities
+from strata.graph.edit import ManualMerge, MergeResult, TimelineFn, merge_entities
 from strata.graph.queries import suggestions as q
 from strata.graph.read import native
 from strata.schema.errors import InputError, NotFoundError
@@ -61,8 +61,8 @@ def accept_suggestion(graph: Graph, group_id: str, entity_uuid: str, candidate_u
     if survivor not in (entity_uuid, candidate_uuid):
         raise InputError("into must be one of the two entities", {"into": survivor})
     merged = entity_uuid if survivor == candidate_uuid else candidate_uuid
-    result = merge_entities(graph, group_id, merged, survivor, timeline, now, reason="accepted suggestion",
-                            actor=actor)
+    result = merge_entities(graph, group_id, merged, survivor, timeline, now,
+                            ManualMerge(reason="accepted suggestion", actor=actor))
     graph.query(q.ACCEPTED, group_id=group_id, a=entity_uuid, b=candidate_uuid)
     return result
 

@@ -28,7 +28,7 @@ from strata.graph.driver import Graph
 from strata.graph.network import refresh_partners
 from strata.graph.queries import consolidate as q
 from strata.graph.queries import split as sq
-from strata.graph.split import SplitRules, split_forms
+from strata.graph.split import SplitHow, SplitRules, split_forms
 from strata.graph.suggestions import keep_apart
 from strata.schema.errors import InputError, NotFoundError
 
@@ -56,16 +56,16 @@ def undo_record(graph: Graph, group_id: str, entity_uuid: str, record_uuid: str,
     if rec.get("split_from"):  # a split goes back: the names and exactly the episodes it moved
         if rec.get("undone_at") is not None:
             raise InputError("this split was already undone", {"record_uuid": record_uuid})
-        done = split_forms(graph, group_id, entity_uuid, list(rec.get("forms") or []), rules, now,
-                           into_uuid=rec["split_from"], rule="undo", reason=f"undo of split {record_uuid}",
-                           only_episodes=list(rec.get("episodes") or []))
+        back = SplitHow(into_uuid=rec["split_from"], rule="undo", reason=f"undo of split {record_uuid}",
+                        only_episodes=list(rec.get("episodes") or []))
+        done = split_forms(graph, group_id, entity_uuid, list(rec.get("forms") or []), rules, now, back)
         graph.query(q.MARK_UNDONE, record_uuid=record_uuid, now=now)
         graph.query(sq.EXPIRE_IF_EMPTY, uuid=entity_uuid, into_uuid=rec["split_from"], group_id=group_id, now=now)
         return UndoResult(record_uuid=record_uuid, restored=rec["split_from"], survivor=entity_uuid,
                           facts_restored=done.facts_moved, mentions_restored=done.mentions_moved,
                           duplicates_reopened=0, slot_updates=done.slot_updates)
     done = split_forms(graph, group_id, entity_uuid, list(rec.get("forms") or []), rules, now,
-                       rule="undo", reason=f"undo of merge record {record_uuid} ({rec.get('rule')})")
+                       SplitHow(rule="undo", reason=f"undo of merge record {record_uuid} ({rec.get('rule')})"))
     graph.query(q.MARK_UNDONE, record_uuid=record_uuid, now=now)
     if apart:
         graph.write(lambda tx: keep_apart(tx, group_id, done.into_uuid, entity_uuid, now,

@@ -19,7 +19,7 @@ from pydantic import BaseModel, Field
 from strata.graph import Graph
 from strata.graph import consolidate as store
 from strata.graph.edit import MergeEvidence, merge_entities
-from strata.graph.split import split_forms
+from strata.graph.split import SplitHow, split_forms
 from strata.ingest.extractors.gender import given_name_gender
 from strata.ingest.extractors.person_shape import given_name_led
 from strata.ingest.logging import log_event
@@ -91,9 +91,8 @@ def _members(graph: Graph, group_id: str, source_uuid: str | None) -> list[CastM
 def _split(graph: Graph, group_id: str, source_uuid: str | None, result: ConsolidationResult) -> None:
     for split in cleanup(_members(graph, group_id, source_uuid)):
         try:
-            done = split_forms(graph, group_id, split.entity_uuid, split.forms, split_rules(), utcnow(),
-                               into_uuid=split.into_uuid, rule=split.rule, reason=split.reason,
-                               source_uuid=source_uuid)
+            how = SplitHow(into_uuid=split.into_uuid, rule=split.rule, reason=split.reason, source_uuid=source_uuid)
+            done = split_forms(graph, group_id, split.entity_uuid, split.forms, split_rules(), utcnow(), how)
         except (NotFoundError, InputError):
             result.skipped += 1
             continue
@@ -118,7 +117,7 @@ def consolidate_source(graph: Graph, group_id: str, source_uuid: str | None,
         evidence = MergeEvidence(**m.model_dump(exclude={"from_uuid", "into_uuid"}), source_uuid=source_uuid)
         try:
             done_merge = merge_entities(graph, group_id, m.from_uuid, m.into_uuid, recompute_timeline, utcnow(),
-                                        evidence=evidence)
+                                        evidence)
         except NotFoundError:
             result.skipped += 1
             continue

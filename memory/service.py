@@ -17,7 +17,7 @@ from typing import Any
 from strata.graph import retention as retention_store
 from strata.graph.bloom import browse_schema
 from strata.graph.communities import list_communities
-from strata.graph.edit import Correction, CorrectionResult, MergeResult, correct_fact, merge_entities
+from strata.graph.edit import Correction, CorrectionResult, ManualMerge, MergeResult, correct_fact, merge_entities
 from strata.graph.keys import ApiKey, CreatedKey, create_key, list_keys, revoke_key, verify_token
 from strata.graph.migrate import MigrationReport, apply_migrations, pending_migrations
 from strata.graph.network import interaction_network
@@ -250,8 +250,8 @@ class Memory:
                             predicate_text=written)
 
     def merge(self, group: str, uuid: str, into: str, *, actor: str, reason: str | None = None) -> MergeResult:
-        return merge_entities(self.graph, group, uuid, into, self.slot_rules, utcnow(), reason=reason,
-                              actor=actor)
+        return merge_entities(self.graph, group, uuid, into, self.slot_rules, utcnow(),
+                              ManualMerge(reason=reason, actor=actor))
 
     def unmerge(self, group: str, uuid: str, record: str) -> UndoResult:
         return undo_record(self.graph, group, uuid, record, split_rules(), utcnow())

@@ -109,14 +109,14 @@ def test_retraction_and_purge_recompute_the_stored_edges(graph: Graph, group_id:
 
 
 def test_a_merge_and_its_undo_move_the_stored_edges(graph: Graph, group_id: str, book) -> None:
-    from strata.graph.edit import merge_entities
+    from strata.graph.edit import ManualMerge, merge_entities
     from strata.graph.undo import undo_record
 
     uuid_of = {r["name"]: r["uuid"] for r in graph.query(
         "MATCH (e:Entity {group_id: $g}) WHERE e.expired_at IS NULL RETURN e.name AS name, e.uuid AS uuid",
         g=group_id)}
     merged = merge_entities(graph, group_id, uuid_of["Mrs. Mary Stone"], uuid_of["Miss Anna Grey"],
-                            recompute_timeline, utcnow(), reason="test")
+                            recompute_timeline, utcnow(), ManualMerge(reason="test"))
     stored = _stored(graph, group_id)
     assert not any("Mrs. Mary Stone" in pair for pair in stored), stored
     assert stored[frozenset(("Mr. Thomas Hale", "Miss Anna Grey"))]["scenes"] == 2
