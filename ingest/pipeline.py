@@ -27,6 +27,7 @@ from strata.resolve.planner import (
     Adjudicator,
     AmbiguousCase,
     MentionQuery,
+    PlanAids,
     PlanReport,
     build_plan,
     passage_vectors_wanted,
@@ -158,8 +159,9 @@ class Pipeline:
         embed = self.embed if self.embedder is not None else None
         metered = _MeteredAdjudicator(self.adjudicator) if self.adjudicator is not None else None
         with gc_paused():
-            plan, report = build_plan(episode, extraction, lookup=self._lookup, predicates=registry, embed=embed,
-                                      adjudicator=metered, source=source, prose_vectors=self.prose_vectors)
+            aids = PlanAids(embed=embed, adjudicator=metered, prose_vectors=self.prose_vectors)
+            plan, report = build_plan(episode, extraction, lookup=self._lookup, predicates=registry, aids=aids,
+                                      source=source)
             result = commit_episode(self.graph, plan, recompute_timeline, now or utcnow(), agent=episode.agent)
         embedded = [p for p in plan.passages if p.embedding is not None]
         if self.rescorer is not None and not self.rescorer.stored and embedded:

@@ -104,11 +104,22 @@ def texts_to_embed(episode: Episode, extraction: Extraction, ontology: Ontology 
     return [g.name for g in groups] + facts + [p.text for p in passages] + [p.context or "" for p in passages]
 
 
+@dataclass(frozen=True)
+class PlanAids:
+    """What a plan may consult besides the group's candidates and predicates: vectors for names, facts and (when
+    asked) prose passages, an adjudicator for ambiguous matches, an ontology other than the shipped one."""
+
+    embed: Embed | None = None
+    adjudicator: Adjudicator | None = None
+    ontology: Ontology | None = None
+    prose_vectors: bool = False
+
+
 def build_plan(episode: Episode, extraction: Extraction, *, lookup: CandidateLookup,
-               predicates: Sequence[Predicate], embed: Embed | None = None,
-               adjudicator: Adjudicator | None = None, source: Source | None = None,
-               ontology: Ontology | None = None, prose_vectors: bool = False) -> tuple[CommitPlan, PlanReport]:
-    onto = ontology or load_ontology()
+               predicates: Sequence[Predicate], aids: PlanAids = PlanAids(),
+               source: Source | None = None) -> tuple[CommitPlan, PlanReport]:
+    embed, adjudicator = aids.embed, aids.adjudicator
+    onto = aids.ontology or load_ontology()
     report = PlanReport()
     extraction = qualify_roles(extraction, onto)  # offices on their (organization, role) slots
     mentions = _all_mentions(extraction)
@@ -116,7 +127,7 @@ def build_plan(episode: Episode, extraction: Extraction, *, lookup: CandidateLoo
     facts = list(extraction.facts)
     fact_texts = [f.fact or f"{f.subject} {f.predicate} {f.object}" for f in facts]
     passages = passages_for(episode, extraction.notes)
-    embedded = passages if passage_vectors_wanted(episode, prose_vectors) else []
+    embedded = passages if passage_vectors_wanted(episode, aids.prose_vectors) else []
     vectors = _embed_all(embed, [g.name for g in groups], fact_texts, [p.text for p in embedded],
                          [p.context or "" for p in embedded])
     name_vecs, fact_vecs, passage_vecs, context_vecs = vectors

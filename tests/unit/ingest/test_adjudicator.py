@@ -7,7 +7,7 @@ from typing import Any
 
 from strata.ingest.adjudicator import LLMAdjudicator
 from strata.ingest.llm_client import OpenAIChatLLM, RetryPolicy
-from strata.resolve.planner import MentionQuery, build_plan
+from strata.resolve.planner import MentionQuery, PlanAids, build_plan
 from strata.resolve.types import CandidateEntity
 from strata.schema.models import Episode, ExtractedEntity, Extraction, ExtractorInfo, Span
 
@@ -38,7 +38,7 @@ def test_one_call_decides_the_ambiguous_mention(openai_server: Any, wire: Any) -
     openai_server.chat(wire.Reply.json({"decisions": [{"case": 0, "candidate": 1}]}))
     episode, extraction = _episode()
     plan, report = build_plan(episode, extraction, lookup=_lookup, predicates=[],
-                              adjudicator=LLMAdjudicator(_llm(openai_server)))
+                              aids=PlanAids(adjudicator=LLMAdjudicator(_llm(openai_server))))
     assert report.ambiguous == 1 and report.adjudication_calls == 1
     assert [e.uuid for e in plan.entities] == ["u-mr"]
     assert plan.suggestions == []
@@ -55,7 +55,7 @@ def test_none_of_them_creates_a_new_entity(openai_server: Any, wire: Any) -> Non
     openai_server.chat(wire.Reply.json({"decisions": [{"case": 0, "candidate": None}]}))
     episode, extraction = _episode()
     plan, report = build_plan(episode, extraction, lookup=_lookup, predicates=[],
-                              adjudicator=LLMAdjudicator(_llm(openai_server)))
+                              aids=PlanAids(adjudicator=LLMAdjudicator(_llm(openai_server))))
     assert [e.uuid for e in plan.entities] not in (["u-mr"], ["u-miss"])
     assert {s.candidate_uuid for s in plan.suggestions} == {"u-mr", "u-miss"}
 
@@ -64,7 +64,7 @@ def test_a_broken_answer_falls_back_to_suggestions(openai_server: Any, wire: Any
     openai_server.chat(wire.Reply.text("I think it is Mr. Darcy"), wire.Reply.text("still not json"))
     episode, extraction = _episode()
     plan, report = build_plan(episode, extraction, lookup=_lookup, predicates=[],
-                              adjudicator=LLMAdjudicator(_llm(openai_server)))
+                              aids=PlanAids(adjudicator=LLMAdjudicator(_llm(openai_server))))
     assert report.adjudication_calls == 1
     assert [e.uuid for e in plan.entities] not in (["u-mr"], ["u-miss"])
     assert {s.candidate_uuid for s in plan.suggestions} == {"u-mr", "u-miss"}
@@ -74,5 +74,5 @@ def test_out_of_range_answers_are_ignored(openai_server: Any, wire: Any) -> None
     openai_server.chat(wire.Reply.json({"decisions": [{"case": 0, "candidate": 7}, {"case": 5, "candidate": 0}]}))
     episode, extraction = _episode()
     plan, _ = build_plan(episode, extraction, lookup=_lookup, predicates=[],
-                         adjudicator=LLMAdjudicator(_llm(openai_server)))
+                         aids=PlanAids(adjudicator=LLMAdjudicator(_llm(openai_server))))
     assert [e.uuid for e in plan.entities] not in (["u-mr"], ["u-miss"])

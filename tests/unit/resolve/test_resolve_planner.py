@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from strata.resolve.planner import build_plan
+from strata.resolve.planner import PlanAids, build_plan
 from strata.schema.models import Episode, ExtractedEntity, ExtractedFact, Extraction, ExtractorInfo, Span
 
 DAY = datetime(1812, 11, 1, tzinfo=UTC)
@@ -75,7 +75,8 @@ def test_an_unknown_predicate_folds_onto_a_registered_one_by_embedding() -> None
         return [near.get(t, [0.5, 0.5]) for t in texts]
 
     registry = [Predicate(name="resides_near"), Predicate(name="dislikes")]
-    plan, _ = build_plan(episode, extraction, lookup=lambda group_id, queries: {}, predicates=registry, embed=embed)
+    plan, _ = build_plan(episode, extraction, lookup=lambda group_id, queries: {}, predicates=registry,
+                         aids=PlanAids(embed=embed))
     assert [f.predicate for f in plan.facts] == ["resides_near"]
     plan, _ = build_plan(episode, extraction, lookup=lambda group_id, queries: {}, predicates=registry)
     assert [f.predicate for f in plan.facts] == ["relocate_into"]  # without vectors, nothing to fold by
@@ -119,12 +120,12 @@ def test_prose_passages_go_unembedded_when_prose_vectors_are_off() -> None:
         asked.extend(texts)
         return [[1.0, 0.0] for _ in texts]
 
-    plan, _ = build_plan(episode, extraction, lookup=lambda group_id, queries: {}, predicates=[], embed=embed,
-                         prose_vectors=False)
+    plan, _ = build_plan(episode, extraction, lookup=lambda group_id, queries: {}, predicates=[],
+                         aids=PlanAids(embed=embed, prose_vectors=False))
     assert plan.passages and all(p.embedding is None and p.context_embedding is None for p in plan.passages)
     assert asked == ["Ann"] == texts_to_embed(episode, extraction, prose_vectors=False)
     asked.clear()
-    plan, _ = build_plan(episode, extraction, lookup=lambda group_id, queries: {}, predicates=[], embed=embed,
-                         prose_vectors=True)
+    plan, _ = build_plan(episode, extraction, lookup=lambda group_id, queries: {}, predicates=[],
+                         aids=PlanAids(embed=embed, prose_vectors=True))
     assert all(p.embedding is not None for p in plan.passages)
     assert set(asked) == set(texts_to_embed(episode, extraction, prose_vectors=True)) and len(asked) > 1
