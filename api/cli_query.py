@@ -7,7 +7,7 @@ import json
 import sys
 from collections.abc import Callable
 from datetime import date
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn, TypeVar
 
 import typer
 from pydantic import BaseModel
@@ -33,6 +33,10 @@ from strata.schema.requests import (
 )
 from strata.schema.settings import Settings
 
+if TYPE_CHECKING:
+    from strata.memory import Memory
+
+T = TypeVar("T")
 app = typer.Typer(no_args_is_help=True)
 keys_app = typer.Typer(help="API keys scoped to groups.", no_args_is_help=True)
 app.add_typer(keys_app, name="keys")
@@ -52,6 +56,18 @@ def _fail(exc: Exception) -> NoReturn:
     """A caller's mistake (several books, no such chapter) as a message, not a traceback."""
     console.print(f"[red]{escape(str(exc))}[/]")
     raise typer.Exit(2)
+
+
+def _about_entity(group: str, entity: str, read: Callable[[Memory, str], T]) -> T:
+    """``read(memory, entity uuid)`` for an entity given by uuid or name (a merged-away one answers for its
+    survivor); a caller's mistake as a message."""
+    from strata.memory import open_memory
+
+    with open_memory(embedder=False) as mem:
+        try:
+            return read(mem, mem.entity_id(group, entity))
+        except (InputError, NotFoundError) as exc:
+            _fail(exc)
 
 
 GROUP = inspect.Parameter("group", KW, annotation=str, default=typer.Option(..., "--group", help="Group id."))
@@ -196,13 +212,7 @@ def quotes_cmd(ask: QuotesRequest, group: str, as_json: bool) -> None:
 def timeline_cmd(ask: TimelineRequest, entity: str, group: str, as_json: bool) -> None:
     """Every fact about an entity in (valid time, story) order; with a story cut, what the book stated by then.
     A merged-away entity answers for the entity it was merged into."""
-    from strata.memory import open_memory
-
-    with open_memory(embedder=False) as mem:
-        try:
-            timeline = mem.timeline(group, mem.entity_id(group, entity), ask)
-        except (InputError, NotFoundError) as exc:
-            _fail(exc)
+    timeline = _about_entity(group, entity, lambda mem, uuid: mem.timeline(group, uuid, ask))
     if as_json:
         _json_out(timeline)
         return
@@ -231,13 +241,7 @@ def entity_cmd(ask: ResolveRequest, group: str, as_json: bool) -> None:
 @read_command("neighborhood", on_entity=True)
 def neighborhood_cmd(ask: NeighborhoodRequest, entity: str, group: str, as_json: bool) -> None:
     """Entities and facts within DEPTH hops of an entity, over the facts true at --as-of (default: now)."""
-    from strata.memory import open_memory
-
-    with open_memory(embedder=False) as mem:
-        try:
-            found = mem.neighborhood(group, mem.entity_id(group, entity), ask)
-        except (InputError, NotFoundError) as exc:
-            _fail(exc)
+    found = _about_entity(group, entity, lambda mem, uuid: mem.neighborhood(group, uuid, ask))
     if as_json:
         _json_out(found)
         return
@@ -248,13 +252,7 @@ def neighborhood_cmd(ask: NeighborhoodRequest, entity: str, group: str, as_json:
 @read_command("notes", on_entity=True)
 def notes_cmd(ask: NotesRequest, entity: str, group: str, as_json: bool) -> None:
     """The memory notes about an entity (its statements rewritten to stand alone), latest said first."""
-    from strata.memory import open_memory
-
-    with open_memory(embedder=False) as mem:
-        try:
-            found = mem.notes(group, mem.entity_id(group, entity), ask)
-        except (InputError, NotFoundError) as exc:
-            _fail(exc)
+    found = _about_entity(group, entity, lambda mem, uuid: mem.notes(group, uuid, ask))
     if as_json:
         _json_out(found)
         return
