@@ -23,23 +23,24 @@ RETURN kind, uuid, texts, vectors
 """
 
 # The same items scored against the question in the database: each cached vector's similarity on the index
-# scale, (1 + cosine) / 2, null where the vector is missing (only scores cross the wire, not 384 floats each).
+# scale, (1 + cosine) / 2, null where the vector is missing; a text only where its vector is missing (only scores
+# cross the wire for what is cached, not 384 floats or a passage's text each).
 RESCORE_SCORES = """
 CALL () {
   UNWIND $passage_uuids AS id
   MATCH (p:Passage {uuid: id}) WHERE p.group_id = $group_id
-  RETURN 'episode' AS kind, p.uuid AS uuid, [p.text, coalesce(p.context, p.text)] AS texts,
-         [x IN [p[$text_key], p[$context_key]] | CASE WHEN x IS NULL THEN null
-                                                  ELSE vector.similarity.cosine(x, $query) END] AS sims
+  WITH p, [p[$text_key], p[$context_key]] AS cached, [p.text, coalesce(p.context, p.text)] AS texts
+  RETURN 'episode' AS kind, p.uuid AS uuid, [k IN range(0, 1) | CASE WHEN cached[k] IS NULL THEN texts[k] END] AS texts,
+         [x IN cached | CASE WHEN x IS NULL THEN null ELSE vector.similarity.cosine(x, $query) END] AS sims
   UNION ALL
   UNWIND $fact_uuids AS id
   MATCH ()-[r:RELATES_TO {uuid: id}]->() WHERE r.group_id = $group_id
-  RETURN 'fact' AS kind, r.uuid AS uuid, [r.fact] AS texts,
+  RETURN 'fact' AS kind, r.uuid AS uuid, [CASE WHEN r[$text_key] IS NULL THEN r.fact END] AS texts,
          [CASE WHEN r[$text_key] IS NULL THEN null ELSE vector.similarity.cosine(r[$text_key], $query) END] AS sims
   UNION ALL
   UNWIND $entity_uuids AS id
   MATCH (e:Entity {uuid: id}) WHERE e.group_id = $group_id
-  RETURN 'entity' AS kind, e.uuid AS uuid, [e.name] AS texts,
+  RETURN 'entity' AS kind, e.uuid AS uuid, [CASE WHEN e[$text_key] IS NULL THEN e.name END] AS texts,
          [CASE WHEN e[$text_key] IS NULL THEN null ELSE vector.similarity.cosine(e[$text_key], $query) END] AS sims
 }
 RETURN kind, uuid, texts, sims
