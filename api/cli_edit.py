@@ -1,18 +1,20 @@
 """`strata retract` and `strata correct`: the writes REST's ``DELETE /episodes|sources/{uuid}`` and
-``POST /facts/{uuid}:correct`` make, with the same answers (``--json``)."""
+``POST /facts/{uuid}:correct`` make, with the same answers (``--json``); options from the request models."""
 
 from __future__ import annotations
 
 import sys
-from datetime import datetime
 
 import typer
 from rich.console import Console
 
+from strata.api.cli_writes import argument, option, write_command
 from strata.schema.errors import InputError, NotFoundError
+from strata.schema.requests_write import Correction, RetractRequest
 
 app = typer.Typer(no_args_is_help=True)
 console = Console(soft_wrap=True)
+KEY_ID = "cli"  # who purged, in the audit record (as `strata purge`)
 
 
 def owned(mem, kind: str, uuid: str, group: str | None) -> str:  # noqa: ANN001 (Memory, imported lazily)
@@ -25,42 +27,33 @@ def owned(mem, kind: str, uuid: str, group: str | None) -> str:  # noqa: ANN001 
     return found
 
 
-@app.command("retract")
-def retract_cmd(kind: str = typer.Argument(..., help="episode or source"),
-                uuid: str = typer.Argument(..., help="The episode's or source's uuid."),
-                group: str = typer.Option(None, "--group", help="Refuse unless it is of this group."),
-                as_json: bool = typer.Option(False, "--json")) -> None:
+@write_command("retract_episode", app, [argument("kind", "episode or source"),
+                                        argument("uuid", "The episode's or source's uuid."),
+                                        option("group", "Refuse unless it is of this group.", required=False)])
+def retract_cmd(ask: RetractRequest, kind: str, uuid: str, group: str | None, as_json: bool) -> None:
     """Retract an episode or a source: facts only it supported expire (kept as history), facts it had closed
-    reopen. Posting it again undoes the retraction; `strata purge` deletes instead."""
+    reopen. Posting it again undoes the retraction; ``--purge`` (or `strata purge`) deletes instead."""
     from strata.memory import open_memory
 
-    with open_memory(embedder=False) as mem:
-        done = mem.retract(owned(mem, kind, uuid, group), kind, uuid)
+    # a purge takes the embedder: purged names leave the entities' name vectors too
+    with open_memory(embedder=ask.purge) as mem:
+        done = mem.retract(owned(mem, kind, uuid, group), kind, uuid, purge=ask.purge,
+                           key_id=KEY_ID if ask.purge else None)
     if as_json:
         sys.stdout.write(done.model_dump_json() + "\n")
         return
-    console.print(f"retracted {kind} {uuid}: {done.model_dump_json()}", highlight=False)
+    console.print(f"{'purged' if ask.purge else 'retracted'} {kind} {uuid}: {done.model_dump_json()}", highlight=False)
 
 
-@app.command("correct")
-def correct_cmd(fact: str = typer.Argument(..., help="The fact's uuid."),
-                group: str = typer.Option(None, "--group", help="Refuse unless the fact is of this group."),
-                text: str = typer.Option(None, "--text", help="The fact's sentence."),
-                predicate: str = typer.Option(None, "--predicate", help="As statements write it."),
-                obj: str = typer.Option(None, "--object", help="The new object's uuid."),
-                valid_at: datetime = typer.Option(None, "--valid-at", help="When it became true."),
-                invalid_at: datetime = typer.Option(None, "--invalid-at", help="When it ended."),
-                reason: str = typer.Option(None, "--reason"),
-                as_json: bool = typer.Option(False, "--json")) -> None:
+@write_command("correct", app, [argument("uuid", "The fact's uuid.", metavar="FACT"),
+                                option("group", "Refuse unless the fact is of this group.", required=False)])
+def correct_cmd(fix: Correction, uuid: str, group: str | None, as_json: bool) -> None:
     """Correct a fact: text or end in place; a new predicate, object or start makes a new version and keeps the
     old one as history."""
-    from strata.memory import Correction, open_memory
+    from strata.memory import open_memory
 
-    asked = {"fact": text, "predicate": predicate, "object_uuid": obj, "valid_at": valid_at,
-             "invalid_at": invalid_at, "reason": reason}
-    fix = Correction.model_validate({k: v for k, v in asked.items() if v is not None})
-    with open_memory(embedder=bool(predicate)) as mem:
-        done = mem.correct(owned(mem, "fact", fact, group), fact, fix)
+    with open_memory(embedder=bool(fix.predicate)) as mem:
+        done = mem.correct(owned(mem, "fact", uuid, group), uuid, fix)
     if as_json:
         sys.stdout.write(done.model_dump_json() + "\n")
         return

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import os
 import sys
 import tempfile
@@ -13,11 +14,16 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
-from strata.schema.errors import InputError
+from strata.api.cli_query import _fail
+from strata.api.cli_writes import flag, option, write_command
+from strata.api.derive import KW
+from strata.schema.errors import InputError, NotFoundError
 
 if TYPE_CHECKING:
+    from strata.ingest.sources import SourceDocument
     from strata.memory import Memory
 from strata.schema.models import Episode
+from strata.schema.requests_write import BatchIn, EpisodeIn, SourceRequest
 from strata.schema.settings import Settings
 from strata.schema.usage import LLMUsage
 
@@ -45,26 +51,39 @@ def _files(path: Path) -> list[Path]:
     return files
 
 
-@app.command("ingest")
-def ingest(
-    path: Path = typer.Argument(..., help="A file, or a folder of files in one format."),
-    group: str = typer.Option(..., "--group", help="Group id to write into."),
-    fmt: str = typer.Option(..., "--format", help="book | chat-jsonl | transcript | sessions-json | facts-jsonl"),
-    wait: bool = typer.Option(False, "--wait", help="Show progress until the job ends."),
-    inline: bool = typer.Option(False, "--inline", help="Run in this process, without a broker (small runs)."),
-    agent: str = typer.Option(None, "--agent", help="Who ingests (recorded on facts)."),
-    estimate: bool = typer.Option(False, "--estimate", help="Print episodes, expected LLM calls and prompt tokens; "
-                                  "submit nothing."),
-) -> None:
+def _load(path: Path, ask: SourceRequest, group: str, cfg: Settings) -> SourceDocument:
+    """One file segmented as an upload of it is; named ``ask.name`` if given, else by its file name."""
+    from strata.ingest.sources import SourceOptions, load_source, parse_source_bytes
+    from strata.ingest.sources.readers import read_bytes
+
+    options = SourceOptions(book_window_tokens=cfg.book_window_tokens, chat_window_messages=cfg.chat_window_messages,
+                            max_episode_chars=cfg.max_episode_chars)
+    if ask.name:
+        return parse_source_bytes(read_bytes(path), ask.format, name=ask.name, uri=path.resolve().as_uri(),
+                                  group_id=group, agent=ask.agent, options=options)
+    return load_source(path, ask.format, group_id=group, agent=ask.agent, book_window_tokens=cfg.book_window_tokens,
+                       chat_window_messages=cfg.chat_window_messages, max_episode_chars=cfg.max_episode_chars)
+
+
+INGEST = [inspect.Parameter("path", KW, annotation=Path,
+                            default=typer.Argument(..., help="A file, or a folder of files in one format.")),
+          option("group", "Group id to write into."),
+          flag("wait", "Show progress until the job ends."),
+          flag("inline", "Run in this process, without a broker (small runs)."),
+          flag("estimate", "Print episodes, expected LLM calls and prompt tokens; submit nothing.")]
+
+
+@write_command("add_source", app, INGEST, json_flag=False)
+def ingest(ask: SourceRequest, path: Path, group: str, wait: bool, inline: bool, estimate: bool) -> None:
     """Segment PATH, store it and its episodes, enqueue them and print the job id."""
-    from strata.ingest.sources import load_source
     from strata.memory import open_memory
 
     cfg = Settings()
+    files, agent = _files(path), ask.agent
+    if ask.name and len(files) > 1:
+        raise InputError(f"{path}: --name names one file, the folder holds {len(files)}", {"path": str(path)})
     # Parse everything first: a bad file stops the run before anything is stored.
-    docs = [load_source(f, fmt, group_id=group, agent=agent, book_window_tokens=cfg.book_window_tokens,
-                        chat_window_messages=cfg.chat_window_messages, max_episode_chars=cfg.max_episode_chars)
-            for f in _files(path)]
+    docs = [_load(f, ask, group, cfg) for f in files]
     if estimate:
         _print_estimate(cfg, [e for d in docs for e in d.episodes])
         return
@@ -156,6 +175,39 @@ def jobs_show(job_id: str = typer.Argument(...), as_json: bool = typer.Option(Fa
                   f"  episodes: {info.total} total, {info.done} done, {info.failed} failed, {info.queued} queued, "
                   f"{info.processing} processing\n  facts written: {info.facts}\n  {_usage_line(info.llm)}\n"
                   f"  created: {info.created_at}")
+
+
+@write_command("add_episode", episodes_app, [option("group", "Group id to write into.")])
+def episodes_add(body: EpisodeIn, group: str, as_json: bool) -> None:
+    """Queue one episode (``--content``, or chat ``--messages``, or structured ``--facts``, both JSON), as
+    ``POST /v1/groups/{group}/episodes`` does; prints its uuid and job."""
+    from strata.memory import open_memory
+
+    with open_memory(embedder=False, celery=True) as mem:
+        try:
+            done = mem.add_episode(group, body, body.agent)
+        except (InputError, NotFoundError) as exc:
+            _fail(exc)
+    if as_json:
+        sys.stdout.write(done.model_dump_json() + "\n")
+        return
+    console.print(f"episode {done.episode_uuid}: job {done.job_id}, {done.status}", highlight=False)
+
+
+@write_command("add_episodes", episodes_app, [option("group", "Group id to write into.")])
+def episodes_add_batch(batch: BatchIn, group: str, as_json: bool) -> None:
+    """Queue several episodes (``--episodes``: a JSON list, each as ``episodes add`` takes one) as one job."""
+    from strata.memory import open_memory
+
+    with open_memory(embedder=False, celery=True) as mem:
+        try:
+            done = mem.add_episodes(group, list(batch.episodes), None)
+        except (InputError, NotFoundError) as exc:
+            _fail(exc)
+    if as_json:
+        sys.stdout.write(done.model_dump_json() + "\n")
+        return
+    console.print(f"job {done.job_id}: {len(done.episode_uuids)} episodes queued", highlight=False)
 
 
 @episodes_app.command("retry")

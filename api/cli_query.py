@@ -83,8 +83,7 @@ def read_command(case: str, *, on: typer.Typer | None = None, on_entity: bool = 
     address = [ENTITY, GROUP] if on_entity else [GROUP]
     if entity is not None:
         address[0] = inspect.Parameter("entity", KW, annotation=str, default=typer.Argument(..., help=entity))
-    return cli_command(on or app, row.cli.split()[-1], row.request, address=address, arguments=row.cli_arguments,
-                       flags=row.cli_flags, skip=row.cli_skip, on_invalid=_fail)
+    return cli_command(on or app, row, address=address, on_invalid=_fail)
 
 
 def _arrow(f) -> str:
@@ -145,24 +144,43 @@ def context_cmd(ask: ContextRequest, group: str, as_json: bool) -> None:
 @read_command("facts")
 def facts_cmd(ask: FactsRequest, group: str, as_json: bool) -> None:
     """Every fact of a group (optionally one subject, predicate, object, or one agent's), as of a date or a point
-    of a book's story; pages through the complete listing."""
+    of a book's story; pages through the complete listing, or gives one page (as REST) with --limit/--cursor."""
     from strata.memory import open_memory
 
-    total = 0
     with open_memory(embedder=bool(ask.predicate)) as mem:
         try:
+            if ask.model_fields_set & {"limit", "cursor"}:
+                page = mem.facts(group, ask)
+                more = f"--cursor {page.next_cursor}" if page.next_cursor else None
+                return _page(page, page.items, more, as_json)
+            total = 0
             for f in mem.all_facts(group, ask.model_copy(update={"limit": MAX_FACT_PAGE})):
                 total += 1
                 if as_json:
                     _json_out(f)
                 else:
-                    console.print(escape(f"{_arrow(f)}  "
-                                  f"{f.valid_at:%Y-%m-%d}..{_day(f.invalid_at)}{_story_where(f)}"),
-                                  highlight=False)
+                    _print_fact(f)
         except (InputError, NotFoundError) as exc:
             _fail(exc)
     if not as_json:
         console.print(f"{total} facts")
+
+
+def _print_fact(f) -> None:
+    console.print(escape(f"{_arrow(f)}  {f.valid_at:%Y-%m-%d}..{_day(f.invalid_at)}{_story_where(f)}"),
+                  highlight=False)
+
+
+def _page(page: BaseModel, items: list, more: str | None, as_json: bool) -> None:
+    """One page of a listing: its JSON as REST answers it, or its items and how to ask for the next."""
+    if as_json:
+        return _json_out(page)
+    for x in items:
+        if hasattr(x, "predicate"):
+            _print_fact(x)
+        else:
+            _print_quote(x)
+    console.print(f"{len(items)} shown" + (f"; next page: {more}" if more else ""), highlight=False)
 
 
 @read_command("network")
@@ -188,24 +206,33 @@ def network_cmd(ask: NetworkRequest, group: str, as_json: bool) -> None:
 
 @read_command("quotes")
 def quotes_cmd(ask: QuotesRequest, group: str, as_json: bool) -> None:
-    """What characters said to whom (by uuid or name), in reading order; pages through the complete listing."""
+    """What characters said to whom (by uuid or name), in reading order; pages through the complete listing, or
+    gives one page (as REST) with --limit/--offset."""
     from strata.memory import open_memory
 
-    offset: int | None = 0
-    total = 0
     with open_memory(embedder=False) as mem:
+        if ask.model_fields_set & {"limit", "offset"}:
+            page = mem.quotes(group, ask)
+            more = f"--offset {page.next_offset}" if page.next_offset is not None else None
+            return _page(page, page.items, more, as_json)
+        offset: int | None = 0
+        total = 0
         while offset is not None:
             page = mem.quotes(group, ask.model_copy(update={"offset": offset, "limit": 1000}))
             for x in page.items:
                 if as_json:
                     sys.stdout.write(x.model_dump_json() + "\n")
                 else:
-                    to = f" to {', '.join(x.addressees)}" if x.addressees else ""
-                    console.print(escape(f"{x.speaker or '?'}{to}: \"{x.text}\""), highlight=False)
+                    _print_quote(x)
             total += len(page.items)
             offset = page.next_offset
     if not as_json:
         console.print(f"{total} quotes")
+
+
+def _print_quote(x) -> None:
+    to = f" to {', '.join(x.addressees)}" if x.addressees else ""
+    console.print(escape(f"{x.speaker or '?'}{to}: \"{x.text}\""), highlight=False)
 
 
 @read_command("timeline", on_entity=True)

@@ -12,15 +12,16 @@ from rich.console import Console
 from rich.markup import escape
 
 from strata.api.cli_query import read_command
+from strata.api.cli_writes import argument, option, write_command
 from strata.schema.requests import MergesRequest, SuggestionsRequest
+from strata.schema.requests_write import AcceptRequest, MergeRequest, RejectRequest, UndoRequest
 
 app = typer.Typer(no_args_is_help=True)
 suggestions_app = typer.Typer(help="Pairs of entities that may be the same: list, accept, reject.",
                               no_args_is_help=True)
 app.add_typer(suggestions_app, name="suggestions")
 console = Console(soft_wrap=True)
-GROUP = typer.Option(..., "--group")
-JSON = typer.Option(False, "--json", help="Print the answer as JSON (as REST and MCP give it).")
+GROUP_OPT = option("group", "Group id.")
 
 
 def _actor() -> str:
@@ -34,16 +35,15 @@ def _json(value: BaseModel | Sequence[BaseModel]) -> None:
         sys.stdout.write("[" + ",".join(v.model_dump_json() for v in value) + "]\n")
 
 
-@app.command("merge")
-def merge_cmd(entity: str = typer.Argument(..., help="The entity that goes (uuid or exact name)."),
-              into: str = typer.Option(..., "--into", help="The entity that stays (uuid or exact name)."),
-              group: str = GROUP, reason: str = typer.Option(None, "--reason"), as_json: bool = JSON) -> None:
-    """Merge one entity into another; the old uuid redirects to the survivor from then on."""
+@write_command("merge", app, [argument("entity", "The entity that goes (uuid or exact name)."), GROUP_OPT])
+def merge_cmd(ask: MergeRequest, entity: str, group: str, as_json: bool) -> None:
+    """Merge one entity into another (``--into``: uuid or exact name); the old uuid redirects to the survivor
+    from then on."""
     from strata.memory import open_memory
 
     with open_memory(embedder=False) as mem:
-        done = mem.merge(group, mem.entity_id(group, entity), mem.entity_id(group, into), actor=_actor(),
-                         reason=reason)
+        done = mem.merge(group, mem.entity_id(group, entity), mem.entity_id(group, ask.into), actor=_actor(),
+                         reason=ask.reason)
     if as_json:
         return _json(done)
     console.print(f"merged {done.merged} into {done.into}: {done.facts_moved} facts, {done.mentions_moved} mentions "
@@ -51,10 +51,9 @@ def merge_cmd(entity: str = typer.Argument(..., help="The entity that goes (uuid
                   highlight=False)
 
 
-@app.command("unmerge")
-def unmerge_cmd(entity: str = typer.Argument(..., help="The survivor of the merge (uuid)."),
-                record: str = typer.Option(..., "--record", help="The merge record (`strata merges ENTITY`)."),
-                group: str = GROUP, as_json: bool = JSON) -> None:
+@write_command("unmerge", app, [argument("entity", "The survivor of the merge (uuid)."),
+                                option("record", "The merge record (`strata merges ENTITY`)."), GROUP_OPT])
+def unmerge_cmd(ask: UndoRequest, entity: str, record: str, group: str, as_json: bool) -> None:
     """Take back a merge: the merged entity comes back with its facts, mentions and quotes."""
     from strata.memory import open_memory
 
@@ -98,28 +97,29 @@ def suggestions_list(ask: SuggestionsRequest, group: str, as_json: bool) -> None
         console.print("no pending suggestions")
 
 
-@suggestions_app.command("accept")
-def suggestions_accept(entity: str = typer.Argument(...), candidate: str = typer.Argument(...), group: str = GROUP,
-                       into: str = typer.Option(None, "--into", help="The survivor (default: the candidate)."),
-                       as_json: bool = JSON) -> None:
+PAIR = [argument("entity", "One entity of the suggestion (uuid)."), argument("candidate", "The other (uuid)."),
+        GROUP_OPT]
+
+
+@write_command("accept_suggestion", suggestions_app, PAIR)
+def suggestions_accept(ask: AcceptRequest, entity: str, candidate: str, group: str, as_json: bool) -> None:
     """Merge the pair (undoable with `strata unmerge`)."""
     from strata.memory import open_memory
 
     with open_memory(embedder=False) as mem:
-        done = mem.accept_suggestion(group, entity, candidate, into, actor=_actor())
+        done = mem.accept_suggestion(group, entity, candidate, ask.into, actor=_actor())
     if as_json:
         return _json(done)
     console.print(f"merged {done.merged} into {done.into} (record {done.record_uuid})", highlight=False)
 
 
-@suggestions_app.command("reject")
-def suggestions_reject(entity: str = typer.Argument(...), candidate: str = typer.Argument(...), group: str = GROUP,
-                       reason: str = typer.Option(None, "--reason"), as_json: bool = JSON) -> None:
+@write_command("reject_suggestion", suggestions_app, PAIR)
+def suggestions_reject(ask: RejectRequest, entity: str, candidate: str, group: str, as_json: bool) -> None:
     """Not the same: never suggested again."""
     from strata.memory import open_memory
 
     with open_memory(embedder=False) as mem:
-        done = mem.reject_suggestion(group, entity, candidate, actor=_actor(), reason=reason)
+        done = mem.reject_suggestion(group, entity, candidate, actor=_actor(), reason=ask.reason)
     if as_json:
         return _json(done)
     console.print(f"rejected: {entity} and {candidate} are different", highlight=False)

@@ -9,6 +9,7 @@ type is refused with the same ``RequestInvalid`` in both, and REST's 422 lists t
 from __future__ import annotations
 
 import inspect
+import json
 import types
 import typing
 from collections.abc import Awaitable, Callable, Iterable, Mapping
@@ -19,6 +20,7 @@ import typer
 from pydantic import BaseModel, Field
 from pydantic.fields import FieldInfo
 
+from strata.api.usecases import UseCase
 from strata.schema.errors import RequestInvalid
 from strata.schema.requests import parse
 
@@ -108,6 +110,30 @@ def _bare(annotation: Any) -> Any:
     return annotation
 
 
+def is_json(field: FieldInfo) -> bool:
+    """A field the CLI takes as one JSON value: an object (``metadata``) or a list of objects (``messages``)."""
+    kind = _bare(field.annotation)
+    if kind is dict or typing.get_origin(kind) is dict:
+        return True
+    items = typing.get_args(kind) if typing.get_origin(kind) is list else ()
+    return bool(items) and isinstance(items[0], type) and issubclass(items[0], BaseModel)
+
+
+def _json_values(model: type[BaseModel], values: dict[str, Any]) -> dict[str, Any]:
+    """The CLI's JSON options decoded; text that is not JSON refused as the model refuses a bad value."""
+    out = dict(values)
+    for name, field in model.model_fields.items():
+        wire = wire_name(name, field)
+        if is_json(field) and isinstance(out.get(wire), str):
+            try:
+                out[wire] = json.loads(out[wire])
+            except ValueError as exc:
+                problem = {"loc": [wire], "msg": f"not JSON ({exc})", "type": "json_invalid"}
+                raise RequestInvalid(f"the request does not match the API schema ({wire}: not JSON)",
+                                     {"errors": [problem]}) from None
+    return out
+
+
 def _metavar(kind: Any) -> str:
     if kind is datetime:
         return "ISO-TIME"
@@ -141,6 +167,9 @@ def cli_parameters(model: type[BaseModel], arguments: Iterable[str] = (),
                 decls = [f"{decls[0]}/--no-{wire.replace('_', '-')}", *decls[1:]]
             info = typer.Option(default, *decls, help=help_text)
             options.append(inspect.Parameter(name, KW, default=info, annotation=bool))
+        elif is_json(field):
+            info = typer.Option(None, *decls, help=f"{help_text} (JSON)".strip(), metavar="JSON")
+            options.append(inspect.Parameter(name, KW, default=info, annotation=str | None))
         elif typing.get_origin(kind) is list:
             info = typer.Option(None, *decls, help=f"{help_text} (repeat for several)".strip())
             options.append(inspect.Parameter(name, KW, default=info, annotation=list[str] | None))
@@ -152,13 +181,16 @@ def cli_parameters(model: type[BaseModel], arguments: Iterable[str] = (),
     return [p for _, p in sorted(positional, key=lambda x: x[0])] + options
 
 
-def cli_command(app: typer.Typer, name: str, model: type[BaseModel], *, address: list[inspect.Parameter],
-                arguments: Iterable[str] = (), flags: Mapping[str, Iterable[str]] | None = None,
-                skip: Iterable[str] = (), on_invalid: Callable[[RequestInvalid], Any]
+def cli_command(app: typer.Typer, case: UseCase, *, address: list[inspect.Parameter],
+                on_invalid: Callable[[RequestInvalid], Any], json_flag: bool = True
                 ) -> Callable[[Callable[..., None]], Callable[..., None]]:
-    """Register command ``name``: its parameters are ``address`` (``--group``, an entity), the model's fields
-    and ``--json``; the decorated function is called as ``fn(ask, **address, as_json=...)``."""
-    fields = cli_parameters(model, arguments, flags, skip)
+    """Register use case ``case``'s command (the last word of ``case.cli``): its parameters are ``address``
+    (``--group``, an entity, or a front-end's own option such as ``--wait``), the request model's fields (but
+    those the row says the CLI does not take) and ``--json`` (unless not ``json_flag``); the decorated function
+    is called as ``fn(ask, **address, as_json=...)``."""
+    model, name = case.request, case.cli.split()[-1]
+    skip = {*case.cli_skip, *(n for n in model.model_fields if f"cli:{n}" in case.exceptions)}
+    fields = cli_parameters(model, case.cli_arguments, case.cli_flags, skip)
     field_names = [p.name for p in fields]
     as_json = inspect.Parameter("as_json", KW, annotation=bool,
                                 default=typer.Option(False, "--json", help="Print the answer as JSON (as REST and "
@@ -166,14 +198,15 @@ def cli_command(app: typer.Typer, name: str, model: type[BaseModel], *, address:
     positional = [p for p in address if isinstance(p.default, typer.models.ArgumentInfo)]
     params = positional + [p for p in fields if isinstance(p.default, typer.models.ArgumentInfo)]
     params += [p for p in address if p not in positional]
-    params += [p for p in fields if not isinstance(p.default, typer.models.ArgumentInfo)] + [as_json]
+    params += [p for p in fields if not isinstance(p.default, typer.models.ArgumentInfo)]
+    params += [as_json] if json_flag else []
 
     def decorate(fn: Callable[..., None]) -> Callable[..., None]:
         def command(**given: Any) -> None:
             values = {wire_name(n, model.model_fields[n]): given.pop(n) for n in field_names}
             values = {k: v for k, v in values.items() if v is not None}
             try:
-                ask = parse(model, values)
+                ask = parse(model, _json_values(model, values))
             except RequestInvalid as exc:
                 on_invalid(exc)
                 return

@@ -1,8 +1,9 @@
-"""The read use cases and where each front-end shows them: the REST route, the MCP tool, the CLI command.
+"""The use cases and where each front-end shows them: the REST route, the MCP tool, the CLI command.
 
-Each row names the request model its parameters come from (schema/requests.py) and the answer model; the MCP
-tools are registered from these rows (api/mcp_reads.py), the CLI commands and REST routes take the same model,
-and tests/unit/api/test_parity.py checks that every field reaches all three.
+Each row names the request model its parameters come from (schema/requests.py, schema/requests_write.py for
+the writes, whose rows are in api/usecases_write.py) and the answer model; the MCP tools are registered from
+these rows (api/mcp_reads.py, api/mcp_writes.py), the CLI commands and REST routes take the same model, and
+tests/e2e/test_parity_fields.py checks that every field reaches all three, save the declared ``exceptions``.
 """
 
 from __future__ import annotations
@@ -37,16 +38,21 @@ class UseCase:
     rest: str  # "METHOD /path" as the OpenAPI document names it
     mcp: str
     cli: str  # the command, with its group ("suggestions list")
-    on: Literal["group", "entity"]  # what the caller addresses: a group, or an entity by uuid
+    # what the caller addresses: a group, or an entity by uuid (writes: also a fact, an episode, a source, a
+    # merge record, a pair of entities; api/usecases_write.py)
+    on: Literal["group", "entity", "fact", "episode", "source", "record", "pair"]
     run: str  # the Memory method: (group, [uuid,] request) -> answer; by name, so the CLI starts light
     doc: str  # the MCP tool's description
     mcp_legacy: dict[str, str] = field(default_factory=dict)  # older MCP argument names -> fields
     cli_arguments: tuple[str, ...] = ()  # fields the CLI takes as positional arguments, in order
     cli_flags: dict[str, tuple[str, ...]] = field(default_factory=dict)  # older CLI flags, kept as aliases
     cli_skip: dict[str, str] = field(default_factory=dict)  # fields the CLI does not take, and why
+    # a parameter one front-end has and the others cannot ("rest:file", "cli:wait"), and why; the parity test
+    # (tests/e2e/test_parity_fields.py) passes only these
+    exceptions: dict[str, str] = field(default_factory=dict)
+    mcp_request: type[Request] | None = None  # the MCP tool's model when it carries more (a file's text)
 
 
-PAGES = "the CLI pages through the whole listing"
 
 READS: tuple[UseCase, ...] = (
     UseCase("search", SearchRequest, "SearchResult", "GET /v1/groups/{group}/search", "search", "search", "group",
@@ -73,7 +79,7 @@ READS: tuple[UseCase, ...] = (
             "``known_at`` transaction time; ``agent``: only what that agent asserted. ``as_of_chapter`` or "
             "``as_of_position`` read a book's story up to that point instead of ``as_of`` (``source``: which "
             "book).",
-            cli_flags={"include_history": ("--history",)}, cli_skip={"cursor": PAGES, "limit": PAGES}),
+            cli_flags={"include_history": ("--history",)}),
     UseCase("neighborhood", NeighborhoodRequest, "Neighborhood", "GET /v1/entities/{uuid}/neighborhood",
             "neighborhood", "neighborhood", "entity", "neighborhood",
             "Entities and facts within ``depth`` (1-3) hops of an entity, over the facts true at ``as_of`` (or at "
@@ -94,7 +100,7 @@ READS: tuple[UseCase, ...] = (
             "quotes",
             "What characters said to whom (``count``, ``items``, ``next_offset``); speaker and addressee by uuid "
             "or name (\"what did Darcy say to Elizabeth\": speaker=\"Darcy\", addressee=\"Elizabeth\").",
-            cli_flags={"addressee": ("--to",)}, cli_skip={"offset": PAGES, "limit": PAGES}),
+            cli_flags={"addressee": ("--to",)}),
     UseCase("network", NetworkRequest, "Network", "GET /v1/groups/{group}/network", "network", "network", "group",
             "network",
             "Who appears with whom and who speaks to whom (scenes, quotes either way, first and last place seen), "

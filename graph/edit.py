@@ -17,8 +17,7 @@ from strata.graph.queries import consolidate as cq
 from strata.graph.queries import edit as q
 from strata.schema import ids
 from strata.schema.errors import InputError, NotFoundError
-from strata.schema.models import IsoUtcDatetime
-from strata.schema.plan import PREDICATE
+from strata.schema.requests_write import Correction
 
 
 class MergeResult(BaseModel):
@@ -90,18 +89,6 @@ def merge_entities(graph: Graph, group_id: str, from_uuid: str, into_uuid: str, 
                            facts_deduplicated=dedup["duplicates"], slot_updates=updates, record_uuid=record_uuid)
 
     return graph.write(work)
-
-
-class Correction(BaseModel):
-    """What to change; omitted fields keep their value."""
-
-    fact: str | None = Field(None, min_length=1, max_length=2000)
-    predicate: str | None = Field(None, max_length=64, pattern=PREDICATE.pattern,
-                                  description="lowercase snake_case")
-    object_uuid: str | None = Field(None, max_length=64)
-    valid_at: IsoUtcDatetime | None = None
-    invalid_at: IsoUtcDatetime | None = None
-    reason: str | None = Field(None, max_length=500)
 
 
 class CorrectionResult(BaseModel):

@@ -6,7 +6,6 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Path, Query, Request
 from fastapi.responses import RedirectResponse
-from pydantic import BaseModel, Field
 
 from strata.api.auth import actor, owned_group, owned_pair, principal
 from strata.api.deps import memory
@@ -26,6 +25,7 @@ from strata.memory import (
     UndoResult,
 )
 from strata.schema.models import Entity
+from strata.schema.requests_write import MergeRequest
 
 router = APIRouter(tags=["entities"])
 EntityId = Path(..., max_length=64, description="Entity uuid", examples=["6b0c5e4e-0000-5000-8000-000000000000"])
@@ -87,14 +87,6 @@ def get_notes(request: Request, ask: Annotated[NotesRequest, Query()], uuid: str
     """The memory notes about the entity (its statements rewritten to stand alone), latest said first."""
     group, moved = _read(mem, key, uuid, request)
     return moved or mem.notes(group, uuid, ask)
-
-
-class MergeRequest(BaseModel):
-    into: str = Field(..., max_length=64, description="The entity that survives.")
-    reason: str | None = Field(None, max_length=500)
-
-    model_config = {"json_schema_extra": {"examples": [{"into": "6b0c5e4e-0000-5000-8000-000000000001",
-                                                         "reason": "same person"}]}}
 
 
 @router.post("/entities/{uuid}:merge", response_model=MergeResult)

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Depends, File, Form, Path, Query, UploadFile
 
 from strata.api.auth import owned_group, principal, write_group
 from strata.api.deps import memory
 from strata.memory import (
-    FORMATS,
     ApiKey,
     BatchAccepted,
     BatchIn,
@@ -24,6 +23,7 @@ from strata.memory import (
     Removal,
 )
 from strata.schema.errors import InputError
+from strata.schema.requests_write import RetractRequest, SourceRequest
 
 router = APIRouter(tags=["writes"])
 Uuid = Path(..., max_length=64, examples=["0f6e2a52-8c1d-5b8e-9a55-3f0d7a1c2b11"])
@@ -44,18 +44,15 @@ def add_episodes(body: BatchIn, group: str = Depends(write_group), key: ApiKey =
 
 
 @router.post("/groups/{group}/sources", status_code=202, response_model=JobInfo)
-def upload_source(file: UploadFile = File(..., description="The file to ingest (not empty).",
+def upload_source(ask: Annotated[SourceRequest, Form()],
+                  file: UploadFile = File(..., description="The file to ingest (not empty).",
                                           json_schema_extra={"minLength": 1}),
-                  format: str = Form(..., description=f"One of: {', '.join(FORMATS)}", examples=["chat-jsonl"]),
-                  name: str | None = Form(None, max_length=300),
-                  agent: str | None = Form(None, min_length=1, max_length=200,
-                                           description="Who asserts the file's content; default: the key's name."),
                   group: str = Depends(write_group), key: ApiKey = Depends(principal),
                   mem: Memory = Depends(memory)) -> JobInfo:
     """Upload a book, chat log, transcript or facts file; it is segmented into episodes and queued as one job.
     The same file uploaded again to the same group returns the first job (``duplicate_of``)."""
     data = file.file.read(mem.settings.max_request_bytes + 1)  # one byte over says it is too large
-    return mem.add_source(group, data, format, name or file.filename or "upload", agent or key.agent)
+    return mem.add_source(group, data, ask.format, ask.name or file.filename or "upload", ask.agent or key.agent)
 
 
 @router.get("/jobs/{uuid}", response_model=JobInfo)
@@ -72,23 +69,20 @@ def get_episode(uuid: str = Uuid, key: ApiKey = Depends(principal), mem: Memory 
     return mem.episode(uuid)
 
 
-PURGE = Query(False, description="Hard delete for data removal: also deletes everything derived only from it.")
-
-
 @router.delete("/episodes/{uuid}", response_model=Removal)
-def delete_episode(uuid: str = Uuid, purge: bool = PURGE, key: ApiKey = Depends(principal),
+def delete_episode(ask: Annotated[RetractRequest, Query()], uuid: str = Uuid, key: ApiKey = Depends(principal),
                    mem: Memory = Depends(memory)) -> Removal:
     """Retract an episode: facts only it supported expire (kept as history); facts it had closed reopen. With
     ``purge=true`` it is retracted (if it was not) and then deleted with everything derived only from it."""
-    return mem.retract(owned_group(mem, key, "episode", uuid, "w"), "episode", uuid, purge=purge, key_id=key.id)
+    return mem.retract(owned_group(mem, key, "episode", uuid, "w"), "episode", uuid, purge=ask.purge, key_id=key.id)
 
 
 @router.delete("/sources/{uuid}", response_model=Removal)
-def delete_source(uuid: str = Uuid, purge: bool = PURGE, key: ApiKey = Depends(principal),
+def delete_source(ask: Annotated[RetractRequest, Query()], uuid: str = Uuid, key: ApiKey = Depends(principal),
                   mem: Memory = Depends(memory)) -> Removal:
     """Retract every episode of a source, with the same restore rules as for one episode; with ``purge=true``
     delete the source, its episodes and job, and everything derived only from them."""
-    return mem.retract(owned_group(mem, key, "source", uuid, "w"), "source", uuid, purge=purge, key_id=key.id)
+    return mem.retract(owned_group(mem, key, "source", uuid, "w"), "source", uuid, purge=ask.purge, key_id=key.id)
 
 
 @router.delete("/groups/{group}", response_model=PurgeRecord)

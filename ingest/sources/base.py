@@ -12,6 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from strata.schema.errors import InputError, UnsupportedFormatError
 from strata.schema.ids import content_hash, source_uuid
 from strata.schema.models import Episode, Source, SourceKind, utcnow
+from strata.schema.requests_write import FORMATS
 
 from .book import parse_book
 from .chat import parse_chat_jsonl
@@ -21,8 +22,6 @@ from .readers import Decoded, check_text, decode_bytes, normalize_newlines, read
 from .sessions import parse_sessions_json
 from .times import to_utc
 from .transcript import parse_transcript
-
-FORMATS = ("book", "chat-jsonl", "transcript", "sessions-json", "facts-jsonl")
 
 _PARSERS: dict[str, tuple[SourceKind, Callable[[Context], dict[str, Any]]]] = {
     "book": ("book", parse_book),

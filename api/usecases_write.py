@@ -1,0 +1,102 @@
+"""The write use cases and where each front-end shows them (the rows of api/usecases.py, for writes).
+
+A write's parameters come from its request model (schema/requests_write.py); what it is written to (a group,
+an entity, a fact...) is its address: REST's path, MCP's leading arguments, the CLI's arguments and
+``--group``. A parameter only one front-end can take (a file upload, the CLI's ``--wait``) is declared in
+``exceptions`` with the reason; the parity test passes nothing else.
+"""
+
+from __future__ import annotations
+
+from strata.api.usecases import UseCase
+from strata.schema.requests_write import (
+    AcceptRequest,
+    BatchIn,
+    Correction,
+    EpisodeIn,
+    MergeRequest,
+    RejectRequest,
+    RetractRequest,
+    ReviewRequest,
+    SourceRequest,
+    SourceText,
+    UndoRequest,
+)
+
+# The MCP address arguments of each kind of write (``on``), with their descriptions.
+MCP_ADDRESS: dict[str, dict[str, str]] = {
+    "group": {"group": "Group id."},
+    "entity": {"uuid": "Entity uuid."},
+    "fact": {"uuid": "Fact uuid."},
+    "episode": {"uuid": "Episode uuid."},
+    "source": {"uuid": "Source uuid."},
+    "record": {"uuid": "The surviving entity's uuid.", "record": "The merge record's uuid."},
+    "pair": {"entity": "One entity of the suggestion.", "candidate": "The other entity."},
+}
+# The CLI's address parameters of each kind (besides --group).
+CLI_ADDRESS: dict[str, set[str]] = {"group": set(), "entity": {"entity"}, "fact": {"uuid"}, "episode": {"uuid"},
+                                    "source": {"uuid"}, "record": {"entity", "record"},
+                                    "pair": {"entity", "candidate"}}
+
+KIND = "one CLI command retracts either: its KIND argument says episode or source (REST and MCP: two routes)"
+ONE_TOOL = "one MCP tool takes both decisions (review_suggestion); the other decision's field"
+SOURCE_FILE = {
+    "rest:file": "REST uploads the file (multipart)",
+    "mcp:text": "an MCP client sends the file's text (it cannot upload)",
+    "cli:path": "the CLI reads a file, or a folder of files in one format",
+    "cli:wait": "the CLI's own display: progress until the job ends",
+    "cli:inline": "the CLI's own way to run: in its process, without a broker",
+    "cli:estimate": "the CLI's own dry run: counts before anything is submitted",
+}
+
+WRITES: tuple[UseCase, ...] = (
+    UseCase("add_episode", EpisodeIn, "EpisodeAccepted", "POST /v1/groups/{group}/episodes", "add_episode",
+            "episodes add", "group", "add_episode",
+            "Add one episode to a group: ``content`` (text), or chat ``messages``, or structured ``facts``; returns "
+            "its uuid and job. ``agent``: who asserts it (default: the key's name); two agents saying the same "
+            "thing are both recorded. Posting a retracted episode again processes it again (un-retract)."),
+    UseCase("add_episodes", BatchIn, "BatchAccepted", "POST /v1/groups/{group}/episodes:batch", "add_episodes",
+            "episodes add-batch", "group", "add_episodes",
+            "Add several episodes as one job (processed in order), each as add_episode takes it (``content``, or "
+            "chat ``messages``, or structured ``facts``)."),
+    UseCase("add_source", SourceRequest, "JobInfo", "POST /v1/groups/{group}/sources", "add_source", "ingest",
+            "group", "add_source",
+            "Ingest a whole file's text (a book, a chat log, a transcript, facts) as one job, segmented into "
+            "episodes as an upload to POST /groups/{group}/sources is; ``format``: book, chat-jsonl, transcript, "
+            "sessions-json or facts-jsonl. The same text again answers the first job (``duplicate_of``).",
+            mcp_request=SourceText, exceptions=SOURCE_FILE),
+    UseCase("correct", Correction, "CorrectionResult", "POST /v1/facts/{uuid}:correct", "correct_fact", "correct",
+            "fact", "correct",
+            "Correct a fact: text (``fact``) or end (``invalid_at``) in place; a new predicate, object or start "
+            "makes a new version and keeps the old one as history.",
+            cli_flags={"fact": ("--text",), "object_uuid": ("--object",)}),
+    UseCase("retract_episode", RetractRequest, "Removal", "DELETE /v1/episodes/{uuid}", "retract_episode",
+            "retract", "episode", "retract",
+            "Retract an episode; facts it alone supported expire and facts it had closed reopen. ``purge``: also "
+            "delete it and everything derived only from it (data removal).",
+            exceptions={"cli:kind": KIND}),
+    UseCase("retract_source", RetractRequest, "Removal", "DELETE /v1/sources/{uuid}", "retract_source", "retract",
+            "source", "retract",
+            "Retract every episode of a source (a book, a chat log) with the same restore rules; ``purge``: also "
+            "delete the source, its episodes and job, and everything derived only from them.",
+            exceptions={"cli:kind": KIND}),
+    UseCase("merge", MergeRequest, "MergeResult", "POST /v1/entities/{uuid}:merge", "merge_entities", "merge",
+            "entity", "merge",
+            "Merge entity ``uuid`` into ``into`` (the same person or thing under two names): facts, mentions and "
+            "aliases move, ``uuid`` redirects to ``into`` from then on; undo it with undo_merge."),
+    UseCase("unmerge", UndoRequest, "UndoResult", "POST /v1/entities/{uuid}/merges/{record}/undo", "undo_merge",
+            "unmerge", "record", "unmerge",
+            "Take back a merge into entity ``uuid``, named by its merge record (merge_entities returns it)."),
+    UseCase("accept_suggestion", AcceptRequest, "MergeResult",
+            "POST /v1/entities/{uuid}/suggestions/{candidate}:accept", "review_suggestion", "suggestions accept",
+            "pair", "accept_suggestion",
+            "``decision`` \"accept\" merges the pair (into ``into``, default the candidate; undoable) or \"reject\" "
+            "marks them different for good (never suggested again; ``reason``).",
+            mcp_request=ReviewRequest, exceptions={"mcp:decision": ONE_TOOL, "mcp:reason": ONE_TOOL}),
+    UseCase("reject_suggestion", RejectRequest, "Rejection",
+            "POST /v1/entities/{uuid}/suggestions/{candidate}:reject", "review_suggestion", "suggestions reject",
+            "pair", "reject_suggestion", "(review_suggestion, registered by accept_suggestion's row)",
+            mcp_request=ReviewRequest, exceptions={"mcp:decision": ONE_TOOL, "mcp:into": ONE_TOOL}),
+)
+
+WRITE_BY_NAME = {case.name: case for case in WRITES}
