@@ -47,6 +47,9 @@ class Rest:
     def facts(self, **params: Any) -> list[dict]:
         return self._ok(self.c.get(f"/v1/groups/{self.g}/facts", headers=self.h, params=params))["items"]
 
+    def page(self, **params: Any) -> Any:
+        return self._ok(self.c.get(f"/v1/groups/{self.g}/facts", headers=self.h, params=params))
+
     def resolve(self, name: str) -> Any:
         return self._ok(self.c.get(f"/v1/groups/{self.g}/entities", headers=self.h, params={"name": name}))
 
@@ -96,6 +99,9 @@ class Mcp:
 
     def facts(self, **params: Any) -> list[dict]:
         return self._tool("list_facts", group=self.g, **params)["items"]
+
+    def page(self, **params: Any) -> Any:
+        return self._tool("list_facts", group=self.g, **params)
 
     def resolve(self, name: str) -> Any:
         return self._tool("resolve_entity", group=self.g, name=name)
@@ -150,6 +156,10 @@ class Cli:
         for k, v in params.items():
             args += [flags[k]] if v is True else [flags[k], str(v)]
         return [json.loads(line) for line in self._run("facts", "--group", self.g, *args, "--json").splitlines()]
+
+    def page(self, **params: Any) -> Any:
+        args = [a for k, v in params.items() for a in (f"--{k}", str(v))]
+        return self._json("facts", "--group", self.g, *args)
 
     def resolve(self, name: str) -> Any:
         return self._json("entity", name, "--group", self.g)
@@ -207,6 +217,11 @@ def scenario(adapters: dict[str, Any]) -> Iterator[tuple[str, dict[str, Any]]]:
     yield "search", each(lambda a: [hit_label(h) for h in a.search("where does Maya live")["hits"]])
     yield "facts as of March", each(lambda a: listed(a.facts(predicate="lives_in", as_of="2024-03-01T00:00:00Z")))
     yield "facts now", each(lambda a: listed(a.facts(predicate="lives_in")))
+    first = each(lambda a: a.page(limit=1))
+    yield "one page of facts", {n: {"count": p["count"], "items": len(p["items"]), "more": bool(p["next_cursor"])}
+                                for n, p in first.items()}
+    yield "the next page", each(lambda a: len(a.page(limit=1, cursor=first[_name(a, adapters)]["next_cursor"])
+                                              ["items"]))
     resolved = each(lambda a: a.resolve("Maya"))
     yield "resolve", resolved
     maya = {n: r["candidates"][0]["uuid"] for n, r in resolved.items()}
@@ -249,7 +264,8 @@ def test_rest_mcp_and_cli_answer_alike(client, graph, settings, make_key, tmp_pa
             assert seen["cli"] == seen["rest"], step
             rest[step] = answers["rest"]
         # the answers compared are the scenario's, not empty ones
-        assert len(rest) == 14 and all(rest.values())
+        assert len(rest) == 16 and all(rest.values())
+        assert rest["one page of facts"]["items"] == 1 and rest["one page of facts"]["more"]
         assert [f["object_name"] for f in rest["facts as of March"]] == ["Lisbon"]
         assert [f["object_name"] for f in rest["facts now"]] == ["Porto"]
         assert rest["correct"]["slot_updates"] >= 0 and rest["merge"]["facts_moved"] >= 1
