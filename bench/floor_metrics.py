@@ -64,8 +64,8 @@ ADDRESS = {"entity": {"entity", "name", "limit"}, "neighborhood": {"entity"}, "t
            "notes": {"entity"}, "merges": {"entity"}, "merge": {"entity"}, "unmerge": {"entity", "record"},
            "job": {"job_id"}, "retract_episode": {"kind"}, "retract_source": {"kind"},
            "accept_suggestion": {"entity", "candidate"}, "reject_suggestion": {"entity", "candidate"}}
-# Session 15 measured 25 use cases (all but the four write rows added after it, named here); their count
-# is kept as ``parameters_lacking_25`` so runs stay comparable.
+# The table first measured 25 use cases (all but the four write rows named here); their count is kept as
+# ``parameters_lacking_25`` so runs stay comparable with the first figures.
 FIRST_25 = [c for c in USE_CASES if c not in ("add_episodes", "retract_source", "accept_suggestion",
                                                "reject_suggestion")]
 
