@@ -10,6 +10,9 @@ import typer
 from rich.console import Console
 
 from strata.api.cli_summaries import _group
+from strata.api.cli_writes import option, write_command
+from strata.schema.requests_write import ApplyRetentionRequest
+from strata.schema.retention import RetentionPolicy
 from strata.schema.settings import Settings
 
 app = typer.Typer(no_args_is_help=True)
@@ -18,7 +21,6 @@ retention_app = typer.Typer(help="Retention policies: how long a group keeps raw
 app.add_typer(retention_app, name="retention")
 console = Console(soft_wrap=True)
 GROUP = typer.Option(..., "--group", help="Group id.")
-MAX_DAYS = 36_500
 
 
 @retention_app.command("show")
@@ -43,41 +45,31 @@ def show(group: str = GROUP, size: bool = typer.Option(False, "--size", help="Al
                       f"{measured.fact_vectors}/{measured.fact_vectors_hidden}", highlight=False)
 
 
-@retention_app.command("set")
-def set_policy(group: str = GROUP,
-               raw_text_days: int = typer.Option(None, "--raw-text-days", min=0, max=MAX_DAYS,
-                                                 help="Keep episodes' raw text this many days."),
-               passages_days: int = typer.Option(None, "--passages-days", min=0, max=MAX_DAYS,
-                                                 help="Keep passages this many days."),
-               compact_history_days: int = typer.Option(None, "--compact-history-days", min=0, max=MAX_DAYS,
-                                                        help="Compact facts ended this many days ago."),
-               salience_half_life_days: float = typer.Option(None, "--salience-half-life-days", min=0.001,
-                                                             help="Halve unused memories' salience this often.")
-               ) -> None:
+@write_command("set_retention", retention_app, [option("group", "Group id.")])
+def set_policy(policy: RetentionPolicy, group: str, as_json: bool) -> None:
     """Replace the group's policy (an option left out keeps that kind forever); `strata retention apply` runs it."""
     from strata.memory import open_memory
-    from strata.schema.retention import policy_from
 
-    policy = policy_from(raw_text_days=raw_text_days, passages_days=passages_days,
-                         compact_history_days=compact_history_days, salience_half_life_days=salience_half_life_days)
     with open_memory(Settings(), embedder=False) as mem:
         stored = mem.set_retention(_group(group), policy, actor=f"cli:{getpass.getuser()}")
+    if as_json:
+        sys.stdout.write(stored.model_dump_json() + "\n")
+        return
     console.print(f"retention of {group}: {stored.policy.model_dump(exclude_none=True) or 'keep everything'}",
                   highlight=False)
 
 
-@retention_app.command("apply")
-def apply(group: str = GROUP, dry_run: bool = typer.Option(False, "--dry-run", help="Count only; change nothing."),
-          as_json: bool = typer.Option(False, "--json")) -> None:
+@write_command("apply_retention", retention_app, [option("group", "Group id.")])
+def apply(ask: ApplyRetentionRequest, group: str, as_json: bool) -> None:
     """Run the group's policy now: restore what it no longer makes due, hide what it does."""
     from strata.memory import open_memory
 
     with open_memory(Settings(), embedder=False) as mem:
-        run = mem.apply_retention(_group(group), dry_run=dry_run)
+        run = mem.apply_retention(_group(group), dry_run=ask.dry_run)
     if as_json:
         sys.stdout.write(run.model_dump_json() + "\n")
         return
-    verb = "would change" if dry_run else "changed"
+    verb = "would change" if ask.dry_run else "changed"
     console.print(f"{group} {verb} in {run.seconds:.2f}s: " + ", ".join(
         f"{k.replace('_', ' ')} {v}" for k, v in run.counts.model_dump().items()), highlight=False)
 

@@ -119,11 +119,19 @@ def is_json(field: FieldInfo) -> bool:
     return bool(items) and isinstance(items[0], type) and issubclass(items[0], BaseModel)
 
 
-def _json_values(model: type[BaseModel], values: dict[str, Any]) -> dict[str, Any]:
-    """The CLI's JSON options decoded; text that is not JSON refused as the model refuses a bad value."""
+def _cli_values(model: type[BaseModel], values: dict[str, Any]) -> dict[str, Any]:
+    """The CLI's text as a JSON client sends it: JSON options decoded (text that is not JSON refused as the
+    model refuses a bad value), a number field's text as that number (a model that takes JSON numbers only,
+    as the retention policy, then judges it like any client's; text that is no number is left to refuse)."""
     out = dict(values)
     for name, field in model.model_fields.items():
         wire = wire_name(name, field)
+        kind = _bare(field.annotation)
+        if kind in (int, float) and isinstance(out.get(wire), str):
+            try:
+                out[wire] = kind(out[wire])
+            except ValueError:
+                pass
         if is_json(field) and isinstance(out.get(wire), str):
             try:
                 out[wire] = json.loads(out[wire])
@@ -206,7 +214,7 @@ def cli_command(app: typer.Typer, case: UseCase, *, address: list[inspect.Parame
             values = {wire_name(n, model.model_fields[n]): given.pop(n) for n in field_names}
             values = {k: v for k, v in values.items() if v is not None}
             try:
-                ask = parse(model, _json_values(model, values))
+                ask = parse(model, _cli_values(model, values))
             except RequestInvalid as exc:
                 on_invalid(exc)
                 return

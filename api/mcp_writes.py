@@ -53,6 +53,10 @@ RUN: dict[str, Write] = {
     "unmerge": lambda mem, key, where, ask: mem.unmerge(owned_group(mem, key, "entity", where["uuid"], "w"),
                                                         where["uuid"], where["record"]),
     "accept_suggestion": _review,
+    "set_retention": lambda mem, key, where, ask: mem.set_retention(_in_group(mem, key, where), ask,
+                                                                    actor=key.name or key.id),
+    "apply_retention": lambda mem, key, where, ask: mem.apply_retention(_in_group(mem, key, where),
+                                                                        dry_run=ask.dry_run),
 }
 
 

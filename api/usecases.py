@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
+from pydantic import BaseModel
+
 from strata.schema.requests import (
     ClockRequest,
     CommunitiesRequest,
@@ -22,7 +24,6 @@ from strata.schema.requests import (
     NotesRequest,
     PathsRequest,
     QuotesRequest,
-    Request,
     ResolveRequest,
     SearchRequest,
     SuggestionsRequest,
@@ -33,7 +34,7 @@ from strata.schema.requests import (
 @dataclass(frozen=True)
 class UseCase:
     name: str
-    request: type[Request]
+    request: type[BaseModel]  # a Request of schema/requests*.py (or a schema model a write takes whole)
     answer: str  # the answer model, by its name in strata.memory ("list[X]": a list of them)
     rest: str  # "METHOD /path" as the OpenAPI document names it
     mcp: str
@@ -50,7 +51,7 @@ class UseCase:
     # a parameter one front-end has and the others cannot ("rest:file", "cli:wait"), and why; the parity test
     # (tests/e2e/test_parity_fields.py) passes only these
     exceptions: dict[str, str] = field(default_factory=dict)
-    mcp_request: type[Request] | None = None  # the MCP tool's model when it carries more (a file's text)
+    mcp_request: type[BaseModel] | None = None  # the MCP tool's model when it carries more (a file's text)
 
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from strata.api.usecases import UseCase
 from strata.schema.requests_write import (
     AcceptRequest,
+    ApplyRetentionRequest,
     BatchIn,
     Correction,
     EpisodeIn,
@@ -22,6 +23,7 @@ from strata.schema.requests_write import (
     SourceText,
     UndoRequest,
 )
+from strata.schema.retention import RetentionPolicy
 
 # The MCP address arguments of each kind of write (``on``), with their descriptions.
 MCP_ADDRESS: dict[str, dict[str, str]] = {
@@ -97,6 +99,13 @@ WRITES: tuple[UseCase, ...] = (
             "POST /v1/entities/{uuid}/suggestions/{candidate}:reject", "review_suggestion", "suggestions reject",
             "pair", "reject_suggestion", "(review_suggestion, registered by accept_suggestion's row)",
             mcp_request=ReviewRequest, exceptions={"mcp:decision": ONE_TOOL, "mcp:into": ONE_TOOL}),
+    UseCase("set_retention", RetentionPolicy, "StoredPolicy", "PUT /v1/groups/{group}/retention", "set_retention",
+            "retention set", "group", "set_retention",
+            "Replace the group's retention policy (a field left out keeps that kind of memory forever); it runs on "
+            "the schedule or with apply_retention."),
+    UseCase("apply_retention", ApplyRetentionRequest, "RetentionRun", "POST /v1/groups/{group}/retention:apply",
+            "apply_retention", "retention apply", "group", "apply_retention",
+            "Run the group's retention policy now (``dry_run``: only count what it would hide and restore)."),
 )
 
 WRITE_BY_NAME = {case.name: case for case in WRITES}

@@ -127,3 +127,7 @@ class ReviewRequest(AcceptRequest, RejectRequest):
     """Accept or reject in one call (the MCP tool): ``into`` applies to an accept, ``reason`` to a reject."""
 
     decision: Literal["accept", "reject"] = Field(..., description="accept: merge the pair; reject: never again.")
+
+
+class ApplyRetentionRequest(Request):
+    dry_run: bool = Field(False, description="Count what the run would hide and restore; change nothing.")

@@ -3,7 +3,7 @@ What each policy keeps and how to undo it: docs/api.md, "Retention"."""
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 from fastapi import APIRouter, Body, Depends, Query
 from pydantic import BaseModel, Field
@@ -11,6 +11,7 @@ from pydantic import BaseModel, Field
 from strata.api.auth import principal, read_group, write_group
 from strata.api.deps import memory
 from strata.memory import ApiKey, ContentSize, Memory
+from strata.schema.requests_write import ApplyRetentionRequest
 from strata.schema.retention import RetentionPolicy, RetentionPurge, RetentionRun, StoredPolicy
 
 router = APIRouter(tags=["retention"])
@@ -39,11 +40,10 @@ def put_retention(policy: RetentionPolicy = Body(...), group: str = Depends(writ
 
 
 @router.post("/groups/{group}/retention:apply", response_model=RetentionRun)
-def apply_retention(group: str = Depends(write_group), mem: Memory = Depends(memory),
-                    dry_run: bool = Query(False, description="Count what the run would hide and restore; change "
-                                                             "nothing.")) -> RetentionRun:
+def apply_retention(ask: Annotated[ApplyRetentionRequest, Query()], group: str = Depends(write_group),
+                    mem: Memory = Depends(memory)) -> RetentionRun:
     """Run the group's policy now: restore what it no longer makes due, hide what it does."""
-    return mem.apply_retention(group, dry_run=dry_run)
+    return mem.apply_retention(group, dry_run=ask.dry_run)
 
 
 class PurgeAsk(BaseModel):

@@ -22,7 +22,7 @@ pytestmark = pytest.mark.integration
 ALL = (*READS, *WRITES)
 CASES = [pytest.param(case, id=case.name) for case in ALL]
 # Writes whose request has no bounded field (a flag, or nothing beyond the address): checked below to stay so.
-UNBOUNDED = {"retract_episode", "retract_source", "unmerge"}
+UNBOUNDED = {"retract_episode", "retract_source", "unmerge", "apply_retention"}
 BOUNDED = [pytest.param(case, id=case.name) for case in ALL if case.name not in UNBOUNDED]
 
 
