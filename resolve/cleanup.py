@@ -4,7 +4,9 @@ Two cases, both left by merges inside single episodes:
 - one entity holds titles of two genders ("Gardiner" with "Mr. Gardiner" and "Mrs. Gardiner"): the forms of
   the gender the book writes less often leave (to the entity named so, else to a new one);
 - an alias that is another entity's own name and that the rules relate only weakly to the holder's name
-  ("Kitty" on "Lady Catherine" while "Kitty" is an entity of her own): it goes to that entity.
+  ("Kitty" on "Lady Catherine" while "Kitty" is an entity of her own): it goes to that entity;
+- a bare surname on a woman named by title ("Hall" on "Mrs. Hall") while the book has a man named by title with
+  that surname ("Mr. Hall"): a narrator names men by bare surname, women by title, so it goes to him.
 The caller moves the names with the episodes that used only them (graph/split.py) and reads the cast again.
 """
 
@@ -65,6 +67,18 @@ def _foreign_aliases(m: CastMember, named: dict[str, CastMember]) -> list[CastSp
     return out
 
 
+def _bare_surname_of_a_man(m: CastMember, named: dict[str, CastMember]) -> CastSplit | None:
+    own = parse_name(m.name)
+    if own.genders != {"f"} or own.given or not own.honorifics or not own.surname:
+        return None
+    bare = [a for a in m.aliases if parse_name(a).bare == own.surname and not parse_name(a).honorifics]
+    man = next((named[k] for k in (f"mr {own.surname}", f"master {own.surname}") if k in named), None)
+    if not bare or man is None or man.uuid == m.uuid:
+        return None
+    return CastSplit(entity_uuid=m.uuid, forms=bare, into_uuid=man.uuid, rule="split:bare_surname_of_a_man",
+                     reason=f"a lone surname names the man of the family ({man.name!r}), not {m.name!r}")
+
+
 def cleanup(members: Sequence[CastMember]) -> list[CastSplit]:
     """Splits to apply before merging, one per (entity, destination)."""
     named: dict[str, CastMember] = {}
@@ -75,6 +89,10 @@ def cleanup(members: Sequence[CastMember]) -> list[CastSplit]:
         conflict = _self_conflict(m, named)
         if conflict is not None:
             out.append(conflict)
-        out += [s for s in _foreign_aliases(m, named)
-                if not conflict or fold_name(s.forms[0]) not in {fold_name(f) for f in conflict.forms}]
+        foreign = [s for s in _foreign_aliases(m, named)
+                   if not conflict or fold_name(s.forms[0]) not in {fold_name(f) for f in conflict.forms}]
+        out += foreign
+        bare = None if conflict else _bare_surname_of_a_man(m, named)
+        if bare is not None and not {fold_name(f) for f in bare.forms} & {fold_name(s.forms[0]) for s in foreign}:
+            out.append(bare)
     return out

@@ -31,7 +31,14 @@ from strata.resolve.cast import (
     viable,
 )
 from strata.resolve.decide import evidence, prominent
-from strata.resolve.family_rules import bare_surname, married_name, miss_surname, only_full_name, title_surname
+from strata.resolve.family_rules import (
+    bare_surname,
+    married_name,
+    miss_surname,
+    only_full_name,
+    title_given,
+    title_surname,
+)
 from strata.resolve.names import parse_name, titles_overlap
 from strata.resolve.normalize import LEADING_ARTICLES, match_form
 from strata.resolve.scoring import MERGE_THRESHOLD, score_pair
@@ -205,7 +212,7 @@ def consolidate(members: Sequence[CastMember], marriages: Sequence[Marriage] = (
                 replies: Sequence[Reply] = ()) -> ConsolidationPlan:
     """The merges (in order: each ``into`` is current when its turn comes) and suggestions for one book."""
     cast = Cast(members)
-    rules = (_shared_full_name, _name_match, title_surname, only_full_name, bare_surname,
+    rules = (_shared_full_name, _name_match, title_surname, only_full_name, title_given, bare_surname,
              lambda c: married_name(c, marriages), miss_surname, lambda c: _vocative(c, replies))
     progress = True
     while progress:  # each step merges one pair: at most len(members) rounds

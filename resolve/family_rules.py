@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from strata.resolve.cast import Cast, Marriage, Member, contested, score, settled, shared_scene, viable
+from strata.resolve.cast import Cast, Marriage, Member, contested, kept_apart, score, settled, shared_scene, viable
 from strata.resolve.decide import PROMINENCE_MIN, PROMINENCE_RATIO, surname_match
 from strata.resolve.scoring import MERGE_THRESHOLD
 from strata.resolve.types import MatchScore
@@ -22,6 +22,8 @@ UNMARRIED_TITLES = frozenset({"miss", "ms", "master"})
 # Titles a family form may bear to join the one full name of its gender (`only_full_name`); not "Mrs." (a
 # married name: `married_name`) nor ranks ("Lady", "Colonel": a courtesy or a post, often another relative).
 FAMILY_TITLES = frozenset({"mr", "miss", "ms", "master"})
+# Titles said before a given name as well as a surname ("Mrs. Rachel", "Miss Emma", "Master Charley").
+PLAIN_TITLES = frozenset({"mr", "mrs", "miss", "ms", "master"})
 
 
 def title_surname(cast: Cast) -> bool:
@@ -59,6 +61,42 @@ def _family_form(m: Member) -> tuple[str, str] | None:
 
 def _stem(surname: str) -> str:
     return surname[:-1] if surname.endswith("s") and len(surname) > 3 else surname
+
+
+def _title_and_one_word(m: Member) -> tuple[str, str] | None:
+    """(word, gender) when every form of ``m`` is one plain title of one gender + one word ("Mrs. Rachel", "Mr.
+    Thaddeus"), or that word alone."""
+    words = {p.surname or p.bare for p in m.parsed if not p.given}
+    titled = [p for p in m.parsed if p.honorifics]
+    if (len(words) != 1 or not titled or len(m.genders) != 1 or any(p.given for p in m.parsed)
+            or not {h for p in titled for h in p.honorifics} <= PLAIN_TITLES):
+        return None
+    word = next(iter(words))
+    return (word, next(iter(m.genders))) if word else None
+
+
+def title_given(cast: Cast) -> bool:
+    """"Mrs. Rachel", "Mr. Thaddeus": a title before a given name, as servants and neighbours say it, joins the
+    only person of that gender the book names in full with that given name, when the word is nobody's surname,
+    that person is as present and they share a scene ("Mr. Darcy" stays a surname: Darcy is one)."""
+    blocks = cast.blocks()
+    surnames = {x for o in cast.members.values() for p in o.parsed if p.given and p.surname for x in [p.surname]}
+    for m in cast.by_size():
+        found = _title_and_one_word(m)
+        if found is None or found[0] in surnames:
+            continue
+        word, gender = found
+        named = [o for o in cast.neighbours(m, blocks)
+                 if any(p.given and p.surname and p.given[0] == word for p in o.parsed)]
+        could = [o for o in named if gender in o.genders or not o.genders]
+        if len(could) != 1 or could[0].genders != {gender}:
+            continue
+        o = could[0]
+        if kept_apart(m, o) or o.mentions < m.mentions or not shared_scene(m, o) or not settled(cast, m, o, blocks):
+            continue
+        cast.merge(m, o, "title_given", "a title before the given name of the only such person", score(m, o))
+        return True
+    return False
 
 
 def only_full_name(cast: Cast) -> bool:

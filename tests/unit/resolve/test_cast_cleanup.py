@@ -38,3 +38,11 @@ def test_aliases_that_fit_their_entity_stay() -> None:
     others = [member("eliza", "Eliza", n=8), member("darcy", "Darcy", "Mr. Darcy", n=90), member("mr", "Mr. Darcy")]
     assert cleanup([eliz, *others]) == []
     assert cleanup([member("c", "Charlotte", "Charlotte Lucas"), member("cl", "Charlotte Lucas")]) == []
+
+
+def test_a_lone_surname_on_a_woman_named_by_title_goes_to_the_man_of_that_surname() -> None:
+    mrs = member("mrs", "Mrs. Hall", "Hall", n=15)
+    [split] = cleanup([mrs, member("mr", "Mr. Hall", n=9)])
+    assert (split.entity_uuid, split.forms, split.into_uuid) == ("mrs", ["Hall"], "mr")
+    # no man of that name in the book: she keeps it
+    assert cleanup([mrs, member("mr", "Mr. Hale", n=9)]) == []

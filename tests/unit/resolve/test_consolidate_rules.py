@@ -210,3 +210,21 @@ def test_a_coordinated_phrase_is_no_name_a_person_shares() -> None:
             member("bill", "Bill Sikes", episodes=range(5, 30)),
             member("oliver", "Oliver", "Oliver and Sikes", episodes=range(40))]
     assert ("mr", "bill", "title_surname") in pairs(consolidate(cast))
+
+
+def test_a_title_before_a_given_name_joins_the_only_person_named_so_in_full() -> None:
+    cast = [member("mrs", "Mrs. Rachel", "Rachel", episodes=range(6)),
+            member("lynde", "Rachel Lynde", episodes=range(3, 30)),
+            member("thomas", "Thomas Lynde", episodes=range(4))]
+    assert ("mrs", "lynde", "title_given") in pairs(consolidate(cast))
+
+
+def test_a_title_before_a_word_that_is_someone_s_surname_or_two_people_s_given_name_stays() -> None:
+    surname = [member("mr", "Mr. Darcy", episodes=range(3)),
+               member("vane", "Darcy Vane", episodes=range(40)),
+               member("fitz", "Fitzwilliam Darcy", episodes=range(2))]
+    assert not any(r == "title_given" for *_, r in pairs(consolidate(surname)))
+    two = [member("mr", "Mr. Thaddeus", episodes=range(3)),
+           member("a", "Thaddeus Sholto", episodes=range(40)),
+           member("b", "Thaddeus Small", episodes=range(30))]
+    assert not any(r == "title_given" for *_, r in pairs(consolidate(two)))
