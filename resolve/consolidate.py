@@ -126,6 +126,8 @@ def _name_match(cast: Cast) -> bool:
             # several entities already hold this very name and can all be one person ("Sikes", "Mr. Sikes",
             # "Bill Sikes" holding "Sikes"): they are, whatever a weaker match beside them ("Bister Sikes") says
             strong, rivals = exact, []
+        # a weaker match that could be the same person as every strong one is no rival: all may be one
+        rivals = [x for x in rivals if not _one_person([*strong, x])]
         if not strong or rivals or not _one_person(strong):
             continue
         pick = _leader(m, strong)

@@ -46,3 +46,12 @@ def test_a_lone_surname_on_a_woman_named_by_title_goes_to_the_man_of_that_surnam
     assert (split.entity_uuid, split.forms, split.into_uuid) == ("mrs", ["Hall"], "mr")
     # no man of that name in the book: she keeps it
     assert cleanup([mrs, member("mr", "Mr. Hale", n=9)]) == []
+
+
+def test_a_lone_surname_on_a_woman_named_in_full_goes_to_the_man_called_mr() -> None:
+    jane = member("jane", "Jane", "Jane Andrews", "Andrews", n=30)
+    father = member("mr", "Mr. Harmon Andrews", "Mr. Andrews", n=7)
+    [split] = cleanup([jane, father])
+    assert (split.forms, split.into_uuid) == (["Andrews"], "mr")
+    # an entity named by the surname itself keeps its name
+    assert cleanup([member("w", "Wickham", "Mrs. Wickham", n=20), member("mr", "Mr. Wickham", n=30)]) == []
