@@ -64,6 +64,8 @@ class PredictedQuote:
     speaker: str | None
     addressees: tuple[str, ...]
     method: str | None
+    narrator: bool = False
+    window: int = 0
 
 
 @dataclass
@@ -225,14 +227,33 @@ def predict_book(path: Path, window_tokens: int | None = None, limit: int | None
         episodes = episodes[:limit]
     t0 = time.perf_counter()
     out: list[PredictedQuote] = []
-    for episode, extraction in zip(episodes, SpacyExtractor().extract_many(episodes), strict=True):
+    for n, (episode, extraction) in enumerate(zip(episodes, SpacyExtractor().extract_many(episodes), strict=True)):
         base = episode.span_start
         for q in extraction.quotes:
             out.append(PredictedQuote(text=q.text, spans=tuple((s.start + base, s.end + base) for s in q.spans),
-                                      speaker=q.speaker, addressees=tuple(q.addressees), method=q.method))
+                                      speaker=q.speaker, addressees=tuple(q.addressees), method=q.method,
+                                      narrator=q.narrator, window=n))
+    out = name_book_narrator(out)
     seconds = time.perf_counter() - t0
     return out, {"windows": len(episodes), "window_tokens": tokens, "seconds": round(seconds, 1),
                  "ms_per_window": round(1000 * seconds / max(len(episodes), 1))}
+
+
+def name_book_narrator(predicted: list[PredictedQuote]) -> list[PredictedQuote]:
+    """The consolidation pass's narrator rule (strata.resolve.narrator) on names instead of entities: the
+    narrator's quotes no window named go to the name the windows gave the narrator most."""
+    from dataclasses import replace
+
+    from strata.resolve.narrator import book_narrator
+
+    # a name's match form stands in for its entity ("Watson" / "Dr. Watson")
+    named = [(str(p.window), match_form(p.speaker)) for p in predicted if p.narrator and p.speaker]
+    key = book_narrator(named)
+    if key is None:
+        return predicted
+    spelled = Counter(p.speaker for p in predicted if p.narrator and p.speaker and match_form(p.speaker) == key)
+    name = spelled.most_common(1)[0][0]
+    return [replace(p, speaker=name) if p.narrator and not p.speaker else p for p in predicted]
 
 
 def coverage(predicted: Sequence[PredictedQuote]) -> dict[str, Any]:

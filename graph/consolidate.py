@@ -42,6 +42,17 @@ def read_replies(graph: Graph, group_id: str, source_uuid: str | None) -> list[d
     return graph.query(q.REPLIES, group_id=group_id, source_uuid=source_uuid)
 
 
+def read_narrator_quotes(graph: Graph, group_id: str, source_uuid: str | None) -> list[dict[str, str | None]]:
+    return graph.query(q.NARRATOR_QUOTES, group_id=group_id, source_uuid=source_uuid)
+
+
+def assign_narrator(graph: Graph, group_id: str, entity_uuid: str, quotes: Sequence[str], confidence: float) -> int:
+    """The entity said the given narrator's quotes that had no speaker; how many it took."""
+    rows = graph.query(q.ASSIGN_NARRATOR, group_id=group_id, entity_uuid=entity_uuid, quotes=list(quotes),
+                       confidence=confidence)
+    return int(rows[0]["n"]) if rows else 0
+
+
 def record_suggestions(graph: Graph, group_id: str, rows: Sequence[dict[str, object]], now: datetime) -> None:
     if rows:
         graph.query(q.SUGGEST, group_id=group_id, rows=list(rows), now=now)

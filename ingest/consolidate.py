@@ -27,12 +27,15 @@ from strata.ingest.rules import split_rules
 from strata.resolve.cleanup import cleanup
 from strata.resolve.consolidate import CastMember, Marriage, Reply, consolidate
 from strata.resolve.names import parse_name
+from strata.resolve.narrator import book_narrator
 from strata.resolve.normalize import type_class
 from strata.resolve.timeline import recompute_timeline
 from strata.schema.errors import InputError, NotFoundError
 from strata.schema.models import utcnow
 
 log = logging.getLogger("strata.ingest")
+# Confidence of a narrator's quote named by the book's pass rather than by its own window.
+NARRATOR_CONFIDENCE = 0.5
 
 
 class MergeDone(BaseModel):
@@ -59,6 +62,7 @@ class ConsolidationResult(BaseModel):
     merges: list[MergeDone] = Field(default_factory=list)
     suggestions: int = 0
     skipped: int = 0  # merges whose entities were no longer current
+    narrator_quotes: int = 0  # the narrator's quotes given to the book's narrator
 
 
 def _is_person(row: store.CastRow, titled_surnames: set[str]) -> bool:
@@ -100,6 +104,16 @@ def _split(graph: Graph, group_id: str, source_uuid: str | None, result: Consoli
                                        forms=done.forms, record_uuid=done.record_uuid))
 
 
+def _name_narrator(graph: Graph, group_id: str, source_uuid: str | None) -> int:
+    """Give the narrator's unnamed quotes to the entity the book's windows named the narrator most."""
+    rows = store.read_narrator_quotes(graph, group_id, source_uuid)
+    narrator = book_narrator((str(r["episode"]), str(r["speaker"])) for r in rows if r["speaker"])
+    unnamed = [str(r["quote"]) for r in rows if not r["speaker"]]
+    if narrator is None or not unnamed:
+        return 0
+    return store.assign_narrator(graph, group_id, narrator, unnamed, NARRATOR_CONFIDENCE)
+
+
 def consolidate_source(graph: Graph, group_id: str, source_uuid: str | None,
                        now: datetime | None = None) -> ConsolidationResult:
     """Clean the cast (split misplaced names), read it again, merge, clean again; suggestions where unclear."""
@@ -125,10 +139,12 @@ def consolidate_source(graph: Graph, group_id: str, source_uuid: str | None,
                                        record_uuid=done_merge.record_uuid))
     if result.merges:  # a merge can bring an alias that is another entity's name: clean once more
         _split(graph, group_id, source_uuid, result)
+    result.narrator_quotes = _name_narrator(graph, group_id, source_uuid)
     store.record_suggestions(graph, group_id, [s.model_dump() for s in plan.suggestions], now)
     result.suggestions = len(plan.suggestions)
     log_event(log, "consolidate.done", group_id=group_id, source_uuid=source_uuid, cast=len(members),
               splits=len(result.splits), merges=len(result.merges), suggestions=result.suggestions,
+              narrator_quotes=result.narrator_quotes,
               skipped=result.skipped)
     return result
 

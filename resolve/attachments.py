@@ -40,5 +40,5 @@ def quotes_for(episode: Episode, extraction: Extraction, by_form: dict[str, int]
         out.append(QuoteWrite(uuid=ids.stable_uuid("quote", episode.uuid, k), text=quote.text, start=quote.start,
                               end=quote.end, position=k, speaker=quote.speaker, speaker_uuid=uuid_of(quote.speaker),
                               addressees=quote.addressees, addressee_uuids=list(dict.fromkeys(to)),
-                              method=quote.method, confidence=quote.confidence))
+                              method=quote.method, confidence=quote.confidence, narrator=quote.narrator))
     return out

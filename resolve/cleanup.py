@@ -4,7 +4,9 @@ Two cases, both left by merges inside single episodes:
 - one entity holds titles of two genders ("Gardiner" with "Mr. Gardiner" and "Mrs. Gardiner"): the forms of
   the gender the book writes less often leave (to the entity named so, else to a new one);
 - an alias that is another entity's own name and that the rules relate only weakly to the holder's name
-  ("Kitty" on "Lady Catherine" while "Kitty" is an entity of her own): it goes to that entity.
+  ("Kitty" on "Lady Catherine" while "Kitty" is an entity of her own): it goes to that entity;
+- a bare surname on a woman named by title ("Hall" on "Mrs. Hall") while the book has a man named by title with
+  that surname ("Mr. Hall"): a narrator names men by bare surname, women by title, so it goes to him.
 The caller moves the names with the episodes that used only them (graph/split.py) and reads the cast again.
 """
 
@@ -65,16 +67,42 @@ def _foreign_aliases(m: CastMember, named: dict[str, CastMember]) -> list[CastSp
     return out
 
 
+def _bare_surname_of_a_man(m: CastMember, men: dict[str, CastMember]) -> CastSplit | None:
+    """A lone surname on a woman ("Hall" on "Mrs. Hall", "Andrews" on "Jane Andrews") while a man of the book
+    bears that surname under "Mr.": it is his."""
+    parsed = [parse_name(f) for f in (m.name, *m.aliases)]
+    if {g for p in parsed for g in p.genders} != {"f"}:
+        return None
+    surnames = {p.surname for p in parsed if p.surname}
+    bare = [a for a, p in zip(m.aliases, parsed[1:], strict=True)
+            if p.bare in surnames and not p.honorifics and fold_name(a) != fold_name(m.name)]
+    man = next((men[f"mr {fold_name(b)}"] for b in bare if f"mr {fold_name(b)}" in men), None)
+    if not bare or man is None or man.uuid == m.uuid:
+        return None
+    forms = [b for b in bare if f"mr {fold_name(b)}" in men and men[f"mr {fold_name(b)}"] is man]
+    return CastSplit(entity_uuid=m.uuid, forms=forms, into_uuid=man.uuid, rule="split:bare_surname_of_a_man",
+                     reason=f"a lone surname names the man of the family ({man.name!r}), not {m.name!r}")
+
+
 def cleanup(members: Sequence[CastMember]) -> list[CastSplit]:
     """Splits to apply before merging, one per (entity, destination)."""
     named: dict[str, CastMember] = {}
+    men: dict[str, CastMember] = {}  # "mr <surname>" -> the most mentioned entity holding it
     for m in sorted(members, key=lambda m: (-len(m.episodes), m.uuid)):  # a name's entity: its most mentioned
         named.setdefault(fold_name(m.name), m)
+        for f in (m.name, *m.aliases):
+            p = parse_name(f)
+            if p.honorifics == ("mr",) and p.surname and not p.given:
+                men.setdefault(f"mr {p.surname}", m)
     out: list[CastSplit] = []
     for m in members:
         conflict = _self_conflict(m, named)
         if conflict is not None:
             out.append(conflict)
-        out += [s for s in _foreign_aliases(m, named)
-                if not conflict or fold_name(s.forms[0]) not in {fold_name(f) for f in conflict.forms}]
+        foreign = [s for s in _foreign_aliases(m, named)
+                   if not conflict or fold_name(s.forms[0]) not in {fold_name(f) for f in conflict.forms}]
+        out += foreign
+        bare = None if conflict else _bare_surname_of_a_man(m, men)
+        if bare is not None and not {fold_name(f) for f in bare.forms} & {fold_name(s.forms[0]) for s in foreign}:
+            out.append(bare)
     return out

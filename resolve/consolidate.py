@@ -23,7 +23,6 @@ from strata.resolve.cast import (
     Marriage,
     Member,
     Reply,
-    contested,
     kept_apart,
     other_surnames,
     score,
@@ -31,7 +30,15 @@ from strata.resolve.cast import (
     shared_scene,
     viable,
 )
-from strata.resolve.decide import PROMINENCE_MIN, PROMINENCE_RATIO, evidence, prominent, surname_match
+from strata.resolve.decide import evidence, prominent
+from strata.resolve.family_rules import (
+    bare_surname,
+    married_name,
+    miss_surname,
+    only_full_name,
+    title_given,
+    title_surname,
+)
 from strata.resolve.names import parse_name, titles_overlap
 from strata.resolve.normalize import LEADING_ARTICLES, match_form
 from strata.resolve.scoring import MERGE_THRESHOLD, score_pair
@@ -40,11 +47,6 @@ from strata.resolve.types import CandidateEntity, MatchScore, MentionCandidate
 __all__ = ["CastMember", "CastMerge", "CastSuggestion", "ConsolidationPlan", "Marriage", "Reply", "consolidate",
            "other_surnames"]
 
-# Miss <Surname> names the eldest unmarried daughter: the sister whose episodes it shares far more than chance
-# (lift over both their frequencies) is taken when her lift is this ratio above the next sister's and above
-# chance (1.0); only sisters sharing at least MISS_MIN_SHARED episodes with it compete.
-MISS_LIFT_RATIO = 1.5
-MISS_MIN_SHARED = 3
 # A name spoken to ("..., Caroline") names whoever answers: it joins the one who gave this share of the replies,
 # with at least this many replies.
 VOCATIVE_MIN_REPLIES = 2
@@ -52,8 +54,6 @@ VOCATIVE_SHARE = 0.6
 # A name held exactly (as name or alias) by at least this many entities, all of which can be one person, joins
 # them without regard to weaker matches.
 SHARED_NAME_MIN = 2
-# A sister for "Miss <Surname>" bears no title but these ("Lady Catherine de Bourgh" is the mother).
-UNMARRIED_TITLES = frozenset({"miss", "ms"})
 
 
 def _introduced_first(m: Member, o: Member, s: MatchScore) -> bool:
@@ -126,6 +126,8 @@ def _name_match(cast: Cast) -> bool:
             # several entities already hold this very name and can all be one person ("Sikes", "Mr. Sikes",
             # "Bill Sikes" holding "Sikes"): they are, whatever a weaker match beside them ("Bister Sikes") says
             strong, rivals = exact, []
+        # a weaker match that could be the same person as every strong one is no rival: all may be one
+        rivals = [x for x in rivals if not _one_person([*strong, x])]
         if not strong or rivals or not _one_person(strong):
             continue
         pick = _leader(m, strong)
@@ -173,149 +175,6 @@ def _shared_full_name(cast: Cast) -> bool:
     return False
 
 
-def _title_surname(cast: Cast) -> bool:
-    """"Mr. Bingley" and "Charles Bingley": a plain title + surname and the only full name of the same gender
-    with that surname (round one's rule inside one episode, here across the book)."""
-    blocks = cast.blocks()
-    for m in cast.by_size():
-        if not m.surnames(titled=True):
-            continue
-        found = viable(m, cast.neighbours(m, blocks))
-        fitting = [(o, s) for o, s in found if s.reason == "surname_only" and surname_match(s)]
-        strong = [o for o, s in found if s.score >= MERGE_THRESHOLD]
-        if len(fitting) == 1 and not strong and settled(cast, m, fitting[0][0], blocks):
-            o, s = fitting[0]
-            src, dst = (m, o) if (m.mentions, m.uuid) <= (o.mentions, o.uuid) else (o, m)
-            cast.merge(src, dst, "title_surname", "the only full name of the same gender with this surname", s)
-            return True
-    return False
-
-
-def _holders(cast: Cast, m: Member, surname: str, blocks: dict[str, set[str]]) -> list[tuple[Member, MatchScore]]:
-    return [(o, s) for o, s in viable(m, cast.neighbours(m, blocks)) if surname in o.surnames()]
-
-
-def _bare_surname(cast: Cast) -> bool:
-    """A lone surname ("Gardiner", "Hill") joins the only person holding it; among several, the only man (a
-    narrator names men by bare surname, women by title or given name), else one far more prominent."""
-    blocks = cast.blocks()
-    for m in cast.by_size():
-        if not m.bare or m.genders - {"m"}:
-            continue
-        surname = m.parsed[0].bare or ""
-        holders = _holders(cast, m, surname, blocks)
-        if not holders or contested(m, cast.neighbours(m, blocks)):
-            continue
-        men = [(o, s) for o, s in holders if o.genders == {"m"}]
-        if len(holders) == 1:
-            pick, rule = holders[0], "bare_surname:only_holder"
-        elif len(men) == 1:
-            pick, rule = men[0], "bare_surname:only_man"
-        else:
-            counts = {o.uuid: o.mentions for o, _ in holders}
-            first, second = sorted(counts.values(), reverse=True)[:2]
-            lead = [h for h in holders if h[0].mentions == first]
-            if not (first >= PROMINENCE_MIN and first >= PROMINENCE_RATIO * second and len(lead) == 1):
-                cast.suggest(m, [o for o, _ in holders], "bare_surname")
-                continue
-            pick, rule = lead[0], "bare_surname:prominent"
-        cast.merge(m, pick[0], rule, f"a lone surname joins its holder ({rule.split(':')[1].replace('_', ' ')})",
-                   pick[1])
-        return True
-    return False
-
-
-def _titled_only(m: Member, title: str) -> str | None:
-    """The surname when every form of ``m`` is ``title`` + surname ("Mrs. Collins"), else None."""
-    surnames = {p.surname for p in m.parsed if p.honorifics == (title,) and not p.given and p.surname}
-    others = [p for p in m.parsed if not (p.honorifics == (title,) and not p.given) and not p.bare]
-    return next(iter(surnames)) if len(surnames) == 1 and not others else None
-
-
-def _married_name(cast: Cast, marriages: Sequence[Marriage]) -> bool:
-    """"Mrs. Collins" is the woman married to the only Mr. Collins: the one woman the book marries (or engages)
-    to him before the married name first appears, and no longer calls Miss; several are a suggestion."""
-    blocks = cast.blocks()
-    for m in cast.by_size():
-        surname = _titled_only(m, "mrs")
-        if surname is None:
-            continue
-        men = [o for o, _ in _holders_any(cast, m, surname, blocks) if o.genders == {"m"}]
-        if len(men) != 1:
-            continue
-        husband = men[0].uuid
-        women = {w for x in marriages if husband in (a := cast.current(x.a), b := cast.current(x.b))
-                 for w in (a, b) if w != husband}
-        if len(women - {m.uuid}) != 1:
-            if women - {m.uuid}:
-                cast.suggest(m, [cast.members[w] for w in sorted(women - {m.uuid}) if w in cast.members],
-                             "married_name")
-            continue
-        stated: dict[str, int] = {}
-        for x in marriages:
-            a, b = cast.current(x.a), cast.current(x.b)
-            if husband not in (a, b) or a == b:
-                continue
-            wife = b if a == husband else a
-            if wife == m.uuid or wife not in cast.members or cast.members[wife].genders - {"f"}:
-                continue
-            if any("miss" in p.honorifics for p in cast.members[wife].parsed):
-                continue  # still called Miss: the book has not married her under this name (a proposal, a rumour)
-            pos = x.position if x.position is not None else m.first_position
-            if pos <= m.first_position:
-                stated[wife] = max(stated.get(wife, -1), pos)
-        if not stated:
-            continue
-        ranked = sorted(stated.items(), key=lambda kv: -kv[1])
-        if len(ranked) > 1:
-            cast.suggest(m, [cast.members[w] for w, _ in ranked], "married_name")
-            continue
-        bride = cast.members[ranked[0][0]]
-        s = score(m, bride)
-        if s.conflict is not None:
-            continue
-        cast.merge(m, bride, "married_name", "the woman married to the only man of this surname", s)
-        return True
-    return False
-
-
-def _holders_any(cast: Cast, m: Member, surname: str,
-                 blocks: dict[str, set[str]]) -> list[tuple[Member, MatchScore]]:
-    """Holders of ``surname`` whatever their score against ``m`` (a Mr. conflicts with a Mrs. by design)."""
-    return [(o, score(m, o)) for o in cast.neighbours(m, blocks) if surname in o.surnames()]
-
-
-def _miss_surname(cast: Cast) -> bool:
-    """"Miss Bennet" is the eldest unmarried daughter: the sister (a woman with a full name of that surname and
-    no married title) whose episodes it shares far beyond chance, when one clearly does; else a suggestion."""
-    blocks = cast.blocks()
-    for m in cast.by_size():
-        surname = _titled_only(m, "miss")
-        if surname is None:
-            continue
-        sisters = [o for o, s in _holders_any(cast, m, surname, blocks)
-                   if s.conflict is None and surname in o.surnames(titled=False) and not o.genders - {"f"}
-                   and all(set(p.honorifics) <= UNMARRIED_TITLES for p in o.parsed)]
-        if not sisters:
-            continue
-        lifts = sorted(((len(m.episodes & o.episodes) * cast.episodes / (m.mentions * o.mentions or 1), o)
-                        for o in sisters if len(m.episodes & o.episodes) >= MISS_MIN_SHARED),
-                       key=lambda x: (-x[0], x[1].uuid))
-        if not lifts:
-            cast.suggest(m, sisters, "miss_surname")
-            continue
-        best_lift, best = lifts[0]
-        # against the next sister, and against chance (lift 1: a heroine is in every episode)
-        clear = best_lift >= MISS_LIFT_RATIO * max(lifts[1][0] if len(lifts) > 1 else 0.0, 1.0)
-        if not clear:
-            cast.suggest(m, [o for _, o in lifts], "miss_surname")
-            continue
-        cast.merge(m, best, "miss_surname", f"the sister it shares episodes with most beyond chance "
-                   f"(lift {best_lift:.2f})", score(m, best))
-        return True
-    return False
-
-
 def _family_title_of(m: Member, o: Member) -> bool:
     """Every name of ``m`` is one title + surname ("Miss Woodhouse") and ``o`` has a full name with that surname:
     said to someone of that family, the title names whoever answers."""
@@ -355,8 +214,8 @@ def consolidate(members: Sequence[CastMember], marriages: Sequence[Marriage] = (
                 replies: Sequence[Reply] = ()) -> ConsolidationPlan:
     """The merges (in order: each ``into`` is current when its turn comes) and suggestions for one book."""
     cast = Cast(members)
-    rules = (_shared_full_name, _name_match, _title_surname, _bare_surname, lambda c: _married_name(c, marriages),
-             _miss_surname, lambda c: _vocative(c, replies))
+    rules = (_shared_full_name, _name_match, title_surname, only_full_name, title_given, bare_surname,
+             lambda c: married_name(c, marriages), miss_surname, lambda c: _vocative(c, replies))
     progress = True
     while progress:  # each step merges one pair: at most len(members) rounds
         progress = any(rule(cast) for rule in rules)

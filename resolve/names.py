@@ -38,6 +38,8 @@ from strata.resolve.normalize import canonical_honorific, fold_text
 
 _RELATION_TAIL = re.compile(r"['\u2019\u02bc]s?\s+([^\W\d_]+)\s*$")
 
+# Words that join several people into one phrase ("Giles and Brittles"): never part of one person's name.
+COORDINATORS = frozenset({"and", "&", "or", "nor"})
 # Possessive determiners that make a phrase relational ("her sister", "his father"): it names someone only
 # through a person the words do not say, so it matches nothing but the same phrase.
 POSSESSIVE_DETERMINERS = frozenset({"her", "his", "their", "your", "its", "our", "whose"})
@@ -152,6 +154,9 @@ def parse_name(name: str) -> ParsedName:
         qualifiers.add(f"rel:{relation.group(1)}")
         tokens = tokens[:-1]
     folded = " ".join(tokens)
+    if any(t in COORDINATORS for t in tokens[1:-1]):
+        # "Oliver and Sikes", "Mr. and Mrs. Gardiner": several people; the phrase relates only to itself
+        return ParsedName(folded=folded, qualifiers=frozenset({*qualifiers, "group"}), bare=folded)
     if len(tokens) > 1 and tokens[0] in POSSESSIVE_DETERMINERS:  # "her sister": whose, the words do not say
         qualifiers.add(f"of:{tokens[0]}")
         tokens = tokens[1:]

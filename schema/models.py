@@ -208,6 +208,9 @@ class ExtractedQuote(Frozen):
     addressees: list[str] = Field(default_factory=list)
     method: QuoteMethod | None = None
     confidence: float = Field(default=0.0, ge=0.0, le=1.0)
+    # said by the first-person narrator ("said I"): named where the window calls the narrator by name, else
+    # left without a speaker for the book's consolidation pass (strata.resolve.narrator)
+    narrator: bool = False
 
 
 class Note(Frozen):

@@ -138,6 +138,7 @@ class QuoteWrite(Frozen):
     addressee_uuids: list[str] = Field(default_factory=list)
     method: str | None = None
     confidence: float = Field(default=0.0, ge=0.0, le=1.0)
+    narrator: bool = False  # said by the first-person narrator (ExtractedQuote.narrator)
 
 
 class SameAsSuggestion(Frozen):

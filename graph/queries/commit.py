@@ -151,7 +151,7 @@ MATCH (ep:Episode {uuid: $episode_uuid})
 MERGE (x:Quote {uuid: q.uuid})
 ON CREATE SET x.group_id = $group_id, x.episode_uuid = $episode_uuid, x.created_at = $now
 SET x.text = q.text, x.start = q.start, x.end = q.end, x.position = q.position, x.speaker = q.speaker,
-    x.addressees = q.addressees, x.method = q.method, x.confidence = q.confidence
+    x.addressees = q.addressees, x.method = q.method, x.confidence = q.confidence, x.narrator = q.narrator
 MERGE (ep)-[:HAS_QUOTE]->(x)
 WITH x, q
 CALL (x, q) {

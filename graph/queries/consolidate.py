@@ -34,6 +34,25 @@ WHERE r <> s
 RETURN a.uuid AS addressed, r.uuid AS replier
 """
 
+# The narrator's quotes of a source ("said I"), each with its episode and the entity that said it, if any.
+NARRATOR_QUOTES = """
+MATCH (ep:Episode {group_id: $group_id})-[:HAS_QUOTE]->(x:Quote)
+WHERE ($source_uuid IS NULL OR ep.source_uuid = $source_uuid) AND x.narrator
+OPTIONAL MATCH (e:Entity)-[:SAID]->(x)
+RETURN x.uuid AS quote, ep.uuid AS episode, e.uuid AS speaker
+"""
+
+# The book's narrator said the narrator's quotes nobody said yet.
+ASSIGN_NARRATOR = """
+MATCH (e:Entity {uuid: $entity_uuid, group_id: $group_id})
+UNWIND $quotes AS id
+MATCH (x:Quote {uuid: id, group_id: $group_id})
+WHERE NOT EXISTS { (:Entity)-[:SAID]->(x) }
+MERGE (e)-[:SAID]->(x)
+SET x.speaker = e.name, x.confidence = $confidence
+RETURN count(x) AS n
+"""
+
 # What a merge is about to move, kept on its record so the merge can be undone exactly.
 MERGE_SNAPSHOT = """
 MATCH (a:Entity {uuid: $from_uuid, group_id: $group_id}), (b:Entity {uuid: $into_uuid, group_id: $group_id})

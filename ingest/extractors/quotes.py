@@ -417,7 +417,7 @@ def _name_narrator(said: list[_Said], name: str | None) -> None:
     for s in said:
         if s.speaker == NARRATOR:
             s.speaker = name
-            s.method, s.confidence = (s.method, s.confidence) if name else (None, 0.0)
+            s.confidence = s.confidence if name else 0.0  # the book's pass may name it (resolve/narrator.py)
         addressees = [name if a == NARRATOR else a for a in s.addressees if name or a != NARRATOR]
         s.addressees = [a for a in addressees if a and a != s.speaker]
 
@@ -439,11 +439,12 @@ def find_quotes(text: str, doc: Doc, context: str = "") -> list[ExtractedQuote]:
     called = [s.addressee for s in said]
     _addressees(said)
     acting = frozenset({m.name for m in win.mentions} | {s.tagged for s in said if s.tagged})
+    by_narrator = [s.speaker == NARRATOR for s in said]
     _name_narrator(said, narrator_name([s.speaker for s in said], called, _runs(said), acting))
     return [
         ExtractedQuote(text=s.utterance.text(text), start=s.utterance.start, end=s.utterance.end,
                        spans=[Span(start=a, end=b) for a, b in s.utterance.pieces], speaker=s.speaker,
-                       addressees=s.addressees, method=s.method, confidence=s.confidence)
-        for s in said if s.utterance.text(text)
+                       addressees=s.addressees, method=s.method, confidence=s.confidence, narrator=narrator)
+        for s, narrator in zip(said, by_narrator, strict=True) if s.utterance.text(text)
     ]
 

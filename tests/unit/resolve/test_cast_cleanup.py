@@ -38,3 +38,20 @@ def test_aliases_that_fit_their_entity_stay() -> None:
     others = [member("eliza", "Eliza", n=8), member("darcy", "Darcy", "Mr. Darcy", n=90), member("mr", "Mr. Darcy")]
     assert cleanup([eliz, *others]) == []
     assert cleanup([member("c", "Charlotte", "Charlotte Lucas"), member("cl", "Charlotte Lucas")]) == []
+
+
+def test_a_lone_surname_on_a_woman_named_by_title_goes_to_the_man_of_that_surname() -> None:
+    mrs = member("mrs", "Mrs. Hall", "Hall", n=15)
+    [split] = cleanup([mrs, member("mr", "Mr. Hall", n=9)])
+    assert (split.entity_uuid, split.forms, split.into_uuid) == ("mrs", ["Hall"], "mr")
+    # no man of that name in the book: she keeps it
+    assert cleanup([mrs, member("mr", "Mr. Hale", n=9)]) == []
+
+
+def test_a_lone_surname_on_a_woman_named_in_full_goes_to_the_man_called_mr() -> None:
+    jane = member("jane", "Jane", "Jane Andrews", "Andrews", n=30)
+    father = member("mr", "Mr. Harmon Andrews", "Mr. Andrews", n=7)
+    [split] = cleanup([jane, father])
+    assert (split.forms, split.into_uuid) == (["Andrews"], "mr")
+    # an entity named by the surname itself keeps its name
+    assert cleanup([member("w", "Wickham", "Mrs. Wickham", n=20), member("mr", "Mr. Wickham", n=30)]) == []

@@ -45,8 +45,9 @@ def test_a_compound_written_joined_and_apart_is_one_entity() -> None:
 def test_a_family_title_spoken_to_joins_the_one_of_that_family_who_answers() -> None:
     from strata.resolve.consolidate import Reply
 
+    # two sisters named in full: the title alone cannot tell which (`_only_full_name` leaves it)
     cast = [member("miss", "Miss Ormerod", episodes=range(20)), member("ruth", "Ruth Ormerod", episodes=range(30)),
-            member("paul", "Paul Vane", episodes=range(40))]
+            member("jane", "Jane Ormerod", episodes=range(30)), member("paul", "Paul Vane", episodes=range(40))]
     replies = [Reply(addressed="miss", replier="ruth")] * 3
     assert ("miss", "ruth", "vocative_reply") in pairs(consolidate(cast, replies=replies))
     # answered by someone of another family: a title says nothing of him

@@ -168,3 +168,63 @@ def test_a_name_one_entity_holds_does_not_override_a_conflicting_family() -> Non
                         member("mrs", "Mrs. Bennet", "Bennet", episodes=range(5, 40)),
                         member("mr", "Mr. Bennet", episodes=range(8, 50))])
     assert ("bare", "mrs", "name") not in pairs(plan) and ("mrs", "bare", "name") not in pairs(plan)
+
+
+def test_a_family_form_joins_the_only_full_name_of_its_gender_whatever_bare_forms_it_holds() -> None:
+    # "Mr. Sikes" also holds "Sikes" and a clipped "Mr. Sike": a bare surname matches the full name better than
+    # the title does, which the plain title rule cannot see past
+    cast = [member("mr", "Mr. Sikes", "Sikes", "Mr. Sike", episodes=range(10)),
+            member("bill", "Bill Sikes", "Bill", episodes=range(5, 30)),
+            member("nancy", "Nancy", episodes=range(20))]
+    assert ("mr", "bill", "title_surname") in pairs(consolidate(cast))
+    # a daughter's title: "Miss Smith" (and a plural the extractor left) is the only woman named Smith in full
+    girls = [member("miss", "Miss Smith", "Miss Smiths", episodes=range(8)),
+             member("harriet", "Harriet Smith", episodes=range(5, 40)),
+             member("robert", "Robert Smith", episodes=range(3))]
+    assert ("miss", "harriet", "title_surname") in pairs(consolidate(girls))
+
+
+def test_a_family_form_stays_apart_when_the_full_name_is_not_the_only_one_or_less_present() -> None:
+    two_men = [member("mr", "Mr. Sikes", "Sikes", episodes=range(10)),
+               member("bill", "Bill Sikes", episodes=range(5, 30)),
+               member("tom", "Tom Sikes", episodes=range(5, 30))]
+    assert not any(r == "title_surname" for *_, r in pairs(consolidate(two_men)))
+    # the head of a family, far more present than the son the book names in full
+    father = [member("mr", "Mr. Sikes", "Sikes", episodes=range(40)),
+              member("bill", "Bill Sikes", episodes=range(3))]
+    assert not any(r == "title_surname" for *_, r in pairs(consolidate(father)))
+    # a full name of unknown gender as present as the one known could be the one meant
+    unknown = [member("mr", "Mr. Sikes", "Sikes", episodes=range(10)),
+               member("bill", "Bill Sikes", episodes=range(5, 30)),
+               member("x", "Q. Sikes", episodes=range(5, 25))]
+    assert not any(r == "title_surname" for *_, r in pairs(consolidate(unknown)))
+    # "Miss" is no title of a woman named under a married or courtesy title
+    lady = [member("miss", "Miss Darcy", episodes=range(5)),
+            member("anne", "Lady Anne Darcy", episodes=range(2, 30))]
+    assert not any(r == "title_surname" for *_, r in pairs(consolidate(lady)))
+
+
+def test_a_coordinated_phrase_is_no_name_a_person_shares() -> None:
+    # "Oliver and Sikes" as a stray alias of Oliver: it holds no surname another Sikes could be matched through
+    cast = [member("mr", "Mr. Sikes", "Sikes", episodes=range(10)),
+            member("bill", "Bill Sikes", episodes=range(5, 30)),
+            member("oliver", "Oliver", "Oliver and Sikes", episodes=range(40))]
+    assert ("mr", "bill", "title_surname") in pairs(consolidate(cast))
+
+
+def test_a_title_before_a_given_name_joins_the_only_person_named_so_in_full() -> None:
+    cast = [member("mrs", "Mrs. Rachel", "Rachel", episodes=range(6)),
+            member("lynde", "Rachel Lynde", episodes=range(3, 30)),
+            member("thomas", "Thomas Lynde", episodes=range(4))]
+    assert ("mrs", "lynde", "title_given") in pairs(consolidate(cast))
+
+
+def test_a_title_before_a_word_that_is_someone_s_surname_or_two_people_s_given_name_stays() -> None:
+    surname = [member("mr", "Mr. Darcy", episodes=range(3)),
+               member("vane", "Darcy Vane", episodes=range(40)),
+               member("fitz", "Fitzwilliam Darcy", episodes=range(2))]
+    assert not any(r == "title_given" for *_, r in pairs(consolidate(surname)))
+    two = [member("mr", "Mr. Thaddeus", episodes=range(3)),
+           member("a", "Thaddeus Sholto", episodes=range(40)),
+           member("b", "Thaddeus Small", episodes=range(30))]
+    assert not any(r == "title_given" for *_, r in pairs(consolidate(two)))

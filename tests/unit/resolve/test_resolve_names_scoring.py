@@ -101,3 +101,13 @@ def test_decide_outcomes():
     assert decide(MentionCandidate(name="Mr. Collins", type="Person"), cands).action == "create"
     possible = decide(MentionCandidate(name="Fitzwilliam Darcy", type="Person"), cands)
     assert possible.action == "ambiguous" and possible.candidates[0].candidate_uuid == "1"
+
+
+def test_a_coordinated_phrase_names_a_group_that_matches_only_itself() -> None:
+    from strata.resolve.names import NameRelation, compare_names, parse_name
+
+    group = parse_name("Giles and Brittles")
+    assert "group" in group.qualifiers and not group.surname and not group.given
+    for other in ("Mr. Brittles", "Brittles", "Giles", "Mr. Giles Brittles"):
+        assert compare_names(group, parse_name(other)).relation in (NameRelation.NONE, NameRelation.CONFLICT), other
+    assert compare_names(group, parse_name("Giles and Brittles")).relation is NameRelation.SAME

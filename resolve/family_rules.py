@@ -1,0 +1,254 @@
+"""The consolidation rules that read family names: a title + surname, a lone surname, a married name and "Miss
+<Surname>" each join the one member of the family the book's names and scenes point to (or leave a suggestion).
+Pure, like `strata.resolve.consolidate`, which runs them in its order."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+from strata.resolve.cast import Cast, Marriage, Member, contested, kept_apart, score, settled, shared_scene, viable
+from strata.resolve.decide import PROMINENCE_MIN, PROMINENCE_RATIO, surname_match
+from strata.resolve.scoring import MERGE_THRESHOLD
+from strata.resolve.types import MatchScore
+
+# Miss <Surname> names the eldest unmarried daughter: the sister whose episodes it shares far more than chance
+# (lift over both their frequencies) is taken when her lift is this ratio above the next sister's and above
+# chance (1.0); only sisters sharing at least MISS_MIN_SHARED episodes with it compete.
+MISS_LIFT_RATIO = 1.5
+MISS_MIN_SHARED = 3
+# A sister for "Miss <Surname>" bears no title but these ("Lady Catherine de Bourgh" is the mother).
+UNMARRIED_TITLES = frozenset({"miss", "ms", "master"})
+# Titles a family form may bear to join the one full name of its gender (`only_full_name`); not "Mrs." (a
+# married name: `married_name`) nor ranks ("Lady", "Colonel": a courtesy or a post, often another relative).
+FAMILY_TITLES = frozenset({"mr", "miss", "ms", "master"})
+# Titles said before a given name as well as a surname ("Mrs. Rachel", "Miss Emma", "Master Charley").
+PLAIN_TITLES = frozenset({"mr", "mrs", "miss", "ms", "master"})
+
+
+def title_surname(cast: Cast) -> bool:
+    """"Mr. Bingley" and "Charles Bingley": a plain title + surname and the only full name of the same gender
+    with that surname (round one's rule inside one episode, here across the book)."""
+    blocks = cast.blocks()
+    for m in cast.by_size():
+        if not m.surnames(titled=True):
+            continue
+        found = viable(m, cast.neighbours(m, blocks))
+        fitting = [(o, s) for o, s in found if s.reason == "surname_only" and surname_match(s)]
+        strong = [o for o, s in found if s.score >= MERGE_THRESHOLD]
+        if len(fitting) == 1 and not strong and settled(cast, m, fitting[0][0], blocks):
+            o, s = fitting[0]
+            src, dst = (m, o) if (m.mentions, m.uuid) <= (o.mentions, o.uuid) else (o, m)
+            cast.merge(src, dst, "title_surname", "the only full name of the same gender with this surname", s)
+            return True
+    return False
+
+
+def _family_form(m: Member) -> tuple[str, str] | None:
+    """(surname, gender) when every form of ``m`` is one plain title of one gender + one surname, or that surname
+    alone ("Mr. Sikes", "Sikes"; "Miss Smith"), a married title aside (`married_name`), else None."""
+    titled = [p for p in m.parsed if p.honorifics and not p.given and p.surname]
+    surnames = Counter(p.surname for p in titled if p.surname)
+    titles = {h for p in titled for h in p.honorifics}
+    if not titled or len(m.genders) != 1 or not titles <= FAMILY_TITLES:
+        return None
+    # the plural and the clipped forms the extractor leaves ("Miss Smiths", "Mr. Sike") are the same name
+    stems = {_stem(x) for x in surnames} | {_stem(p.bare) for p in m.parsed if p.bare}
+    if len(stems) != 1 or len(titled) + sum(1 for p in m.parsed if p.bare and not p.honorifics) != len(m.parsed):
+        return None
+    return surnames.most_common(1)[0][0], next(iter(m.genders))
+
+
+def _stem(surname: str) -> str:
+    return surname[:-1] if surname.endswith("s") and len(surname) > 3 else surname
+
+
+def _title_and_one_word(m: Member) -> tuple[str, str] | None:
+    """(word, gender) when every form of ``m`` is one plain title of one gender + one word ("Mrs. Rachel", "Mr.
+    Thaddeus"), or that word alone."""
+    words = {p.surname or p.bare for p in m.parsed if not p.given}
+    titled = [p for p in m.parsed if p.honorifics]
+    if (len(words) != 1 or not titled or len(m.genders) != 1 or any(p.given for p in m.parsed)
+            or not {h for p in titled for h in p.honorifics} <= PLAIN_TITLES):
+        return None
+    word = next(iter(words))
+    return (word, next(iter(m.genders))) if word else None
+
+
+def title_given(cast: Cast) -> bool:
+    """"Mrs. Rachel", "Mr. Thaddeus": a title before a given name, as servants and neighbours say it, joins the
+    only person of that gender the book names in full with that given name, when the word is nobody's surname,
+    that person is as present and they share a scene ("Mr. Darcy" stays a surname: Darcy is one)."""
+    blocks = cast.blocks()
+    surnames = {x for o in cast.members.values() for p in o.parsed if p.given and p.surname for x in [p.surname]}
+    for m in cast.by_size():
+        found = _title_and_one_word(m)
+        if found is None or found[0] in surnames:
+            continue
+        word, gender = found
+        named = [o for o in cast.neighbours(m, blocks)
+                 if any(p.given and p.surname and p.given[0] == word for p in o.parsed)]
+        could = [o for o in named if gender in o.genders or not o.genders]
+        if len(could) != 1 or could[0].genders != {gender}:
+            continue
+        o = could[0]
+        if kept_apart(m, o) or o.mentions < m.mentions or not shared_scene(m, o) or not settled(cast, m, o, blocks):
+            continue
+        cast.merge(m, o, "title_given", "a title before the given name of the only such person", score(m, o))
+        return True
+    return False
+
+
+def only_full_name(cast: Cast) -> bool:
+    """"Mr. Sikes" (who is also called "Sikes") and "Bill Sikes": a title + surname joins the only person of that
+    gender the book names in full with that surname, when that one is at least as present and they share
+    scenes. Any other full name of the surname whose gender is not known, or not the title's, leaves it; so does
+    a more present title form (the head of a family: "Mr. Bennet" is not his son)."""
+    blocks = cast.blocks()
+    for m in cast.by_size():
+        found = _family_form(m)
+        if found is None:
+            continue
+        surname, gender = found
+        full = [o for o in cast.neighbours(m, blocks) if surname in o.surnames(titled=False)]
+        known = [o for o in full if o.genders == {gender}]
+        # a full name of unknown gender could be the one, unless far less present than the one known
+        could = [o for o in full if gender in o.genders and o not in known or not o.genders]
+        if len(known) != 1 or any(x.mentions * PROMINENCE_RATIO > known[0].mentions for x in could):
+            continue
+        o = known[0]
+        unmarried = {h for p in m.parsed for h in p.honorifics} & UNMARRIED_TITLES
+        if unmarried and any(set(p.honorifics) - UNMARRIED_TITLES for p in o.parsed):
+            continue  # a daughter's title for a woman named under another ("Lady", "Mrs.")
+        s = score(m, o)
+        if (s.conflict is not None or o.mentions < m.mentions or not shared_scene(m, o)
+                or not settled(cast, m, o, blocks)):
+            continue
+        cast.merge(m, o, "title_surname:only_full_name", "the only full name of this gender with this surname", s)
+        return True
+    return False
+
+
+def _holders(cast: Cast, m: Member, surname: str, blocks: dict[str, set[str]]) -> list[tuple[Member, MatchScore]]:
+    return [(o, s) for o, s in viable(m, cast.neighbours(m, blocks)) if surname in o.surnames()]
+
+
+def bare_surname(cast: Cast) -> bool:
+    """A lone surname ("Gardiner", "Hill") joins the only person holding it; among several, the only man (a
+    narrator names men by bare surname, women by title or given name), else one far more prominent."""
+    blocks = cast.blocks()
+    for m in cast.by_size():
+        if not m.bare or m.genders - {"m"}:
+            continue
+        surname = m.parsed[0].bare or ""
+        holders = _holders(cast, m, surname, blocks)
+        if not holders or contested(m, cast.neighbours(m, blocks)):
+            continue
+        men = [(o, s) for o, s in holders if o.genders == {"m"}]
+        if len(holders) == 1:
+            pick, rule = holders[0], "bare_surname:only_holder"
+        elif len(men) == 1:
+            pick, rule = men[0], "bare_surname:only_man"
+        else:
+            counts = {o.uuid: o.mentions for o, _ in holders}
+            first, second = sorted(counts.values(), reverse=True)[:2]
+            lead = [h for h in holders if h[0].mentions == first]
+            if not (first >= PROMINENCE_MIN and first >= PROMINENCE_RATIO * second and len(lead) == 1):
+                cast.suggest(m, [o for o, _ in holders], "bare_surname")
+                continue
+            pick, rule = lead[0], "bare_surname:prominent"
+        cast.merge(m, pick[0], rule, f"a lone surname joins its holder ({rule.split(':')[1].replace('_', ' ')})",
+                   pick[1])
+        return True
+    return False
+
+
+def _titled_only(m: Member, title: str) -> str | None:
+    """The surname when every form of ``m`` is ``title`` + surname ("Mrs. Collins"), else None."""
+    surnames = {p.surname for p in m.parsed if p.honorifics == (title,) and not p.given and p.surname}
+    others = [p for p in m.parsed if not (p.honorifics == (title,) and not p.given) and not p.bare]
+    return next(iter(surnames)) if len(surnames) == 1 and not others else None
+
+
+def married_name(cast: Cast, marriages: Sequence[Marriage]) -> bool:
+    """"Mrs. Collins" is the woman married to the only Mr. Collins: the one woman the book marries (or engages)
+    to him before the married name first appears, and no longer calls Miss; several are a suggestion."""
+    blocks = cast.blocks()
+    for m in cast.by_size():
+        surname = _titled_only(m, "mrs")
+        if surname is None:
+            continue
+        men = [o for o, _ in _holders_any(cast, m, surname, blocks) if o.genders == {"m"}]
+        if len(men) != 1:
+            continue
+        husband = men[0].uuid
+        women = {w for x in marriages if husband in (a := cast.current(x.a), b := cast.current(x.b))
+                 for w in (a, b) if w != husband}
+        if len(women - {m.uuid}) != 1:
+            if women - {m.uuid}:
+                cast.suggest(m, [cast.members[w] for w in sorted(women - {m.uuid}) if w in cast.members],
+                             "married_name")
+            continue
+        stated: dict[str, int] = {}
+        for x in marriages:
+            a, b = cast.current(x.a), cast.current(x.b)
+            if husband not in (a, b) or a == b:
+                continue
+            wife = b if a == husband else a
+            if wife == m.uuid or wife not in cast.members or cast.members[wife].genders - {"f"}:
+                continue
+            if any("miss" in p.honorifics for p in cast.members[wife].parsed):
+                continue  # still called Miss: the book has not married her under this name (a proposal, a rumour)
+            pos = x.position if x.position is not None else m.first_position
+            if pos <= m.first_position:
+                stated[wife] = max(stated.get(wife, -1), pos)
+        if not stated:
+            continue
+        ranked = sorted(stated.items(), key=lambda kv: -kv[1])
+        if len(ranked) > 1:
+            cast.suggest(m, [cast.members[w] for w, _ in ranked], "married_name")
+            continue
+        bride = cast.members[ranked[0][0]]
+        s = score(m, bride)
+        if s.conflict is not None:
+            continue
+        cast.merge(m, bride, "married_name", "the woman married to the only man of this surname", s)
+        return True
+    return False
+
+
+def _holders_any(cast: Cast, m: Member, surname: str,
+                 blocks: dict[str, set[str]]) -> list[tuple[Member, MatchScore]]:
+    """Holders of ``surname`` whatever their score against ``m`` (a Mr. conflicts with a Mrs. by design)."""
+    return [(o, score(m, o)) for o in cast.neighbours(m, blocks) if surname in o.surnames()]
+
+
+def miss_surname(cast: Cast) -> bool:
+    """"Miss Bennet" is the eldest unmarried daughter: the sister (a woman with a full name of that surname and
+    no married title) whose episodes it shares far beyond chance, when one clearly does; else a suggestion."""
+    blocks = cast.blocks()
+    for m in cast.by_size():
+        surname = _titled_only(m, "miss")
+        if surname is None:
+            continue
+        sisters = [o for o, s in _holders_any(cast, m, surname, blocks)
+                   if s.conflict is None and surname in o.surnames(titled=False) and not o.genders - {"f"}
+                   and all(set(p.honorifics) <= UNMARRIED_TITLES for p in o.parsed)]
+        if not sisters:
+            continue
+        lifts = sorted(((len(m.episodes & o.episodes) * cast.episodes / (m.mentions * o.mentions or 1), o)
+                        for o in sisters if len(m.episodes & o.episodes) >= MISS_MIN_SHARED),
+                       key=lambda x: (-x[0], x[1].uuid))
+        if not lifts:
+            cast.suggest(m, sisters, "miss_surname")
+            continue
+        best_lift, best = lifts[0]
+        # against the next sister, and against chance (lift 1: a heroine is in every episode)
+        clear = best_lift >= MISS_LIFT_RATIO * max(lifts[1][0] if len(lifts) > 1 else 0.0, 1.0)
+        if not clear:
+            cast.suggest(m, [o for _, o in lifts], "miss_surname")
+            continue
+        cast.merge(m, best, "miss_surname", f"the sister it shares episodes with most beyond chance "
+                   f"(lift {best_lift:.2f})", score(m, best))
+        return True
+    return False
