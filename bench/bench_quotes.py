@@ -244,14 +244,17 @@ def name_book_narrator(predicted: list[PredictedQuote]) -> list[PredictedQuote]:
     narrator's quotes no window named go to the name the windows gave the narrator most."""
     from dataclasses import replace
 
+    from strata.resolve.names import parse_name
     from strata.resolve.narrator import book_narrator
 
-    # a name's match form stands in for its entity ("Watson" / "Dr. Watson")
-    named = [(str(p.window), match_form(p.speaker)) for p in predicted if p.narrator and p.speaker]
+    def person(name: str) -> str:  # a name's words without titles stand in for its entity ("Mr. Hastings")
+        return " ".join(parse_name(name).name_tokens) or match_form(name)
+
+    named = [(str(p.window), person(p.speaker)) for p in predicted if p.narrator and p.speaker]
     key = book_narrator(named)
     if key is None:
         return predicted
-    spelled = Counter(p.speaker for p in predicted if p.narrator and p.speaker and match_form(p.speaker) == key)
+    spelled = Counter(p.speaker for p in predicted if p.narrator and p.speaker and person(p.speaker) == key)
     name = spelled.most_common(1)[0][0]
     return [replace(p, speaker=name) if p.narrator and not p.speaker else p for p in predicted]
 
