@@ -26,6 +26,7 @@ from strata.ingest.logging import log_event
 from strata.ingest.rules import split_rules
 from strata.resolve.cleanup import cleanup
 from strata.resolve.consolidate import CastMember, Marriage, Reply, consolidate
+from strata.resolve.given_names import census_first_names
 from strata.resolve.names import parse_name
 from strata.resolve.narrator import book_narrator
 from strata.resolve.normalize import type_class
@@ -74,6 +75,8 @@ def _is_person(row: store.CastRow, titled_surnames: set[str]) -> bool:
     if given_name_led(row.name):
         return True
     words = row.name.split()
+    if len(words) == 2 and words[0].lower() in census_first_names() and words[1].lower() in titled_surnames:
+        return True  # "Toby Crackit" typed an organization, while a titled person bears the surname ("Mr. Crackit")
     return len(words) == 1 and words[0][:1].isupper() and (
         words[0].lower() in titled_surnames or given_name_gender(words[0]) is not None)
 

@@ -112,8 +112,11 @@ def only_full_name(cast: Cast) -> bool:
         surname, gender = found
         full = [o for o in cast.neighbours(m, blocks) if surname in o.surnames(titled=False)]
         known = [o for o in full if o.genders == {gender}]
-        # a full name of unknown gender could be the one, unless far less present than the one known
+        # a full name of unknown gender could be the one, unless far less present than the one known; alone of
+        # its surname, it is the one ("Mr. Crackit" / "Toby Crackit": Toby is either)
         could = [o for o in full if gender in o.genders and o not in known or not o.genders]
+        if not known and len(could) == 1 and len(full) == 1:
+            known, could = could, []
         if len(known) != 1 or any(x.mentions * PROMINENCE_RATIO > known[0].mentions for x in could):
             continue
         o = known[0]

@@ -228,3 +228,13 @@ def test_a_title_before_a_word_that_is_someone_s_surname_or_two_people_s_given_n
            member("a", "Thaddeus Sholto", episodes=range(40)),
            member("b", "Thaddeus Small", episodes=range(30))]
     assert not any(r == "title_given" for *_, r in pairs(consolidate(two)))
+
+
+def test_a_family_form_joins_the_only_full_name_of_its_surname_whose_gender_the_names_do_not_tell() -> None:
+    # "Toby" is a first name of either gender: alone of its surname, "Toby Crackit" is the one "Mr. Crackit" means
+    cast = [member("mr", "Mr. Crackit", "Crackit", episodes=range(8)),
+            member("toby", "Toby Crackit", episodes=range(4, 20))]
+    assert ("mr", "toby", "title_surname") in pairs(consolidate(cast))
+    # beside a second full name of that surname, nothing tells which
+    cast.append(member("jo", "Jordan Crackit", episodes=range(4, 20)))
+    assert not any(r == "title_surname" for *_, r in pairs(consolidate(cast)))
