@@ -110,6 +110,10 @@ def test_retention_over_mcp(client, group_id, make_key) -> None:
     assert ok.json()["result"].get("isError") is not True, ok.text
     got = rpc(client, h, "tools/call", {"name": "get_retention", "arguments": {"group": group_id}})
     assert '"passages_days":3' in got.text.replace(" ", "").replace('\\"', '"')
+    assert got.json()["result"]["structuredContent"]["size"] is None
+    sized = rpc(client, h, "tools/call", {"name": "get_retention", "arguments": {"group": group_id, "size": True}})
+    rest = client.get(f"/v1/groups/{group_id}/retention", headers=h, params={"size": "true"}).json()
+    assert sized.json()["result"]["structuredContent"]["size"] == rest["size"] is not None  # the same measure
     ran = rpc(client, h, "tools/call", {"name": "apply_retention", "arguments": {"group": group_id,
                                                                                 "dry_run": True}})
     assert ran.json()["result"].get("isError") is not True and "dry_run" in ran.text
