@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from strata.ingest.sources import SourceDocument
     from strata.memory import Memory
 from strata.schema.models import Episode
-from strata.schema.requests_write import BatchIn, EpisodeIn, SourceRequest
+from strata.schema.requests_write import BatchIn, ConsolidateRequest, EpisodeIn, SourceRequest
 from strata.schema.settings import Settings
 from strata.schema.usage import LLMUsage
 
@@ -257,20 +257,18 @@ def worker(
     os.execve(sys.executable, argv, env)
 
 
-@app.command("consolidate")
-def consolidate(
-    group: str = typer.Option(..., "--group", help="Group id."),
-    source: str = typer.Option(None, "--source", help="Only this source (book); default: every source."),
-    undo: bool = typer.Option(False, "--undo", help="Take back the pass's merges instead (newest first)."),
-) -> None:
+@write_command("consolidate", app, [option("group", "Group id."),
+                                    flag("undo", "Take back the pass's merges instead (newest first).")],
+               json_flag=False)
+def consolidate(ask: ConsolidateRequest, group: str, undo: bool) -> None:
     """Run the cast consolidation pass (merges with records, suggestions) over a group's books."""
     from strata.memory import open_memory
 
     with open_memory(embedder=False) as mem:
         if undo:
-            console.print(f"undid {len(mem.undo_consolidation(group, source))} merge(s)")
+            console.print(f"undid {len(mem.undo_consolidation(group, ask.source))} merge(s)")
             return
-        results = mem.consolidate(group, source)
+        results = mem.consolidate(group, ask)
     for r in results:
         console.print(f"source {r.source_uuid}: {r.cast} persons, {len(r.splits)} split(s), {len(r.merges)} merge(s), "
                       f"{r.suggestions} suggestion(s), {r.skipped} skipped")

@@ -8,7 +8,9 @@ import sys
 import typer
 
 from strata.api.cli_edit import owned
+from strata.api.cli_writes import argument, write_command
 from strata.schema.errors import InputError
+from strata.schema.requests_write import PurgeGroupRequest
 
 app = typer.Typer(no_args_is_help=True)
 purge_app = typer.Typer(help="Hard delete for data-removal requests (an audit record without content stays).",
@@ -41,13 +43,12 @@ def purge_source_cmd(uuid: str = typer.Argument(..., help="Source uuid."),
     _purge("source", uuid, group)
 
 
-@purge_app.command("group")
-def purge_group_cmd(group: str = typer.Argument(..., help="Group id."),
-                    yes: bool = typer.Option(False, "--yes", help="Required: every node of the group goes.")) -> None:
-    """Delete every node and relationship of a group; the audit record stays."""
+@write_command("purge_group", purge_app, [argument("group", "Group id.")], json_flag=False)
+def purge_group_cmd(ask: PurgeGroupRequest, group: str) -> None:
+    """Delete every node and relationship of a group (``--yes`` required); the audit record stays."""
     from strata.memory import GROUP, open_memory
 
-    if not yes:
+    if not ask.purge:
         raise InputError("purging a whole group deletes all of it: add --yes")
     if not GROUP.match(group):
         raise InputError(f"invalid group id {group!r}")

@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 import getpass
-import json
 import sys
 
 import typer
 from rich.console import Console
 
+from strata.api.cli_query import read_command
 from strata.api.cli_summaries import _group
 from strata.api.cli_writes import option, write_command
-from strata.schema.requests_write import ApplyRetentionRequest
+from strata.schema.requests import RetentionRequest
+from strata.schema.requests_write import ApplyRetentionRequest, PurgeRetentionRequest
 from strata.schema.retention import RetentionPolicy
 from strata.schema.settings import Settings
 
@@ -20,25 +21,22 @@ retention_app = typer.Typer(help="Retention policies: how long a group keeps raw
                             no_args_is_help=True)
 app.add_typer(retention_app, name="retention")
 console = Console(soft_wrap=True)
-GROUP = typer.Option(..., "--group", help="Group id.")
 
 
-@retention_app.command("show")
-def show(group: str = GROUP, size: bool = typer.Option(False, "--size", help="Also measure what the group holds."),
-         as_json: bool = typer.Option(False, "--json")) -> None:
-    """The group's policy (null: keep forever) and when it last ran."""
+@read_command("retention", on=retention_app)
+def show(ask: RetentionRequest, group: str, as_json: bool) -> None:
+    """The group's policy (null: keep forever) and when it last ran; ``--size``: what it holds, measured."""
     from strata.memory import open_memory
 
     with open_memory(Settings(), embedder=False) as mem:
-        stored = mem.retention(_group(group))
-        measured = mem.retention_size(group) if size else None
-    out = {**stored.model_dump(mode="json"), "size": measured.model_dump() if measured else None}
+        status = mem.retention_status(_group(group), ask)
     if as_json:
-        sys.stdout.write(json.dumps(out) + "\n")
+        sys.stdout.write(status.model_dump_json() + "\n")
         return
-    for name, value in stored.policy.model_dump().items():
+    for name, value in status.policy.model_dump().items():
         console.print(f"{name}: {'keep forever' if value is None else value}", highlight=False)
-    console.print(f"applied_at: {stored.applied_at or 'never'}", highlight=False)
+    console.print(f"applied_at: {status.applied_at or 'never'}", highlight=False)
+    measured = status.size
     if measured:
         console.print(f"bytes visible/hidden: raw text {measured.raw_text}/{measured.raw_text_hidden}, passages "
                       f"{measured.passages}/{measured.passages_hidden}, fact vectors "
@@ -74,15 +72,11 @@ def apply(ask: ApplyRetentionRequest, group: str, as_json: bool) -> None:
         f"{k.replace('_', ' ')} {v}" for k, v in run.counts.model_dump().items()), highlight=False)
 
 
-@retention_app.command("purge")
-def purge(group: str = GROUP, yes: bool = typer.Option(False, "--yes", help="Confirm: this cannot be undone.")
-          ) -> None:
-    """Remove for good what retention hid in the group."""
+@write_command("purge_retention", retention_app, [option("group", "Group id.")], json_flag=False)
+def purge(ask: PurgeRetentionRequest, group: str) -> None:
+    """Remove for good what retention hid in the group (``--yes``: confirm, it cannot be undone)."""
     from strata.memory import open_memory
-    from strata.schema.errors import InputError
 
-    if not yes:
-        raise InputError("a retention purge cannot be undone: pass --yes")
     with open_memory(Settings(), embedder=False) as mem:
         done = mem.purge_retention(_group(group))
     console.print(f"purged hidden values of {done.episodes} episodes, {done.passages} passages, {done.facts} facts",

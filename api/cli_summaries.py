@@ -1,8 +1,11 @@
-"""`strata summaries refresh` and `strata communities refresh|list`."""
+"""`strata summaries refresh` and `strata communities refresh|list`, derived from their use-case rows
+(api/usecases_write.py, api/usecases.py)."""
 
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 import typer
 from rich.console import Console
@@ -10,7 +13,13 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from strata.api.cli_query import read_command
+from strata.api.cli_writes import option, write_command
 from strata.schema.requests import CommunitiesRequest
+from strata.schema.requests_write import RefreshCommunitiesRequest, RefreshSummariesRequest
+from strata.schema.summaries import SummaryRefresh
+
+if TYPE_CHECKING:
+    from strata.memory import Memory
 
 app = typer.Typer(no_args_is_help=True)
 summaries_app = typer.Typer(help="Entity summaries: what the graph says about each entity, in a few sentences.",
@@ -20,6 +29,9 @@ app.add_typer(summaries_app, name="summaries")
 app.add_typer(communities_app, name="communities")
 console = Console(soft_wrap=True)
 err = Console(stderr=True, soft_wrap=True)
+# what the CLI adds up over the runs of one refresh
+SUMMED = ("examined", "changed", "llm_calls", "prompt_tokens", "completion_tokens", "llm_cache_hits", "fallbacks",
+          "seconds")
 
 
 def _group(group: str) -> str:
@@ -31,25 +43,19 @@ def _group(group: str) -> str:
     return group
 
 
-@summaries_app.command("refresh")
-def summaries_refresh(group: str = typer.Option(..., "--group", help="Group id."),
-                      force: bool = typer.Option(False, "--force", help="Write every summary again, even one whose "
-                                                                         "input did not change."),
-                      batch: int = typer.Option(0, "--batch", min=0, max=1000,
-                                                help="Entities per round trip (default STRATA_SUMMARY_BATCH)."),
-                      as_json: bool = typer.Option(False, "--json")) -> None:
-    """Summarise every entity of a group again from what the graph says now, with a progress bar."""
+@write_command("refresh_summaries", summaries_app, [option("group", "Group id.")])
+def summaries_refresh(ask: RefreshSummariesRequest, group: str, as_json: bool) -> None:
+    """Summarise every entity of a group again from what the graph says now, with a progress bar; past
+    ``--budget-s`` a run goes on from where it stopped, until the whole group is done."""
     from strata.memory import open_memory
 
     with open_memory(embedder=False) as mem, Progress(
             TextColumn("summaries"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=err,
             transient=True, disable=as_json) as bar:
         summarizer = mem.summarizer()
-        if summarizer is not None and batch:
-            summarizer.batch = batch
         task = bar.add_task("entities", total=None)
-        result = mem.refresh_summaries(_group(group), force=force,
-                                       progress=lambda done, total: bar.update(task, completed=done, total=total))
+        result = _refresh_all(mem, _group(group), ask,
+                              lambda done, total: bar.update(task, completed=done, total=total))
     if as_json:
         sys.stdout.write(result.model_dump_json() + "\n")
         return
@@ -58,17 +64,33 @@ def summaries_refresh(group: str = typer.Option(..., "--group", help="Group id."
                   f"{result.fallbacks} fallback(s)", highlight=False)
 
 
-@communities_app.command("refresh")
-def communities_refresh(group: str = typer.Option(..., "--group", help="Group id."),
-                        budget: float = typer.Option(0.0, "--budget", min=0,
-                                                     help="Time budget in seconds (default "
-                                                          "STRATA_COMMUNITY_TIME_BUDGET_S)."),
-                        as_json: bool = typer.Option(False, "--json")) -> None:
+def _refresh_all(mem: Memory, group: str, ask: RefreshSummariesRequest, progress: Callable[[int, int], Any]
+                 ) -> SummaryRefresh:
+    """REST's refresh, one budget at a time, each going on from where the last stopped, summed: the CLI waits."""
+    parts: list[SummaryRefresh] = []
+    done = [0, 0]  # entities of the runs before, of the run in hand
+
+    def tick(n: int, total: int) -> None:
+        done[1] = n
+        progress(done[0] + n, done[0] + total)
+
+    while True:
+        part = mem.refresh_summaries(group, ask, tick)
+        parts.append(part)
+        if part.complete or not part.next_cursor:
+            break
+        done[0], done[1] = done[0] + done[1], 0
+        ask = ask.model_copy(update={"after": part.next_cursor})
+    return part.model_copy(update={k: sum(getattr(p, k) for p in parts) for k in SUMMED})
+
+
+@write_command("refresh_communities", communities_app, [option("group", "Group id.")])
+def communities_refresh(ask: RefreshCommunitiesRequest, group: str, as_json: bool) -> None:
     """Recompute a group's communities and their titles and summaries."""
     from strata.memory import open_memory
 
     with open_memory(embedder=False) as mem:
-        run = mem.refresh_communities(_group(group), budget or None)
+        run = mem.refresh_communities(_group(group), ask)
     if as_json:
         sys.stdout.write(run.model_dump_json() + "\n")
         return

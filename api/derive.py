@@ -169,8 +169,9 @@ def cli_parameters(model: type[BaseModel], arguments: Iterable[str] = (),
             positional.append((arguments.index(name), inspect.Parameter(name, KW, default=info, annotation=str)))
             continue
         decls = [f"--{wire.replace('_', '-')}", *flags.get(name, ())]
-        if kind is bool:
-            default = bool(field.default)
+        if kind is bool or kind == typing.Literal[True]:
+            # a required flag (a confirmation, Literal[True]) is off unless given: the model then refuses it
+            default = bool(field.default) if not field.is_required() else False
             if default:
                 decls = [f"{decls[0]}/--no-{wire.replace('_', '-')}", *decls[1:]]
             info = typer.Option(default, *decls, help=help_text)

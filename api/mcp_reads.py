@@ -24,7 +24,7 @@ def answer_json(value: BaseModel | Sequence[BaseModel]) -> Any:
 
 def register_reads(mcp: Any, mem: Callable[[], Memory], key_of: Callable[[Any], ApiKey],
                    call: Callable[[Callable[[], Any]], Any]) -> None:
-    for case in READS:
+    for case in (c for c in READS if c.has_mcp):
         mcp_tool(mcp, case.mcp, case.request, ADDRESS[case.on], case.doc, _runner(case, mem, key_of, call),
                  legacy=case.mcp_legacy)
 

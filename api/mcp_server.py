@@ -98,10 +98,8 @@ def build_mcp(app: FastAPI) -> MCPServer:
         """The group's entity types and predicates with their counts and functional flags."""
         return await call(lambda: answer_json(reader(ctx, group).schema(group)))
 
-    from strata.api.mcp_retention import register_retention_tools
     register_reads(mcp, mem, key_of, call)
     register_writes(mcp, mem, key_of, call)
-    register_retention_tools(mcp, mem, key_of, call)
 
     return mcp
 

@@ -63,7 +63,7 @@ RUN: dict[str, Write] = {
 def register_writes(mcp: Any, mem: Callable[[], Memory], key_of: Callable[[Any], ApiKey],
                     call: Callable[[Callable[[], Any]], Any]) -> None:
     for case in WRITES:
-        if case.name in RUN:  # reject_suggestion shares accept_suggestion's tool
+        if case.has_mcp and case.name in RUN:  # reject_suggestion shares accept_suggestion's tool
             mcp_tool(mcp, case.mcp, case.mcp_request or case.request, MCP_ADDRESS[case.on], case.doc,
                      _runner(RUN[case.name], mem, key_of, call))
 

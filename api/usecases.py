@@ -25,10 +25,13 @@ from strata.schema.requests import (
     PathsRequest,
     QuotesRequest,
     ResolveRequest,
+    RetentionRequest,
     SearchRequest,
     SuggestionsRequest,
     TimelineRequest,
 )
+
+NO_MCP = "mcp:*"  # the exception a row declares when it has no MCP tool on purpose
 
 
 @dataclass(frozen=True)
@@ -48,10 +51,15 @@ class UseCase:
     cli_arguments: tuple[str, ...] = ()  # fields the CLI takes as positional arguments, in order
     cli_flags: dict[str, tuple[str, ...]] = field(default_factory=dict)  # older CLI flags, kept as aliases
     cli_skip: dict[str, str] = field(default_factory=dict)  # fields the CLI does not take, and why
-    # a parameter one front-end has and the others cannot ("rest:file", "cli:wait"), and why; the parity test
-    # (tests/e2e/test_parity_fields.py) passes only these
+    # a parameter one front-end has and the others cannot ("rest:file", "cli:wait"), and why; ``"mcp:*"``: no
+    # MCP tool at all (``mcp`` is then empty), and why; the parity test (tests/e2e/test_parity_fields.py) and
+    # bench/floor_metrics.py pass only these
     exceptions: dict[str, str] = field(default_factory=dict)
     mcp_request: type[BaseModel] | None = None  # the MCP tool's model when it carries more (a file's text)
+
+    @property
+    def has_mcp(self) -> bool:
+        return NO_MCP not in self.exceptions
 
 
 
@@ -122,6 +130,10 @@ READS: tuple[UseCase, ...] = (
             "list_suggestions", "suggestions list", "group", "suggestions",
             "Pairs of entities that may be the same (not merged automatically), strongest first; review each "
             "with review_suggestion."),
+    UseCase("retention", RetentionRequest, "RetentionStatus", "GET /v1/groups/{group}/retention", "get_retention",
+            "retention show", "group", "retention_status",
+            "The group's retention policy (null fields: kept forever) and when it last ran; ``size``: also the "
+            "bytes the group holds, visible and hidden, in what retention can hide (reads the whole group)."),
 )
 
 BY_NAME = {case.name: case for case in READS}

@@ -8,14 +8,19 @@ an entity, a fact...) is its address: REST's path, MCP's leading arguments, the 
 
 from __future__ import annotations
 
-from strata.api.usecases import UseCase
+from strata.api.usecases import NO_MCP, UseCase
 from strata.schema.requests_write import (
     AcceptRequest,
     ApplyRetentionRequest,
     BatchIn,
+    ConsolidateRequest,
     Correction,
     EpisodeIn,
     MergeRequest,
+    PurgeGroupRequest,
+    PurgeRetentionRequest,
+    RefreshCommunitiesRequest,
+    RefreshSummariesRequest,
     RejectRequest,
     RetractRequest,
     ReviewRequest,
@@ -42,6 +47,10 @@ CLI_ADDRESS: dict[str, set[str]] = {"group": set(), "entity": {"entity"}, "fact"
 
 KIND = "one CLI command retracts either: its KIND argument says episode or source (REST and MCP: two routes)"
 ONE_TOOL = "one MCP tool takes both decisions (review_suggestion); the other decision's field"
+# Why a maintenance use case has no MCP tool: an agent's tools read and add memory; these rewrite or delete a
+# whole group, or run for minutes, and stay with an operator (REST with a `w` key, the CLI).
+MAINTENANCE = "a maintenance run over a whole group: an operator's (REST, CLI), not an agent's tool"
+DESTRUCTIVE = "deletes a whole group's data for good: an operator's (REST, CLI), not an agent's tool"
 SOURCE_FILE = {
     "rest:file": "REST uploads the file (multipart)",
     "mcp:text": "an MCP client sends the file's text (it cannot upload)",
@@ -106,6 +115,29 @@ WRITES: tuple[UseCase, ...] = (
     UseCase("apply_retention", ApplyRetentionRequest, "RetentionRun", "POST /v1/groups/{group}/retention:apply",
             "apply_retention", "retention apply", "group", "apply_retention",
             "Run the group's retention policy now (``dry_run``: only count what it would hide and restore)."),
+    UseCase("purge_retention", PurgeRetentionRequest, "RetentionPurge", "POST /v1/groups/{group}/retention:purge",
+            "", "retention purge", "group", "purge_retention",
+            "Remove for good what retention hid in the group (``confirm`` must be true): no longer restorable.",
+            cli_flags={"confirm": ("--yes",)}, exceptions={NO_MCP: DESTRUCTIVE}),
+    UseCase("purge_group", PurgeGroupRequest, "PurgeRecord", "DELETE /v1/groups/{group}", "", "purge group",
+            "group", "purge_group",
+            "Purge a whole group: every node and relationship of it goes; the audit record stays.",
+            cli_flags={"purge": ("--yes",)}, exceptions={NO_MCP: DESTRUCTIVE}),
+    UseCase("consolidate", ConsolidateRequest, "list[ConsolidationResult]", "POST /v1/groups/{group}/consolidate",
+            "", "consolidate", "group", "consolidate",
+            "Run the cast consolidation pass over the group's books: merges with a record each, and suggestions.",
+            exceptions={NO_MCP: MAINTENANCE,
+                        "cli:undo": "the CLI's own: takes the whole pass back; REST undoes each merge by its record "
+                                    "(POST /v1/entities/{uuid}/merges/{record}/undo, MCP undo_merge)"}),
+    UseCase("refresh_summaries", RefreshSummariesRequest, "SummaryRefresh", "POST /v1/groups/{group}/summaries:refresh",
+            "", "summaries refresh", "group", "refresh_summaries",
+            "Summarise every entity of the group again, a batch at a time; a run past ``budget_s`` answers "
+            "``next_cursor`` to go on from with ``after`` (the CLI goes on by itself until the group is done).",
+            exceptions={NO_MCP: MAINTENANCE}),
+    UseCase("refresh_communities", RefreshCommunitiesRequest, "CommunityRun",
+            "POST /v1/groups/{group}/communities:refresh", "", "communities refresh", "group", "refresh_communities",
+            "Recompute the group's communities and their summaries; a run past its budget stops without writing.",
+            cli_flags={"budget_s": ("--budget",)}, exceptions={NO_MCP: MAINTENANCE}),
 )
 
 WRITE_BY_NAME = {case.name: case for case in WRITES}

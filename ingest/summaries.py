@@ -194,22 +194,24 @@ def flush_stale(graph: Graph, group_id: str, summarizer: Summarizer, force: bool
 
 
 def refresh_group(graph: Graph, group_id: str, summarizer: Summarizer, *, force: bool = False,
-                  after: str = "", budget_s: float | None = None, progress: Progress | None = None) -> SummaryRefresh:
-    """Summarise every live entity of the group again, in uuid order, a batch at a time (a summary whose input
-    did not change is left as it is unless ``force``). Past ``budget_s`` it stops after the batch in hand and
-    says where to go on (``next_cursor``, to pass as ``after``)."""
+                  after: str = "", budget_s: float | None = None, progress: Progress | None = None,
+                  batch: int | None = None) -> SummaryRefresh:
+    """Summarise every live entity of the group again, in uuid order, ``batch`` at a time (default the
+    summarizer's; a summary whose input did not change is left as it is unless ``force``). Past ``budget_s`` it
+    stops after the batch in hand and says where to go on (``next_cursor``, to pass as ``after``)."""
     started = time.perf_counter()
     uuids = store.group_entities(graph, group_id, after)
     total = SummaryRefresh(group_id=group_id)
-    for k in range(0, len(uuids), summarizer.batch):
-        batch = uuids[k:k + summarizer.batch]
+    step = batch or summarizer.batch
+    for k in range(0, len(uuids), step):
+        part = uuids[k:k + step]
         now = utcnow()
-        store.claim(graph, group_id, now, 0.0, len(batch), uuids=batch, force=True)  # clear their marks
-        total = _add(total, _claimed(graph, group_id, batch, summarizer, now, force))
+        store.claim(graph, group_id, now, 0.0, len(part), uuids=part, force=True)  # clear their marks
+        total = _add(total, _claimed(graph, group_id, part, summarizer, now, force))
         if progress is not None:
-            progress(k + len(batch), len(uuids))
-        if budget_s is not None and time.perf_counter() - started > budget_s and k + len(batch) < len(uuids):
-            total = total.model_copy(update={"complete": False, "next_cursor": batch[-1]})
+            progress(k + len(part), len(uuids))
+        if budget_s is not None and time.perf_counter() - started > budget_s and k + len(part) < len(uuids):
+            total = total.model_copy(update={"complete": False, "next_cursor": part[-1]})
             break
     return total.model_copy(update={"seconds": round(time.perf_counter() - started, 3)})
 

@@ -30,6 +30,7 @@ from strata.memory.results import (
     Notes,
     PathsResult,
     Removal,
+    RetentionStatus,
     Timeline,
 )
 from strata.memory.runtime import Runtime, build_runtime
@@ -50,6 +51,7 @@ from strata.schema.requests import (
     PathsRequest,
     QuotesRequest,
     ResolveRequest,
+    RetentionRequest,
     SearchRequest,
     SuggestionsRequest,
     TimelineRequest,
@@ -65,7 +67,7 @@ __all__ = [
     "GroupClock", "GroupCounts", "GroupSchema", "JobInfo", "Memory", "MergeRecord", "MergeResult", "MergesRequest",
     "Neighborhood", "NeighborhoodRequest", "NetworkRequest", "Notes", "NotesRequest", "open_memory", "PathsRequest",
     "PathsResult", "QuotePage", "Network", "PurgeRecord", "QuotesRequest", "Rejection", "Removal", "Resolution",
-    "ResolveRequest",
+    "ResolveRequest", "RetentionRequest", "RetentionStatus",
     "role_label", "Runtime", "SearchHit", "SearchQuery", "SearchRequest", "SearchResult", "StoryAsk", "Suggestion",
     "SuggestionsRequest", "Timeline", "TimelineRequest", "UndoResult", "UUID"
 ]

@@ -5,11 +5,13 @@ from __future__ import annotations
 from pydantic import BaseModel
 
 from strata.graph.purge import PurgeRecord
+from strata.graph.retention import ContentSize
 from strata.graph.retract import RetractResult
 from strata.graph.traverse import Path, TypeCount
 from strata.ingest.submit import JobInfo
 from strata.schema.models import Entity, Fact, Note
 from strata.schema.plan import Predicate
+from strata.schema.retention import StoredPolicy
 from strata.schema.summaries import Community
 
 
@@ -61,3 +63,9 @@ class CommunityList(BaseModel):
     group_id: str
     query: str = ""
     communities: list[Community]
+
+
+class RetentionStatus(StoredPolicy):
+    """The stored policy; with ``size=true`` also the bytes the group holds in what retention can hide."""
+
+    size: ContentSize | None = None

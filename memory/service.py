@@ -64,6 +64,7 @@ from strata.memory.results import (
     Notes,
     PathsResult,
     Removal,
+    RetentionStatus,
     Timeline,
 )
 from strata.memory.runtime import Runtime
@@ -87,10 +88,12 @@ from strata.schema.requests import (
     PathsRequest,
     QuotesRequest,
     ResolveRequest,
+    RetentionRequest,
     SearchRequest,
     SuggestionsRequest,
     TimelineRequest,
 )
+from strata.schema.requests_write import ConsolidateRequest, RefreshCommunitiesRequest, RefreshSummariesRequest
 from strata.schema.retention import RetentionPolicy, RetentionPurge, RetentionRun, StoredPolicy
 from strata.schema.search import SearchHit, SearchQuery, SearchResult
 from strata.schema.story import StoryAsk, StoryCut
@@ -225,6 +228,11 @@ class Memory:
         """The group's policy (null fields: kept forever) and when it last ran."""
         return retention_store.get_policy(self.graph, group)
 
+    def retention_status(self, group: str, ask: RetentionRequest) -> RetentionStatus:
+        """The policy and when it last ran; with ``size``, what the group holds, visible and hidden."""
+        return RetentionStatus(**self.retention(group).model_dump(),
+                               size=self.retention_size(group) if ask.size else None)
+
     def retention_size(self, group: str) -> ContentSize:
         """What the group holds, visible and hidden, in what retention can hide (reads the whole group)."""
         return retention_store.content_size(self.graph, group)
@@ -276,8 +284,8 @@ class Memory:
                           ) -> Rejection:
         return reject_suggestion(self.graph, group, uuid, candidate, utcnow(), actor=actor, reason=reason)
 
-    def consolidate(self, group: str, source: str | None = None) -> list[ConsolidationResult]:
-        return consolidate_group(self.graph, group, source)
+    def consolidate(self, group: str, ask: ConsolidateRequest) -> list[ConsolidationResult]:
+        return consolidate_group(self.graph, group, ask.source)
 
     # -- reads -----------------------------------------------------------------------------------------------
 
@@ -421,19 +429,19 @@ class Memory:
             self.rt.summarizer = make_summarizer(self.settings)
         return self.rt.summarizer
 
-    def refresh_summaries(self, group: str, *, force: bool = False, after: str = "", budget_s: float | None = None,
-                          progress: Any = None) -> SummaryRefresh:
+    def refresh_summaries(self, group: str, ask: RefreshSummariesRequest, progress: Any = None) -> SummaryRefresh:
         from strata.ingest.summaries import refresh_group
 
         summarizer = self.summarizer()
         if summarizer is None:
             raise InputError("entity summaries are off (STRATA_SUMMARIES=off)")
-        return refresh_group(self.graph, group, summarizer, force=force, after=after, budget_s=budget_s,
-                             progress=progress)
+        return refresh_group(self.graph, group, summarizer, force=ask.force, after=ask.after, budget_s=ask.budget_s,
+                             progress=progress, batch=ask.batch)
 
-    def refresh_communities(self, group: str, budget_s: float | None = None) -> CommunityRun:
+    def refresh_communities(self, group: str, ask: RefreshCommunitiesRequest | None = None) -> CommunityRun:
         from strata.ingest.communities import refresh_communities
 
+        budget_s = ask.budget_s if ask is not None else None
         return refresh_communities(self.graph, group, self.settings, self.summarizer(), budget_s)
 
     def communities(self, group: str, ask: CommunitiesRequest) -> CommunityList:

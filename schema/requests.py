@@ -163,6 +163,11 @@ class ClockRequest(Request):
     limit: int = Field(2000, ge=1, le=10000)
 
 
+class RetentionRequest(Request):
+    size: bool = Field(False, description="Also measure what the group holds, visible and hidden (reads the whole "
+                                          "group).")
+
+
 class CommunitiesRequest(Request):
     q: str = Field("", max_length=2000, description="Full text over titles and summaries.")
     entity: str | None = Field(None, max_length=64, description="Only the community of this entity.")

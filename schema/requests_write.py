@@ -18,6 +18,7 @@ from strata.schema.requests import Request
 
 FORMATS = ("book", "chat-jsonl", "transcript", "sessions-json", "facts-jsonl")
 MAX_BATCH = 1000  # episodes per batch
+MAX_BUDGET_S = 600.0  # a refresh stops after the batch in hand past this long and answers where to go on
 AGENT_TEXT = "Who asserts it (an agent, a user, a pipeline); default: the key's name."
 
 EXAMPLE_TEXT: dict[str, Any] = {"content": "Ann Archer became mayor of Avalon in 1990.", "kind": "text",
@@ -131,3 +132,34 @@ class ReviewRequest(AcceptRequest, RejectRequest):
 
 class ApplyRetentionRequest(Request):
     dry_run: bool = Field(False, description="Count what the run would hide and restore; change nothing.")
+
+
+class PurgeRetentionRequest(Request):
+    # Literal[True]: the schema declares what the server demands, so an unconfirmed purge is refused like any
+    # other invalid value (REST 422, the CLI exit 2); the CLI's --yes sets it
+    confirm: Literal[True] = Field(description="Must be true: a retention purge cannot be undone.")
+
+
+class PurgeGroupRequest(Request):
+    # a bool (not Literal[True]) so that false stays the 400 it always was: "a group can only be purged"
+    purge: bool = Field(..., description="Required, true: a group is only ever purged (hard delete).",
+                        json_schema_extra={"enum": [True]})
+
+
+class ConsolidateRequest(Request):
+    source: str | None = Field(None, max_length=64, description="Only this source (book); default: every source.")
+
+
+class RefreshSummariesRequest(Request):
+    force: bool = Field(False, description="Write every summary again, even one whose input did not change.")
+    budget_s: float = Field(60.0, gt=0, le=MAX_BUDGET_S,
+                            description="Stop after the batch in hand past this many seconds.")
+    after: str = Field("", max_length=64, description="`next_cursor` of an unfinished refresh.")
+    batch: int | None = Field(None, ge=1, le=1000,
+                              description="Entities per round trip (default STRATA_SUMMARY_BATCH).")
+
+
+class RefreshCommunitiesRequest(Request):
+    budget_s: float | None = Field(None, gt=0, le=MAX_BUDGET_S,
+                                   description="The run's time budget in seconds (default "
+                                               "STRATA_COMMUNITY_TIME_BUDGET_S).")

@@ -11,9 +11,8 @@ import math
 from datetime import datetime, timedelta
 from typing import Annotated, Any
 
-from pydantic import BeforeValidator, Field, ValidationError, model_validator
+from pydantic import BeforeValidator, Field, model_validator
 
-from strata.schema.errors import InputError
 from strata.schema.models import Frozen, UtcDatetime
 
 MAX_DAYS = 36_500  # a century: longer is "forever", which is None
@@ -65,15 +64,6 @@ class RetentionPolicy(Frozen):
     @property
     def keeps_everything(self) -> bool:
         return all(v is None for v in self.model_dump().values())
-
-
-def policy_from(**fields: Any) -> RetentionPolicy:
-    """A policy from loose arguments (CLI options, MCP tool arguments): a bad value is an InputError."""
-    try:
-        return RetentionPolicy(**fields)
-    except ValidationError as exc:
-        raise InputError("; ".join(f"{'.'.join(map(str, e['loc'])) or 'policy'}: {e['msg']}" for e in exc.errors()),
-                         {"policy": {k: v for k, v in fields.items() if v is not None}}) from None
 
 
 class StoredPolicy(Frozen):

@@ -3,32 +3,24 @@ What each policy keeps and how to undo it: docs/api.md, "Retention"."""
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated
 
 from fastapi import APIRouter, Body, Depends, Query
-from pydantic import BaseModel, Field
 
 from strata.api.auth import principal, read_group, write_group
 from strata.api.deps import memory
-from strata.memory import ApiKey, ContentSize, Memory
-from strata.schema.requests_write import ApplyRetentionRequest
+from strata.memory import ApiKey, Memory, RetentionRequest, RetentionStatus
+from strata.schema.requests_write import ApplyRetentionRequest, PurgeRetentionRequest
 from strata.schema.retention import RetentionPolicy, RetentionPurge, RetentionRun, StoredPolicy
 
 router = APIRouter(tags=["retention"])
 
 
-class RetentionStatus(StoredPolicy):
-    """The stored policy; with ``size=true`` also the bytes the group holds in what retention can hide."""
-
-    size: ContentSize | None = None
-
-
 @router.get("/groups/{group}/retention", response_model=RetentionStatus)
-def get_retention(group: str = Depends(read_group), mem: Memory = Depends(memory),
-                  size: bool = Query(False, description="Also measure what the group holds, visible and hidden "
-                                                        "(reads the whole group).")) -> RetentionStatus:
+def get_retention(ask: Annotated[RetentionRequest, Query()], group: str = Depends(read_group),
+                  mem: Memory = Depends(memory)) -> RetentionStatus:
     """The group's retention policy (every field null: keep everything, the default) and when it last ran."""
-    return RetentionStatus(**mem.retention(group).model_dump(), size=mem.retention_size(group) if size else None)
+    return mem.retention_status(group, ask)
 
 
 @router.put("/groups/{group}/retention", response_model=StoredPolicy)
@@ -46,14 +38,8 @@ def apply_retention(ask: Annotated[ApplyRetentionRequest, Query()], group: str =
     return mem.apply_retention(group, dry_run=ask.dry_run)
 
 
-class PurgeAsk(BaseModel):
-    # Literal[True]: the document declares what the server demands, so an unconfirmed purge is a 422 like any
-    # other invalid body.
-    confirm: Literal[True] = Field(description="Must be true: a retention purge cannot be undone.")
-
-
 @router.post("/groups/{group}/retention:purge", response_model=RetentionPurge)
-def purge_retention(body: PurgeAsk = Body(...), group: str = Depends(write_group),
+def purge_retention(body: PurgeRetentionRequest = Body(...), group: str = Depends(write_group),
                     mem: Memory = Depends(memory)) -> RetentionPurge:
     """Remove for good what retention hid in the group (``{"confirm": true}`` required): no longer restorable."""
     return mem.purge_retention(group)

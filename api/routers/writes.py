@@ -23,7 +23,7 @@ from strata.memory import (
     Removal,
 )
 from strata.schema.errors import InputError
-from strata.schema.requests_write import RetractRequest, SourceRequest
+from strata.schema.requests_write import ConsolidateRequest, PurgeGroupRequest, RetractRequest, SourceRequest
 
 router = APIRouter(tags=["writes"])
 Uuid = Path(..., max_length=64, examples=["0f6e2a52-8c1d-5b8e-9a55-3f0d7a1c2b11"])
@@ -86,12 +86,10 @@ def delete_source(ask: Annotated[RetractRequest, Query()], uuid: str = Uuid, key
 
 
 @router.delete("/groups/{group}", response_model=PurgeRecord)
-def delete_group(purge: bool = Query(..., description="Required, true: a group is only ever purged (hard delete).",
-                                     json_schema_extra={"enum": [True]}),
-                 group: str = Depends(write_group), key: ApiKey = Depends(principal),
-                 mem: Memory = Depends(memory)) -> PurgeRecord:
+def delete_group(ask: Annotated[PurgeGroupRequest, Query()], group: str = Depends(write_group),
+                 key: ApiKey = Depends(principal), mem: Memory = Depends(memory)) -> PurgeRecord:
     """Purge a whole group: every node and relationship of it goes; the audit record stays."""
-    if not purge:
+    if not ask.purge:
         raise InputError("a group can only be purged: pass purge=true", {"group": group})
     return mem.purge_group(group, key_id=key.id)
 
@@ -105,9 +103,8 @@ def correct(fix: Correction = Body(..., examples=[{"invalid_at": "2001-01-01T00:
 
 
 @router.post("/groups/{group}/consolidate", response_model=list[ConsolidationResult])
-def consolidate(source: str | None = Query(None, max_length=64, description="Only this source (book)."),
-                group: str = Depends(write_group), key: ApiKey = Depends(principal),
+def consolidate(ask: Annotated[ConsolidateRequest, Query()], group: str = Depends(write_group),
                 mem: Memory = Depends(memory)) -> list[ConsolidationResult]:
     """Run the cast consolidation pass over the group's books (each runs by itself when its job completes):
     merges with a record each (undo: ``POST /entities/{uuid}/merges/{record}/undo``) and suggestions."""
-    return mem.consolidate(group, source)
+    return mem.consolidate(group, ask)

@@ -75,7 +75,6 @@ def test_retention_from_the_command_line(client, settings, group_id, make_key) -
     from typer.testing import CliRunner
 
     from strata.api.cli import app
-    from strata.schema.errors import InputError
 
     h = make_key([group_id], "rw")
     assert client.post(f"/v1/groups/{group_id}/episodes", headers=h, json={"facts": FACTS}).status_code == 202
@@ -93,8 +92,8 @@ def test_retention_from_the_command_line(client, settings, group_id, make_key) -
     assert done.exit_code == 0 and "episodes compacted 1" in done.output
     shown = json.loads(runner.invoke(app, ["retention", "show", "--group", group_id, "--json"], env=env).output)
     assert shown["policy"]["raw_text_days"] == 0 and shown["applied_at"]
-    assert isinstance(runner.invoke(app, ["retention", "purge", "--group", group_id], env=env).exception,
-                      InputError)  # --yes required
+    unconfirmed = runner.invoke(app, ["retention", "purge", "--group", group_id], env=env)
+    assert unconfirmed.exit_code == 2 and "confirm" in unconfirmed.output  # --yes required, as REST's confirm
     assert runner.invoke(app, ["retention", "purge", "--group", group_id, "--yes"], env=env).exit_code == 0
 
 
@@ -111,6 +110,10 @@ def test_retention_over_mcp(client, group_id, make_key) -> None:
     assert ok.json()["result"].get("isError") is not True, ok.text
     got = rpc(client, h, "tools/call", {"name": "get_retention", "arguments": {"group": group_id}})
     assert '"passages_days":3' in got.text.replace(" ", "").replace('\\"', '"')
+    assert got.json()["result"]["structuredContent"]["size"] is None
+    sized = rpc(client, h, "tools/call", {"name": "get_retention", "arguments": {"group": group_id, "size": True}})
+    rest = client.get(f"/v1/groups/{group_id}/retention", headers=h, params={"size": "true"}).json()
+    assert sized.json()["result"]["structuredContent"]["size"] == rest["size"] is not None  # the same measure
     ran = rpc(client, h, "tools/call", {"name": "apply_retention", "arguments": {"group": group_id,
                                                                                 "dry_run": True}})
     assert ran.json()["result"].get("isError") is not True and "dry_run" in ran.text

@@ -74,3 +74,31 @@ def test_communities_through_mcp(client, group_id, town) -> None:
                                                                                   "query": "Tidewright"}})
     assert found.json()["result"].get("isError") is not True, found.text
     assert "Wren Tallow" in found.text
+
+
+def test_a_refresh_takes_one_batch_per_budget_and_the_cli_goes_on_to_the_end(client, group_id, town, settings
+                                                                              ) -> None:
+    """The same knobs everywhere (RefreshSummariesRequest): over REST a run past its budget stops after the batch
+    in hand (``batch`` entities) and says where to go on; the CLI goes on from there by itself to the end."""
+    import json
+
+    from typer.testing import CliRunner
+
+    from strata.api.cli import app
+
+    tiny = {"force": "true", "batch": 1, "budget_s": 1e-6}
+    r = client.post(f"/v1/groups/{group_id}/summaries:refresh", headers=town, params=tiny)
+    assert r.status_code == 200, r.text
+    first = r.json()
+    assert first["examined"] == 1 and not first["complete"] and first["next_cursor"]
+    more = client.post(f"/v1/groups/{group_id}/summaries:refresh", headers=town,
+                       params={**tiny, "after": first["next_cursor"]}).json()
+    assert more["examined"] == 1 and more["next_cursor"] > first["next_cursor"]  # uuid order, going on
+    env = {"STRATA_NEO4J_URI": settings.neo4j_uri, "STRATA_REDIS_URL": settings.redis_url}
+    done = CliRunner().invoke(app, ["summaries", "refresh", "--group", group_id, "--force", "--batch", "1",
+                                    "--budget-s", "0.000001", "--json"], env=env)
+    assert done.exit_code == 0, done.output
+    whole = json.loads(done.stdout)
+    assert whole["examined"] == 4 and whole["complete"] and whole["next_cursor"] is None
+    refused = CliRunner().invoke(app, ["summaries", "refresh", "--group", group_id, "--batch", "0"], env=env)
+    assert refused.exit_code == 2 and "batch" in refused.output

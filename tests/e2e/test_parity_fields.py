@@ -8,21 +8,23 @@ from __future__ import annotations
 
 import asyncio
 import json
-from typing import Any
+from typing import Any, Literal
 
 import pytest
 from typer.testing import CliRunner
 
 from strata.api.derive import is_json
-from strata.api.usecases import READS, UseCase
+from strata.api.usecases import NO_MCP, READS, UseCase
 from strata.api.usecases_write import CLI_ADDRESS, MCP_ADDRESS, WRITES
 from strata.schema.requests import Request
 
 pytestmark = pytest.mark.integration
 ALL = (*READS, *WRITES)
 CASES = [pytest.param(case, id=case.name) for case in ALL]
-# Writes whose request has no bounded field (a flag, or nothing beyond the address): checked below to stay so.
-UNBOUNDED = {"retract_episode", "retract_source", "unmerge", "apply_retention"}
+# Use cases whose request has no bounded field (a flag, a confirmation, or nothing beyond the address): checked
+# below to stay so; a missing confirmation is refused alike (test_an_unconfirmed_purge_is_refused_alike).
+UNBOUNDED = {"retract_episode", "retract_source", "unmerge", "apply_retention", "retention", "purge_group",
+             "purge_retention"}
 BOUNDED = [pytest.param(case, id=case.name) for case in ALL if case.name not in UNBOUNDED]
 
 
@@ -117,6 +119,10 @@ def test_rest_takes_every_field_with_its_bounds(openapi, case: UseCase) -> None:
 
 @pytest.mark.parametrize("case", CASES)
 def test_mcp_takes_every_field_with_its_bounds(mcp_tools, case: UseCase) -> None:
+    if not case.has_mcp:  # no tool on purpose: the row says why, and names none
+        assert case.exceptions[NO_MCP] and not case.mcp
+        assert not any(name.replace("_", "") == case.name.replace("_", "") for name in mcp_tools)
+        return
     fields, schema, address = wire(case.request), mcp_tools[case.mcp], set(MCP_ADDRESS[case.on])
     model = case.mcp_request or case.request
     assert set(schema["properties"]) - address - own(case, "mcp") == set(fields) - lacks(case, "mcp")
@@ -200,6 +206,9 @@ def test_a_value_past_a_bound_is_refused_alike(client, openapi, make_key, group_
     assert [["query" if where == "query" else "body", name]] == [
         e["loc"] for e in rest.json()["error"]["details"]["errors"]]
 
+    if not case.has_mcp:
+        cli_refuses(case, name, args, group_id, tmp_path)
+        return
     address = {a: group_id if a == "group" else (OTHER if a in ("record", "candidate") else TARGET)
                for a in MCP_ADDRESS[case.on]}
     tool_args = {**required_values(case.mcp_request or case.request), name: value}
@@ -209,7 +218,11 @@ def test_a_value_past_a_bound_is_refused_alike(client, openapi, make_key, group_
     answer = client.post("/mcp/", headers=headers, content=json.dumps(body)).json()["result"]
     said = answer["content"][0]["text"]
     assert answer["isError"] and "validation_error: " in said and name in said, said
+    cli_refuses(case, name, args, group_id, tmp_path)
 
+
+def cli_refuses(case: UseCase, name: str, args: dict[str, Any], group_id: str, tmp_path) -> None:
+    """The CLI given ``args`` (``name``'s value past its bound) exits 2 naming the field."""
     from strata.api.cli import app
 
     argv = [*case.cli.split(), *cli_address(case, tmp_path)]
@@ -227,10 +240,32 @@ def test_a_value_past_a_bound_is_refused_alike(client, openapi, make_key, group_
 
 @pytest.mark.parametrize("name", sorted(UNBOUNDED))
 def test_the_writes_without_a_bound_take_flags_only(name: str) -> None:
-    """Not a gap in the test above: these requests have nothing to bound (a flag, or only the address)."""
+    """Not a gap in the test above: these requests have nothing to bound (a flag, a confirmation, or only the
+    address)."""
     case = next(c for c in ALL if c.name == name)
     assert past_a_bound(case) is None
-    assert all(f.annotation is bool for f in case.request.model_fields.values())
+    assert all(f.annotation in (bool, Literal[True]) for f in case.request.model_fields.values())
+
+
+@pytest.mark.parametrize("name", ["purge_retention", "purge_group"])
+def test_an_unconfirmed_purge_is_refused_alike(client, make_key, group_id, name: str) -> None:
+    """A purge without its confirmation (the one field of its request): REST answers 422 naming it, the CLI
+    without --yes refuses it too (exit 2 naming it, or the message asking for --yes); neither is an MCP tool."""
+    from strata.api.cli import app
+
+    case = next(c for c in ALL if c.name == name)
+    field = next(iter(case.request.model_fields))
+    assert not case.has_mcp and "--yes" in case.cli_flags[field]
+    method, path = case.rest.split(" ", 1)
+    body = {"json": {}} if method == "POST" else {}
+    rest = client.request(method, path.format(group=group_id), headers=make_key([group_id]), **body)
+    assert rest.status_code == 422, rest.text
+    assert [e["loc"][-1] for e in rest.json()["error"]["details"]["errors"]] == [field]
+    where = [group_id] if case.cli == "purge group" else ["--group", group_id]  # its GROUP argument
+    done = CliRunner().invoke(app, [*case.cli.split(), *where])
+    assert done.exit_code != 0
+    said = done.output + str(done.exception or "")
+    assert (done.exit_code == 2 and field in said) or "--yes" in said, said
 
 
 def test_a_cli_json_option_that_is_not_json_is_refused_as_a_bad_value(group_id) -> None:

@@ -7,13 +7,11 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from pydantic import ValidationError
 
-from strata.schema.errors import InputError
 from strata.schema.retention import (
     MAX_HALF_LIVES,
     RetentionPolicy,
     cutoffs,
     due,
-    policy_from,
     salience,
     salience_feature,
 )
@@ -57,5 +55,3 @@ def test_salience_halves_per_half_life_since_last_use_and_is_floored() -> None:
 def test_bad_policies_are_refused(fields: dict) -> None:
     with pytest.raises(ValidationError):
         RetentionPolicy(**fields)
-    with pytest.raises(InputError):
-        policy_from(**fields)
