@@ -19,7 +19,7 @@ from typing import Any, Literal
 import numpy as np
 from pydantic import BaseModel
 
-from strata.graph import lucene, nearest, rescore, retention
+from strata.graph import bm25, lucene, nearest, rescore, retention
 from strata.graph.driver import Graph
 from strata.graph.queries import search as q
 from strata.graph.ranking import Candidate, RankWeights, rank, rescored
@@ -125,7 +125,7 @@ def gather(graph: Graph, group_id: str, query: SearchQuery, embed: EmbedFn | Non
     kinds = set(query.kinds or ("fact", "entity", "episode"))
     if query.agent:  # an entity is nobody's assertion
         kinds.discard("entity")
-    ranked = _channels(graph, params, terms, embedding, kinds, query.center)
+    ranked = _channels(graph, params, terms, embedding, kinds, query.center, text)
     return Gathered(query=query, params=params, kinds=kinds, embedding=embedding,
                     degraded=degraded, candidates=_candidates(ranked), text_channels=_text_channels(ranked))
 
@@ -176,7 +176,7 @@ def _depth(kind: str, limit: int) -> int:
 
 
 def _channels(graph: Graph, params: dict[str, Any], terms: dict[str, str], embedding: list[float] | None,
-              kinds: AbstractSet[str], center: list[str]) -> dict[str, list[_Item]]:
+              kinds: AbstractSet[str], center: list[str], question: str = "") -> dict[str, list[_Item]]:
     """The index channels in two queries side by side: the entity and passage channels with the expansion
     from the best entities in one (this thread), the fact channels in the other (the pool). Two round trips
     in parallel whatever the number of channels, and about the same work on each side."""
@@ -193,18 +193,19 @@ def _channels(graph: Graph, params: dict[str, Any], terms: dict[str, str], embed
     retry = {f"{kind}_lucene": lucene.in_group(params["group_id"], terms[kind], fields, prose)
              for kind, fields in lucene.TEXT_FIELDS.items()}
     args = {**params, **text, **{f"{name}_own": query for name, query in retry.items()}, "embedding": embedding,
-            "center": center, "entities": center, "rrf_k": RRF_K, "seeds": EXPANSION_SEEDS}
+            "center": center, "entities": center, "rrf_k": RRF_K, "seeds": EXPANSION_SEEDS, "question": question}
     expand = "fact" in kinds
     here = tuple(n for n in names if not n.startswith("fact"))
     facts = tuple(n for n in names if n.startswith("fact"))
     in_pool = graph.beside(_index_channels, graph, args, facts, retry=retry) if facts else None
     out: dict[str, list[_Item]] = {}
     if here:
-        out, deepened = _index_channels(graph, args, here, expand=expand, retry=retry)
+        out, expanded_from = _index_channels(graph, args, here, expand=expand, retry=retry)
         entity_lists = [out[n] for n in here if n.startswith("entity")]
-        if expand and any(n.startswith("entity") for n in deepened):
-            # A deeper entity channel may change the seeds the query expanded from: expand again.
-            seeds = list(dict.fromkeys([*center, *_rrf_order(entity_lists)[:EXPANSION_SEEDS]]))
+        seeds = list(dict.fromkeys([*center, *_rrf_order(entity_lists)[:EXPANSION_SEEDS]]))
+        if expand and seeds != expanded_from:
+            # A deeper entity channel, or one scored again over the group's own documents, changed the seeds the
+            # query expanded from: expand again (only then).
             out.update(_index_channels(graph, {**args, "entities": seeds}, (), expand=True)[0])
     elif center and expand:
         out, _ = _index_channels(graph, args, (), expand=True)
@@ -217,7 +218,7 @@ _KIND_OF_CHANNEL: dict[str, HitKind] = {"fact": "fact", "entity": "entity", "pas
 
 
 def _index_channels(graph: Graph, args: dict[str, Any], names: tuple[str, ...], expand: bool = False,
-                    retry: dict[str, str] | None = None) -> tuple[dict[str, list[_Item]], list[str]]:
+                    retry: dict[str, str] | None = None) -> tuple[dict[str, list[_Item]], list[str] | None]:
     """Run index channels in one round trip (no names: the expansion alone, from ``args["entities"]``).
 
     A channel left short by the group and time filters while its index had more entries (the index is shared
@@ -231,7 +232,9 @@ def _index_channels(graph: Graph, args: dict[str, Any], names: tuple[str, ...], 
     answers are complete, and are never asked again. A group found larger is remembered for a while and asks the
     index alone (graph/nearest.py).
     ``retry``: each full-text channel's Lucene query with the group inside, for that second ask.
-    Returns the channels and the names of those asked again.
+    A small group's full-text matches are scored again over its own documents (graph/bm25.py), so that its
+    neighbours' documents move none of its scores.
+    Returns the channels and the seeds the expansion started from (None without one).
     """
     group = args["group_id"]
     scanning = tuple(n for n in names if nearest.scans(graph, group, n.split("_")[0]))
@@ -256,9 +259,14 @@ def _index_channels(graph: Graph, args: dict[str, Any], names: tuple[str, ...], 
     if deepened:  # every short channel asks again in one more round trip
         rows.update({row["channel"]: row for row in _rows(graph, q.index_channels(tuple(deepened)),
                                                            {**args, **again})})
+    for name, row in rows.items():
+        if name.endswith("_fulltext") and row["exact"] and row.get("detail"):
+            row["hits"] = bm25.rescored_hits(name.split("_")[0], args.get("question", ""), row["hits"],
+                                             row["detail"], args["limit"])
     out = {name: [_Item(_KIND_OF_CHANNEL[name.split("_")[0]], h["uuid"], h) for h in row["hits"]]
            for name, row in rows.items()}
-    return out, deepened
+    expansion = rows.get("fact_expansion")
+    return out, (expansion.get("detail") or {}).get("seeds") if expansion else None
 
 
 def _rows(graph: Graph, cypher: str, args: dict[str, Any]) -> list[dict[str, Any]]:

@@ -60,7 +60,7 @@ CALL (entities) {
 FACT_EXPANSION = """
 WITH $entities AS entities
 """ + _EXPANSION + """
-RETURN 'fact_expansion' AS channel, 0 AS raw, true AS exact, expansion AS hits
+RETURN 'fact_expansion' AS channel, 0 AS raw, true AS exact, expansion AS hits, {seeds: entities} AS detail
 """
 
 ENTITY_HIT_MAP = """
@@ -159,27 +159,46 @@ WITH scanned + indexed AS raw, size(own) <= $scan_max AS exact
 """
 
 
+# A full-text document's texts, one per field of the channel (lucene.TEXT_FIELDS order), '' where absent: the
+# group-local BM25 of a small group (graph/bm25.py) reads them. Aliases are a list, indexed as one field.
+_TEXTS = {"r": ("coalesce({v}.fact, '')", "coalesce({v}.predicate, '')"),
+          "e": ("coalesce({v}.name, '')", "reduce(s = '', a IN coalesce({v}.aliases, []) | s + ' ' + a)",
+                "coalesce({v}.summary, '')"),
+          "p": ("coalesce({v}.context, '')",)}
+
+
+def _texts(var: str, v: str) -> str:
+    return "[" + ", ".join(t.format(v=v) for t in _TEXTS[var]) + "]"
+
+
 _OWN_TEXT = """
 CALL () {{
   {own}
   WITH {var} LIMIT $scan_cap
-  RETURN count({var}) <= $scan_max AS small
+  WITH collect({texts}) AS docs
+  RETURN size(docs) <= $scan_max AS small,
+         [i IN range(0, {fields} - 1) | {{docs: size([t IN docs WHERE t[i] <> '']),
+                                          length: reduce(n = 0, t IN docs | n + size(t[i]))}}] AS stats
 }}
 CALL (small) {{
   {call} YIELD {yielded}, score
   RETURN collect({{{var}: {yielded}, score: score}}) AS raw
 }}
-WITH raw, small AS exact
+WITH raw, small AS exact,
+     CASE WHEN small THEN {{stats: stats, docs: [hit IN raw | {{uuid: hit.{var}.uuid, texts: {hit_texts}}}]}} END
+     AS detail
 """
 
 
 def _own_text(var: str, call: str, yielded: str) -> str:
-    """A full-text channel of a group with at most $scan_max items of its kind asks the shared index for the
-    group's own matches at once (the group required inside Lucene, ``$<kind>_lucene_own``), a larger group asks
-    it as before. The shared index's first k can be all a neighbour's; asked this way a small group gets what a
-    second, in-group ask gave it, in one round trip, and that answer is complete (``exact``: never asked again).
-    The scores are those of the plain query (the group clause weighs nothing), over index-wide statistics."""
-    return _OWN_TEXT.format(own=_OWN[var], var=var, call=call, yielded=yielded)
+    """A full-text channel of a group with at most $scan_max items of its kind asks the shared index for all of the
+    group's own matches at once (the group required inside Lucene, ``$<kind>_lucene_own``, as many as the group
+    has items), a larger group asks it as before. The shared index's first k can be all a neighbour's; asked this
+    way a small group gets its matches in one round trip, complete (``exact``: never asked again), with what
+    scores them over the group's own documents (``detail``: the group's statistics per field and each match's
+    texts; graph/bm25.py): Lucene's scores come from index-wide statistics, which a neighbour moves."""
+    return _OWN_TEXT.format(own=_OWN[var], var=var, call=call, yielded=yielded, texts=_texts(var, var),
+                            fields=len(_TEXTS[var]), hit_texts=_texts(var, f"hit.{var}"))
 
 
 def _index_channel(kind: str, method: str, scan: bool = False) -> str:
@@ -190,8 +209,11 @@ def _index_channel(kind: str, method: str, scan: bool = False) -> str:
     asks for its own matches only."""
     var, where, text_index, vector_index = _CHANNEL_KINDS[kind]
     target, yielded = ("Relationships", "relationship") if var == "r" else ("Nodes", "node")
-    lucene = (f"CASE WHEN small THEN ${kind}_lucene_own ELSE ${kind}_lucene END" if scan else f"${kind}_lucene")
-    call = (f"CALL db.index.fulltext.query{target}('{text_index}', {lucene}, {{limit: $kt_{kind}}})"
+    lucene, depth = f"${kind}_lucene", f"$kt_{kind}"
+    if scan:  # a small group asks for all of its own matches (at most $scan_max: it has no more items)
+        lucene, depth = (f"CASE WHEN small THEN ${kind}_lucene_own ELSE {lucene} END",
+                         f"CASE WHEN small THEN $scan_max ELSE {depth} END")
+    call = (f"CALL db.index.fulltext.query{target}('{text_index}', {lucene}, {{limit: {depth}}})"
             if method == "fulltext" else f"CALL db.index.vector.query{target}('{vector_index}', $k_{kind}, $embedding)")
     if method == "vector" and scan:
         source = _nearest(var, call, yielded)
@@ -206,6 +228,11 @@ def _index_channel(kind: str, method: str, scan: bool = False) -> str:
     # The index's few candidates come sorted and are filtered as before.
     scanned = scan and method == "vector"
     first, then = ("  WITH hit ORDER BY hit.score DESC\n", "") if scanned else ("", "ORDER BY score DESC ")
+    # A small group's full-text matches are all kept (in Lucene's order) and cut to $limit once scored again over
+    # the group's own documents (graph/bm25.py); any other channel is cut here.
+    own_text = scan and method == "fulltext"
+    cut, hits = (("", "CASE WHEN exact THEN hits ELSE hits[..$limit] END AS hits") if own_text
+                 else ("LIMIT $limit", "hits"))
     # $rerank: the index's candidates that pass the filter, scored by their exact cosine (the index's own score
     # comes from its int8-quantized copy); a scan's scores are exact already.
     score = (f"CASE WHEN $rerank AND NOT exact THEN vector.similarity.cosine({var}.{_VECTOR_PROPERTY[var]}, "
@@ -215,10 +242,11 @@ def _index_channel(kind: str, method: str, scan: bool = False) -> str:
             "  UNWIND raw AS hit\n" + first +
             f"  WITH hit.{var} AS {var}, hit.score AS score{ends}\n"
             f"  WHERE {where}\n"
-            f"  WITH {var}, {score} AS score, {_SAID_AT[var]} AS said_at {then}LIMIT $limit\n"
+            f"  WITH {var}, {score} AS score, {_SAID_AT[var]} AS said_at {then}{cut}\n"
             f"  RETURN collect({{uuid: {var}.uuid, score: score, {_HIT_FEATURES[var]}}}) AS hits\n"
             "}\n"
-            f"RETURN '{kind}_{method}' AS channel, size(raw) AS raw, exact, hits\n")
+            f"RETURN '{kind}_{method}' AS channel, size(raw) AS raw, exact, {hits}, "
+            f"{'detail' if own_text else 'null'} AS detail\n")
 
 
 INDEX_CHANNELS = {f"{kind}_{method}": _index_channel(kind, method)
@@ -232,7 +260,7 @@ SCANNING_CHANNELS = {f"{kind}_{method}": _index_channel(kind, method, scan=True)
 # Expansion seeds from the entity channels among those of the query: $center first, then the top $seeds
 # entities by reciprocal rank fusion (1 / ($rrf_k + rank)), ties by uuid, as graph/search.py fuses.
 _SEEDS = """
-WITH collect({channel: channel, raw: raw, exact: exact, hits: hits}) AS found
+WITH collect({channel: channel, raw: raw, exact: exact, hits: hits, detail: detail}) AS found
 CALL (found) {
   UNWIND found AS c
   WITH c WHERE c.channel STARTS WITH 'entity_'
@@ -256,10 +284,11 @@ def index_channels(names: tuple[str, ...], expand: bool = False, scanning: tuple
     chosen = [SCANNING_CHANNELS[n] if n in scanning else INDEX_CHANNELS[n] for n in names]
     union = "CALL () {\n" + "\nUNION ALL\n".join(chosen) + "\n}\n"
     if not expand:
-        return union + "RETURN channel, raw, exact, hits"
+        return union + "RETURN channel, raw, exact, hits, detail"
     return (union + _SEEDS + _EXPANSION
-            + "UNWIND found + [{channel: 'fact_expansion', raw: 0, exact: true, hits: expansion}] AS c\n"
-            + "RETURN c.channel AS channel, c.raw AS raw, c.exact AS exact, c.hits AS hits")
+            + "UNWIND found + [{channel: 'fact_expansion', raw: 0, exact: true, hits: expansion,\n"
+            + "                 detail: {seeds: entities}}] AS c\n"
+            + "RETURN c.channel AS channel, c.raw AS raw, c.exact AS exact, c.hits AS hits, c.detail AS detail")
 
 
 # The fused winners, read whole once the channels (which return only uuid and score) are fused: one query for

@@ -1,0 +1,142 @@
+"""BM25 over one group's own documents: the full-text scores of a small group, independent of its neighbours.
+
+Lucene scores a match with index-wide statistics (how many documents of every group hold a word, their average
+length), so a small group beside a large one full of the same words gets other scores, and another top 20,
+than alone. When a small group's full-text channel has every one of its matches (graph/search.py asks the
+index for the group's own matches, as many as the group has items), they are scored again here with the
+group's own statistics: N is the group's documents of that kind holding the field, the average length theirs,
+a word's document frequency the number of the group's matches holding it (a document holding none of the
+query's words is not a match, so the matches hold every occurrence). Nothing of another group enters, so the
+scores alone and beside a neighbour are the same by construction.
+
+The analysis follows the index's analyzers (schema/migrations 0010-0012): ``english`` for facts and passages
+(standard tokenizer, English possessive, lowercase, Lucene's English stop words, Porter stemming) and
+``standard-no-stop-words`` for entities (standard tokenizer, lowercase). The tokenizer approximates Unicode word
+breaks as Lucene's standard tokenizer applies them (letters joined by an apostrophe or a period, digits by a
+comma or a period). Lengths are in characters, as the query computes them for the group's documents and for
+each match alike: BM25 reads only a document's length over the average. Pure logic: no I/O, no Cypher.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from functools import lru_cache
+from typing import Any
+
+import snowballstemmer  # type: ignore[import-untyped]
+from pydantic import BaseModel
+
+from strata.graph import lucene
+
+# Lucene's BM25Similarity defaults, which Neo4j's full-text indexes use.
+K1 = 1.2
+B = 0.75
+# Fields per channel kind, in the order the channel query returns a document's texts and lengths
+# (lucene.TEXT_FIELDS), and whether the index analyzes them as English.
+ENGLISH = {"fact": True, "passage": True, "entity": False}
+_TOKEN = re.compile(r"\w+(?:(?:['\u2019.]|(?<=\d)[,;](?=\d))\w+)*", re.UNICODE)
+_POSSESSIVE = ("'s", "\u2019s")
+_stemmer = snowballstemmer.stemmer("porter")
+
+
+class FieldStats(BaseModel):
+    """One field over the group's documents of a kind: how many hold it (non-empty) and their total length."""
+
+    docs: int
+    length: int
+
+
+class Document(BaseModel):
+    """A match: its texts and lengths per field (lengths as the query measured them)."""
+
+    uuid: str
+    texts: dict[str, str]
+    lengths: dict[str, int]
+
+
+@lru_cache(maxsize=65536)
+def _stem(word: str) -> str:
+    return str(_stemmer.stemWord(word))
+
+
+def analyze(text: str, english: bool) -> list[str]:
+    """The terms the index keeps of ``text``, in order."""
+    out = []
+    for token in _TOKEN.findall(text):
+        if english and token[-2:].lower() in _POSSESSIVE:
+            token = token[:-2]
+        token = token.lower()
+        if not english:
+            out.append(token)
+        elif token and token not in lucene.ENGLISH_STOP_WORDS:
+            out.append(_stem(token))
+    return out
+
+
+def query_terms(kind: str, text: str) -> dict[str, list[str]]:
+    """The analyzed words a channel's Lucene query asks of each field (graph/search.py builds that query from the
+    same words): stemmed indexes without stop and question words; entity names with every word, their
+    summaries (prose) without them. A word repeated in the question counts each time, as Lucene's clauses do."""
+    english = ENGLISH[kind]
+    every = lucene.terms(text, drop_stop_words=kind in lucene.STEMMED_KINDS)
+    prose = lucene.terms(text, drop_stop_words=True)
+    out = {}
+    for field in lucene.TEXT_FIELDS[kind]:
+        words = prose if field in lucene.PROSE_FIELDS else every
+        out[field] = [t for w in words for t in analyze(w.lower(), english)]
+    return out
+
+
+def idf(docs: int, df: int) -> float:
+    """Lucene's BM25 idf: ln(1 + (N - n + 0.5) / (n + 0.5))."""
+    return math.log(1.0 + (docs - df + 0.5) / (df + 0.5))
+
+
+def term_score(tf: int, length: int, average: float, idf_value: float) -> float:
+    """One term in one field: idf * tf / (tf + k1 * (1 - b + b * dl / avgdl)) (Lucene 8+, no (k1 + 1) factor)."""
+    if tf <= 0:
+        return 0.0
+    norm = K1 * (1.0 - B + B * length / average) if average > 0 else K1
+    return idf_value * tf / (tf + norm)
+
+
+def scores(kind: str, question: str, documents: Sequence[Document],
+           stats: Mapping[str, FieldStats]) -> dict[str, float]:
+    """BM25 of each of ``documents`` (every match the group has) for ``question``, by uuid: the sum over the
+    channel's fields and the query's terms, with the group's own statistics."""
+    english = ENGLISH[kind]
+    asked = query_terms(kind, question)
+    counted = [{field: Counter(analyze(doc.texts.get(field) or "", english)) for field in asked}
+               for doc in documents]
+    out = {doc.uuid: 0.0 for doc in documents}
+    for field, terms in asked.items():
+        stat = stats.get(field)
+        if stat is None or stat.docs <= 0 or not terms:
+            continue
+        average = stat.length / stat.docs
+        for term, times in Counter(terms).items():
+            holding = [(doc, tf[field][term]) for doc, tf in zip(documents, counted, strict=True)
+                       if tf[field][term] > 0]
+            weight = times * idf(max(stat.docs, len(holding)), len(holding))
+            for doc, tf_value in holding:
+                out[doc.uuid] += term_score(tf_value, doc.lengths.get(field, 0), average, weight)
+    return out
+
+
+def rescored_hits(kind: str, question: str, hits: Sequence[dict[str, Any]], detail: Mapping[str, Any],
+                  limit: int) -> list[dict[str, Any]]:
+    """A small group's full-text channel answer (``hits``: its matches that passed the filters) scored again
+    over the group's own documents, best first (ties by uuid), cut to ``limit``. ``detail``, from the channel
+    query: ``stats`` (per field, in lucene.TEXT_FIELDS order, the group's documents holding it and their total
+    length) and ``docs`` (every match of the group, filtered or not, with its texts per field)."""
+    fields = lucene.TEXT_FIELDS[kind]
+    stats = {f: FieldStats(**s) for f, s in zip(fields, detail["stats"], strict=True)}
+    docs = [Document(uuid=d["uuid"], texts=dict(zip(fields, d["texts"], strict=True)),
+                     lengths={f: len(t) for f, t in zip(fields, d["texts"], strict=True)}) for d in detail["docs"]]
+    found = scores(kind, question, docs, stats)
+    out = [{**h, "score": found.get(h["uuid"], 0.0)} for h in hits]
+    out.sort(key=lambda h: (-h["score"], h["uuid"]))
+    return out[:limit]
