@@ -132,18 +132,29 @@ def _nearest(var: str, call: str, yielded: str) -> str:
 
     The index holds every group's items and cannot filter, so its nearest k may all be other groups'; the scan
     is exact whatever the neighbours hold. Which one runs is read per search from a bounded look at the group
-    index ($scan_max + 1 entries at most, so a large group pays a fixed, small price); the branch not taken
-    costs nothing (its input row is filtered out before the procedure call).
+    index (``own_look``: $scan_max + 1 entries at most, so a large group pays a fixed, small price; one look per
+    kind and query, which the kind's full-text channel shares); the branch not taken costs nothing (its input
+    row is filtered out before the procedure call).
     """
-    return _NEAREST.format(own=_OWN[var], var=var, prop=_VECTOR_PROPERTY[var], call=call, yielded=yielded)
+    return _NEAREST.format(var=var, prop=_VECTOR_PROPERTY[var], call=call, yielded=yielded)
 
 
-_NEAREST = """
+# The bounded look at a group's own items of one kind, once per query for both of its channels (``own_<var>``).
+_OWN_LOOK = """
 CALL () {{
   {own}
   WITH {var} LIMIT $scan_cap
-  RETURN collect({var}) AS own
+  RETURN collect({var}) AS own_{var}
 }}
+"""
+
+
+def own_look(var: str) -> str:
+    return _OWN_LOOK.format(own=_OWN[var], var=var)
+
+
+_NEAREST = """
+WITH own_{var} AS own
 CALL (own) {{
   WITH own WHERE size(own) <= $scan_max
   UNWIND own AS {var}
@@ -172,14 +183,10 @@ def _texts(var: str, v: str) -> str:
 
 
 _OWN_TEXT = """
-CALL () {{
-  {own}
-  WITH {var} LIMIT $scan_cap
-  WITH collect({texts}) AS docs
-  RETURN size(docs) <= $scan_max AS small,
-         [i IN range(0, {fields} - 1) | {{docs: size([t IN docs WHERE t[i] <> '']),
-                                          length: reduce(n = 0, t IN docs | n + size(t[i]))}}] AS stats
-}}
+WITH size(own_{var}) <= $scan_max AS small, own_{var}
+WITH small, CASE WHEN small THEN [{var} IN own_{var} | {texts}] ELSE [] END AS docs
+WITH small, [i IN range(0, {fields} - 1) | {{docs: size([t IN docs WHERE t[i] <> '']),
+                                           length: reduce(n = 0, t IN docs | n + size(t[i]))}}] AS stats
 CALL (small) {{
   {call} YIELD {yielded}, score
   RETURN collect({{{var}: {yielded}, score: score}}) AS raw
@@ -197,7 +204,7 @@ def _own_text(var: str, call: str, yielded: str) -> str:
     way a small group gets its matches in one round trip, complete (``exact``: never asked again), with what
     scores them over the group's own documents (``detail``: the group's statistics per field and each match's
     texts; graph/bm25.py): Lucene's scores come from index-wide statistics, which a neighbour moves."""
-    return _OWN_TEXT.format(own=_OWN[var], var=var, call=call, yielded=yielded, texts=_texts(var, var),
+    return _OWN_TEXT.format(var=var, call=call, yielded=yielded, texts=_texts(var, var),
                             fields=len(_TEXTS[var]), hit_texts=_texts(var, f"hit.{var}"))
 
 
@@ -253,8 +260,10 @@ INDEX_CHANNELS = {f"{kind}_{method}": _index_channel(kind, method)
                   for kind in _CHANNEL_KINDS for method in ("fulltext", "vector")}
 # The channels that look at the group's size first: a small group's vector channels scan its own items instead
 # of asking the shared index, its full-text channels ask the index for its own matches only.
-SCANNING_CHANNELS = {f"{kind}_{method}": _index_channel(kind, method, scan=True)
-                     for kind in _CHANNEL_KINDS for method in ("fulltext", "vector")}
+_SCANNING_BRANCHES = {f"{kind}_{method}": _index_channel(kind, method, scan=True)
+                      for kind in _CHANNEL_KINDS for method in ("fulltext", "vector")}
+SCANNING_CHANNELS = {name: own_look(_CHANNEL_KINDS[name.split("_")[0]][0]) + branch
+                     for name, branch in _SCANNING_BRANCHES.items()}
 
 
 # Expansion seeds from the entity channels among those of the query: $center first, then the top $seeds
@@ -281,8 +290,11 @@ def index_channels(names: tuple[str, ...], expand: bool = False, scanning: tuple
     ``fact_expansion``, from the same round trip. The vector channels named in ``scanning`` read a small group's
     own items exactly ($scan_max, $scan_cap = $scan_max + 1) instead of the shared index.
     """
-    chosen = [SCANNING_CHANNELS[n] if n in scanning else INDEX_CHANNELS[n] for n in names]
-    union = "CALL () {\n" + "\nUNION ALL\n".join(chosen) + "\n}\n"
+    chosen = [_SCANNING_BRANCHES[n] if n in scanning else INDEX_CHANNELS[n] for n in names]
+    # one look per kind at the group's own items, shared by the kind's full-text and vector channels
+    looked = list(dict.fromkeys(_CHANNEL_KINDS[n.split("_")[0]][0] for n in names if n in scanning))
+    union = ("".join(own_look(var) for var in looked) + "CALL (" + ", ".join(f"own_{var}" for var in looked)
+             + ") {\n" + "\nUNION ALL\n".join(chosen) + "\n}\n")
     if not expand:
         return union + "RETURN channel, raw, exact, hits, detail"
     return (union + _SEEDS + _EXPANSION
