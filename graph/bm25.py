@@ -23,11 +23,11 @@ import math
 import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
 import snowballstemmer  # type: ignore[import-untyped]
-from pydantic import BaseModel
 
 from strata.graph import lucene
 
@@ -42,19 +42,12 @@ _POSSESSIVE = ("'s", "\u2019s")
 _stemmer = snowballstemmer.stemmer("porter")
 
 
-class FieldStats(BaseModel):
+@dataclass(frozen=True, slots=True)
+class FieldStats:
     """One field over the group's documents of a kind: how many hold it (non-empty) and their total length."""
 
     docs: int
     length: int
-
-
-class Document(BaseModel):
-    """A match: its texts and lengths per field (lengths as the query measured them)."""
-
-    uuid: str
-    texts: dict[str, str]
-    lengths: dict[str, int]
 
 
 @lru_cache(maxsize=65536)
@@ -74,6 +67,12 @@ def analyze(text: str, english: bool) -> list[str]:
         elif token and token not in lucene.ENGLISH_STOP_WORDS:
             out.append(_stem(token))
     return out
+
+
+@lru_cache(maxsize=65536)
+def _counts(text: str, english: bool) -> Counter[str]:
+    """A text's terms counted; cached, since a group's documents come back search after search (never mutated)."""
+    return Counter(analyze(text, english))
 
 
 def query_terms(kind: str, text: str) -> dict[str, list[str]]:
@@ -103,26 +102,33 @@ def term_score(tf: int, length: int, average: float, idf_value: float) -> float:
     return idf_value * tf / (tf + norm)
 
 
-def scores(kind: str, question: str, documents: Sequence[Document],
-           stats: Mapping[str, FieldStats]) -> dict[str, float]:
-    """BM25 of each of ``documents`` (every match the group has) for ``question``, by uuid: the sum over the
-    channel's fields and the query's terms, with the group's own statistics."""
+def scores(kind: str, question: str, documents: Sequence[tuple[str, Sequence[str]]],
+           stats: Sequence[FieldStats]) -> dict[str, float]:
+    """BM25 of each of ``documents`` (every match the group has: uuid and texts, in lucene.TEXT_FIELDS order)
+    for ``question``, by uuid: the sum over the channel's fields and the query's terms, with the group's own
+    statistics (``stats``, in the same order). A document's length is its text's, in characters."""
     english = ENGLISH[kind]
-    asked = query_terms(kind, question)
-    counted = [{field: Counter(analyze(doc.texts.get(field) or "", english)) for field in asked}
-               for doc in documents]
-    out = {doc.uuid: 0.0 for doc in documents}
-    for field, terms in asked.items():
-        stat = stats.get(field)
-        if stat is None or stat.docs <= 0 or not terms:
+    asked_by_field = query_terms(kind, question)
+    out = dict.fromkeys((uuid for uuid, _ in documents), 0.0)
+    for i, field in enumerate(lucene.TEXT_FIELDS[kind]):
+        stat, asked = stats[i], Counter(asked_by_field[field])
+        if stat.docs <= 0 or not asked:
             continue
+        holding = []
+        df = dict.fromkeys(asked, 0)
+        for uuid, texts in documents:
+            if not texts[i]:
+                continue
+            counts = _counts(texts[i], english)
+            found = [(term, counts[term]) for term in asked if term in counts]
+            if found:
+                holding.append((uuid, len(texts[i]), found))
+                for term, _ in found:
+                    df[term] += 1
+        weights = {term: times * idf(max(stat.docs, df[term]), df[term]) for term, times in asked.items()}
         average = stat.length / stat.docs
-        for term, times in Counter(terms).items():
-            holding = [(doc, tf[field][term]) for doc, tf in zip(documents, counted, strict=True)
-                       if tf[field][term] > 0]
-            weight = times * idf(max(stat.docs, len(holding)), len(holding))
-            for doc, tf_value in holding:
-                out[doc.uuid] += term_score(tf_value, doc.lengths.get(field, 0), average, weight)
+        for uuid, length, found in holding:
+            out[uuid] += sum(term_score(tf, length, average, weights[term]) for term, tf in found)
     return out
 
 
@@ -132,11 +138,8 @@ def rescored_hits(kind: str, question: str, hits: Sequence[dict[str, Any]], deta
     over the group's own documents, best first (ties by uuid), cut to ``limit``. ``detail``, from the channel
     query: ``stats`` (per field, in lucene.TEXT_FIELDS order, the group's documents holding it and their total
     length) and ``docs`` (every match of the group, filtered or not, with its texts per field)."""
-    fields = lucene.TEXT_FIELDS[kind]
-    stats = {f: FieldStats(**s) for f, s in zip(fields, detail["stats"], strict=True)}
-    docs = [Document(uuid=d["uuid"], texts=dict(zip(fields, d["texts"], strict=True)),
-                     lengths={f: len(t) for f, t in zip(fields, d["texts"], strict=True)}) for d in detail["docs"]]
-    found = scores(kind, question, docs, stats)
+    stats = [FieldStats(docs=s["docs"], length=s["length"]) for s in detail["stats"]]
+    found = scores(kind, question, [(d["uuid"], d["texts"]) for d in detail["docs"]], stats)
     out = [{**h, "score": found.get(h["uuid"], 0.0)} for h in hits]
     out.sort(key=lambda h: (-h["score"], h["uuid"]))
     return out[:limit]

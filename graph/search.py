@@ -19,7 +19,7 @@ from typing import Any, Literal
 import numpy as np
 from pydantic import BaseModel
 
-from strata.graph import bm25, lucene, nearest, rescore, retention
+from strata.graph import local_text, lucene, nearest, rescore, retention
 from strata.graph.driver import Graph
 from strata.graph.queries import search as q
 from strata.graph.ranking import Candidate, RankWeights, rank, rescored
@@ -211,6 +211,8 @@ def _channels(graph: Graph, params: dict[str, Any], terms: dict[str, str], embed
         out, _ = _index_channels(graph, args, (), expand=True)
     if in_pool is not None:
         out.update(in_pool.result()[0])
+    local_text.fill_features(graph, params["group_id"], embedding,
+                             [(i.kind, i.row) for items in out.values() for i in items])
     return {n: out[n] for n in [*names, "fact_expansion"] if n in out}
 
 
@@ -259,10 +261,7 @@ def _index_channels(graph: Graph, args: dict[str, Any], names: tuple[str, ...], 
     if deepened:  # every short channel asks again in one more round trip
         rows.update({row["channel"]: row for row in _rows(graph, q.index_channels(tuple(deepened)),
                                                            {**args, **again})})
-    for name, row in rows.items():
-        if name.endswith("_fulltext") and row["exact"] and row.get("detail"):
-            row["hits"] = bm25.rescored_hits(name.split("_")[0], args.get("question", ""), row["hits"],
-                                             row["detail"], args["limit"])
+    local_text.rescore(rows, args.get("question", ""), args["limit"])
     out = {name: [_Item(_KIND_OF_CHANNEL[name.split("_")[0]], h["uuid"], h) for h in row["hits"]]
            for name, row in rows.items()}
     expansion = rows.get("fact_expansion")

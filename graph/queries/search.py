@@ -107,12 +107,14 @@ _CHANNEL_KINDS = {"fact": ("r", FACT_HIT_FILTER, "fact_text", "fact_embedding"),
 # What each hit carries for the ranker besides its channel score: its semantic scores (whichever channel
 # found it) and, for passages, where it lies (the episode, for the episode's weight; the span, for entities'
 # provenance).
-_HIT_FEATURES = {
-    "r": "sim: " + _similarity("r.fact_embedding") + ", said_at: toString(said_at)",
+_HIT_SIMS = {
+    "r": "sim: " + _similarity("r.fact_embedding"),
     "e": "sim: " + _similarity("e.name_embedding"),
-    "p": ("sim: " + _similarity("p.embedding") + ", sim_context: " + _similarity("p.context_embedding")
-          + ", episode: p.episode_uuid, start: p.start, end: p.end, said_at: toString(said_at)"),
+    "p": "sim: " + _similarity("p.embedding") + ", sim_context: " + _similarity("p.context_embedding"),
 }
+_HIT_PLACE = {"r": "said_at: toString(said_at)", "e": "",
+              "p": "episode: p.episode_uuid, start: p.start, end: p.end, said_at: toString(said_at)"}
+_HIT_FEATURES = {var: ", ".join(x for x in (sims, _HIT_PLACE[var]) if x) for var, sims in _HIT_SIMS.items()}
 # When a hit was said (a passage: its episode's reference time) or became true (a fact: valid time), kept
 # past the filter for the ranker's time window.
 _SAID_AT = {"r": "r.valid_at", "e": "null", "p": "ep.reference_time"}
@@ -250,10 +252,34 @@ def _index_channel(kind: str, method: str, scan: bool = False) -> str:
             f"  WITH hit.{var} AS {var}, hit.score AS score{ends}\n"
             f"  WHERE {where}\n"
             f"  WITH {var}, {score} AS score, {_SAID_AT[var]} AS said_at {then}{cut}\n"
-            f"  RETURN collect({{uuid: {var}.uuid, score: score, {_HIT_FEATURES[var]}}}) AS hits\n"
+            + (_every_match(var) if own_text else
+               f"  RETURN collect({{uuid: {var}.uuid, score: score, {_HIT_FEATURES[var]}}}) AS hits\n") +
             "}\n"
             f"RETURN '{kind}_{method}' AS channel, size(raw) AS raw, exact, {hits}, "
             f"{'detail' if own_text else 'null'} AS detail\n")
+
+
+def _every_match(var: str) -> str:
+    """A small group's full-text matches, all of them in Lucene's order: the first $limit with their features,
+    the others as uuid and score only (graph/local_text.py reads the features of those the group's own scores
+    bring into the channel's $limit). Features for every match would cost a vector read or two each."""
+    return (f"  WITH collect({{{var}: {var}, score: score, said_at: said_at}}) AS passed\n"
+            "  UNWIND range(0, size(passed) - 1) AS i\n"
+            f"  WITH passed[i].{var} AS {var}, passed[i].score AS score, passed[i].said_at AS said_at, i\n"
+            f"  RETURN collect(CASE WHEN i < $limit THEN {{uuid: {var}.uuid, score: score, {_HIT_FEATURES[var]}}}\n"
+            f"                      ELSE {{uuid: {var}.uuid, score: score}} END) AS hits\n")
+
+
+# The features of hits by uuid, per kind (what _every_match left out): one row each, uuid and its features.
+HIT_FEATURES = ("CALL () {\n" + "\nUNION ALL\n".join(
+    f"  UNWIND ${kind}_uuids AS id\n  {match}\n  RETURN {var}.uuid AS uuid, {{{_HIT_FEATURES[var]}}} AS features"
+    for kind, var, match in (
+        ("fact", "r", "MATCH ()-[r:RELATES_TO {uuid: id}]->() WHERE r.group_id = $group_id\n"
+                      "  WITH r, r.valid_at AS said_at"),
+        ("entity", "e", "MATCH (e:Entity {uuid: id}) WHERE e.group_id = $group_id"),
+        ("passage", "p", "MATCH (p:Passage {uuid: id}) WHERE p.group_id = $group_id\n"
+                         "  MATCH (ep:Episode {uuid: p.episode_uuid}) WITH p, ep.reference_time AS said_at")))
+    + "\n}\nRETURN uuid, features")
 
 
 INDEX_CHANNELS = {f"{kind}_{method}": _index_channel(kind, method)

@@ -7,7 +7,7 @@ import math
 import pytest
 
 from strata.graph import bm25
-from strata.graph.bm25 import Document, FieldStats
+from strata.graph.bm25 import FieldStats
 
 
 def test_analysis_follows_the_english_and_the_standard_analyzers() -> None:
@@ -26,16 +26,15 @@ def test_query_terms_per_field_are_what_the_lucene_query_asks() -> None:
                                                                           "predicate": ["keeper", "live"]}
 
 
-def _doc(uuid: str, fact: str, predicate: str = "logs") -> Document:
-    return Document(uuid=uuid, texts={"fact": fact, "predicate": predicate},
-                    lengths={"fact": len(fact), "predicate": len(predicate)})
+def _doc(uuid: str, fact: str, predicate: str = "logs") -> tuple[str, list[str]]:
+    return uuid, [fact, predicate]  # the fact index's fields: fact, predicate
 
 
 def test_scores_by_hand() -> None:
     """N = 4 documents with the fact field, 100 characters in all (average 25); two of them match."""
     a = _doc("a", "The lamp keeper logs the lamp")  # 29 characters: lamp twice, keeper once
     b = _doc("b", "keeper sleeps")  # 13 characters: keeper once
-    stats = {"fact": FieldStats(docs=4, length=100), "predicate": FieldStats(docs=4, length=16)}
+    stats = [FieldStats(docs=4, length=100), FieldStats(docs=4, length=16)]
     found = bm25.scores("fact", "lamp keeper", [a, b], stats)
     # idf(lamp) = ln(1 + (4 - 1 + 0.5) / (1 + 0.5)) = ln(10/3) = 1.2039728; idf(keeper) = ln(1 + 2.5 / 2.5) = ln 2
     # a: lamp   1.2039728 * 2 / (2 + 1.2 * (0.25 + 0.75 * 29 / 25)) = 1.2039728 * 2 / 3.344 = 0.7200794
