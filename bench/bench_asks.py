@@ -84,6 +84,7 @@ def main() -> None:
     parser.add_argument("--conversation", help="a LoCoMo dev conversation (its bench-r31m- group)")
     parser.add_argument("--prefix", default="bench-r31m-")
     parser.add_argument("--facts", type=int, help="a synthetic group bench-<facts> (bench.generate_graph)")
+    parser.add_argument("--group", help="the synthetic group's name, if not bench-<facts>")
     parser.add_argument("--requests", type=int, default=200, help="generated questions (--facts)")
     parser.add_argument("--rounds", type=int, default=1, help="timed passes over the questions")
     parser.add_argument("--out", type=Path)
@@ -94,7 +95,7 @@ def main() -> None:
         conv = next(c for c in load_conversations(DEV) if c.sample_id == args.conversation)
         group, questions = args.prefix + conv.sample_id, [q.text for q in conv.questions]
     else:
-        group = f"bench-{args.facts}"
+        group = args.group or f"bench-{args.facts}"
         questions = queries(generate(group, args.facts), args.requests)
     embedder = make_embedder(settings)
     vectors = dict(zip(questions, embedder.embed(questions), strict=True))

@@ -2,19 +2,17 @@
 
 Lucene scores a match with index-wide statistics (how many documents of every group hold a word, their average
 length), so a small group beside a large one full of the same words gets other scores, and another top 20,
-than alone. When a small group's full-text channel has every one of its matches (graph/search.py asks the
-index for the group's own matches, as many as the group has items), they are scored again here with the
-group's own statistics: N is the group's documents of that kind holding the field, the average length theirs,
-a word's document frequency the number of the group's matches holding it (a document holding none of the
-query's words is not a match, so the matches hold every occurrence). Nothing of another group enters, so the
-scores alone and beside a neighbour are the same by construction.
+than alone. A small group's documents (at most ``vector_scan_max`` of a kind) are instead scored here, from a
+``Table`` of the group's own documents: N is the group's documents of that kind holding the field, the average
+length theirs, a word's document frequency the number of them holding it. Nothing of another group enters, so
+the scores alone and beside a neighbour are the same by construction.
 
 The analysis follows the index's analyzers (schema/migrations 0010-0012): ``english`` for facts and passages
 (standard tokenizer, English possessive, lowercase, Lucene's English stop words, Porter stemming) and
 ``standard-no-stop-words`` for entities (standard tokenizer, lowercase). The tokenizer approximates Unicode word
 breaks as Lucene's standard tokenizer applies them (letters joined by an apostrophe or a period, digits by a
-comma or a period). Lengths are in characters, as the query computes them for the group's documents and for
-each match alike: BM25 reads only a document's length over the average. Pure logic: no I/O, no Cypher.
+comma or a period). Lengths are in characters (BM25 reads only a document's length over the average). Pure
+logic: no I/O, no Cypher.
 """
 
 from __future__ import annotations
@@ -22,10 +20,9 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
 
 import snowballstemmer  # type: ignore[import-untyped]
 
@@ -102,44 +99,45 @@ def term_score(tf: int, length: int, average: float, idf_value: float) -> float:
     return idf_value * tf / (tf + norm)
 
 
-def scores(kind: str, question: str, documents: Sequence[tuple[str, Sequence[str]]],
-           stats: Sequence[FieldStats]) -> dict[str, float]:
-    """BM25 of each of ``documents`` (every match the group has: uuid and texts, in lucene.TEXT_FIELDS order)
-    for ``question``, by uuid: the sum over the channel's fields and the query's terms, with the group's own
-    statistics (``stats``, in the same order). A document's length is its text's, in characters."""
-    english = ENGLISH[kind]
-    asked_by_field = query_terms(kind, question)
-    out = dict.fromkeys((uuid for uuid, _ in documents), 0.0)
-    for i, field in enumerate(lucene.TEXT_FIELDS[kind]):
-        stat, asked = stats[i], Counter(asked_by_field[field])
-        if stat.docs <= 0 or not asked:
-            continue
-        holding = []
-        df = dict.fromkeys(asked, 0)
+class Table:
+    """A small group's documents of one kind, analyzed: per field (lucene.TEXT_FIELDS order) each term's postings
+    (uuid, term frequency), each document's length and the field's statistics. Built once per group and kind
+    and kept while the group's statistics stay the same (graph/local_text.py)."""
+
+    __slots__ = ("kind", "postings", "lengths", "stats")
+
+    def __init__(self, kind: str, documents: Sequence[tuple[str, Sequence[str]]]) -> None:
+        english = ENGLISH[kind]
+        fields = range(len(lucene.TEXT_FIELDS[kind]))
+        self.kind = kind
+        self.postings: list[dict[str, list[tuple[str, int]]]] = [{} for _ in fields]
+        self.lengths: list[dict[str, int]] = [{} for _ in fields]
         for uuid, texts in documents:
-            if not texts[i]:
-                continue
-            counts = _counts(texts[i], english)
-            found = [(term, counts[term]) for term in asked if term in counts]
-            if found:
-                holding.append((uuid, len(texts[i]), found))
-                for term, _ in found:
-                    df[term] += 1
-        weights = {term: times * idf(max(stat.docs, df[term]), df[term]) for term, times in asked.items()}
+            for i in fields:
+                if not texts[i]:
+                    continue
+                self.lengths[i][uuid] = len(texts[i])
+                for term, tf in _counts(texts[i], english).items():
+                    self.postings[i].setdefault(term, []).append((uuid, tf))
+        self.stats = [FieldStats(docs=len(self.lengths[i]), length=sum(self.lengths[i].values())) for i in fields]
+
+
+def ranked(table: Table, question: str) -> list[tuple[str, float]]:
+    """The group's documents holding any of the question's terms, by BM25 over the group's own statistics, best
+    first (ties by uuid): per field and term, idf * tf / (tf + k1 * (1 - b + b * dl / avgdl)), summed. A
+    document's length is its text's, in characters."""
+    out: dict[str, float] = {}
+    for i, terms in enumerate(query_terms(table.kind, question).values()):
+        stat = table.stats[i]
+        if stat.docs <= 0:
+            continue
         average = stat.length / stat.docs
-        for uuid, length, found in holding:
-            out[uuid] += sum(term_score(tf, length, average, weights[term]) for term, tf in found)
-    return out
-
-
-def rescored_hits(kind: str, question: str, hits: Sequence[dict[str, Any]], detail: Mapping[str, Any],
-                  limit: int) -> list[dict[str, Any]]:
-    """A small group's full-text channel answer (``hits``: its matches that passed the filters) scored again
-    over the group's own documents, best first (ties by uuid), cut to ``limit``. ``detail``, from the channel
-    query: ``stats`` (per field, in lucene.TEXT_FIELDS order, the group's documents holding it and their total
-    length) and ``docs`` (every match of the group, filtered or not, with its texts per field)."""
-    stats = [FieldStats(docs=s["docs"], length=s["length"]) for s in detail["stats"]]
-    found = scores(kind, question, [(d["uuid"], d["texts"]) for d in detail["docs"]], stats)
-    out = [{**h, "score": found.get(h["uuid"], 0.0)} for h in hits]
-    out.sort(key=lambda h: (-h["score"], h["uuid"]))
-    return out[:limit]
+        for term, times in Counter(terms).items():
+            postings = table.postings[i].get(term)
+            if not postings:
+                continue
+            weight = times * idf(stat.docs, len(postings))
+            lengths = table.lengths[i]
+            for uuid, tf in postings:
+                out[uuid] = out.get(uuid, 0.0) + term_score(tf, lengths[uuid], average, weight)
+    return sorted(out.items(), key=lambda item: (-item[1], item[0]))

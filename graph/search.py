@@ -211,8 +211,6 @@ def _channels(graph: Graph, params: dict[str, Any], terms: dict[str, str], embed
         out, _ = _index_channels(graph, args, (), expand=True)
     if in_pool is not None:
         out.update(in_pool.result()[0])
-    local_text.fill_features(graph, params["group_id"], embedding,
-                             [(i.kind, i.row) for items in out.values() for i in items])
     return {n: out[n] for n in [*names, "fact_expansion"] if n in out}
 
 
@@ -242,7 +240,10 @@ def _index_channels(graph: Graph, args: dict[str, Any], names: tuple[str, ...], 
     scanning = tuple(n for n in names if nearest.scans(graph, group, n.split("_")[0]))
     args = {**args, "scan_max": graph.vector_scan_max, "scan_cap": graph.vector_scan_max + 1,
             "rerank": graph.vector_rerank}
-    cypher = q.index_channels(names, expand, scanning) if names else q.FACT_EXPANSION
+    # A small group's entity full-text hits come in a second query (graph/local_text.py): the expansion from the
+    # best entities goes with them then.
+    later = expand and "entity_fulltext" in scanning
+    cypher = q.index_channels(names, expand and not later, scanning) if names else q.FACT_EXPANSION
     rows = {row["channel"]: row for row in _rows(graph, cypher, args)}
     again: dict[str, Any] = {}
     deepened = []
@@ -261,7 +262,7 @@ def _index_channels(graph: Graph, args: dict[str, Any], names: tuple[str, ...], 
     if deepened:  # every short channel asks again in one more round trip
         rows.update({row["channel"]: row for row in _rows(graph, q.index_channels(tuple(deepened)),
                                                            {**args, **again})})
-    local_text.rescore(rows, args.get("question", ""), args["limit"])
+    local_text.answer(graph, args, rows, expand=later)
     out = {name: [_Item(_KIND_OF_CHANNEL[name.split("_")[0]], h["uuid"], h) for h in row["hits"]]
            for name, row in rows.items()}
     expansion = rows.get("fact_expansion")

@@ -184,30 +184,34 @@ def _texts(var: str, v: str) -> str:
     return "[" + ", ".join(t.format(v=v) for t in _TEXTS[var]) + "]"
 
 
+# A small group's full-text channel asks no index: its documents are scored in process (graph/local_text.py) from
+# a table of the group's own documents kept there, which the statistics returned here tell current or not (the
+# number of documents holding each field and their total length, in characters). A larger group asks the index.
 _OWN_TEXT = """
 WITH size(own_{var}) <= $scan_max AS small, own_{var}
 WITH small, CASE WHEN small THEN [{var} IN own_{var} | {texts}] ELSE [] END AS docs
 WITH small, [i IN range(0, {fields} - 1) | {{docs: size([t IN docs WHERE t[i] <> '']),
                                            length: reduce(n = 0, t IN docs | n + size(t[i]))}}] AS stats
 CALL (small) {{
+  WITH small WHERE NOT small
   {call} YIELD {yielded}, score
   RETURN collect({{{var}: {yielded}, score: score}}) AS raw
 }}
-WITH raw, small AS exact,
-     CASE WHEN small THEN {{stats: stats, docs: [hit IN raw | {{uuid: hit.{var}.uuid, texts: {hit_texts}}}]}} END
-     AS detail
+WITH raw, small AS exact, CASE WHEN small THEN {{stats: stats}} END AS detail
 """
 
 
 def _own_text(var: str, call: str, yielded: str) -> str:
-    """A full-text channel of a group with at most $scan_max items of its kind asks the shared index for all of the
-    group's own matches at once (the group required inside Lucene, ``$<kind>_lucene_own``, as many as the group
-    has items), a larger group asks it as before. The shared index's first k can be all a neighbour's; asked this
-    way a small group gets its matches in one round trip, complete (``exact``: never asked again), with what
-    scores them over the group's own documents (``detail``: the group's statistics per field and each match's
-    texts; graph/bm25.py): Lucene's scores come from index-wide statistics, which a neighbour moves."""
-    return _OWN_TEXT.format(var=var, call=call, yielded=yielded, texts=_texts(var, var),
-                            fields=len(_TEXTS[var]), hit_texts=_texts(var, f"hit.{var}"))
+    """A full-text channel of a group with at most $scan_max items of its kind returns the group's statistics
+    (``detail``) and no hits: they are scored over the group's own documents in process (graph/local_text.py),
+    since Lucene scores with index-wide statistics, which a neighbour moves, and then read in that order
+    (``OWN_TEXT_HITS``). A larger group asks the shared index as before."""
+    return _OWN_TEXT.format(var=var, call=call, yielded=yielded, texts=_texts(var, var), fields=len(_TEXTS[var]))
+
+
+# Every document of a small group of one kind, with its texts ($group_id): what graph/local_text.py scores.
+OWN_TEXTS = {kind: _OWN[var] + f"\nRETURN {var}.uuid AS uuid, {_texts(var, var)} AS texts"
+             for kind, (var, *_) in {"fact": ("r",), "entity": ("e",), "passage": ("p",)}.items()}
 
 
 def _index_channel(kind: str, method: str, scan: bool = False) -> str:
@@ -218,11 +222,7 @@ def _index_channel(kind: str, method: str, scan: bool = False) -> str:
     asks for its own matches only."""
     var, where, text_index, vector_index = _CHANNEL_KINDS[kind]
     target, yielded = ("Relationships", "relationship") if var == "r" else ("Nodes", "node")
-    lucene, depth = f"${kind}_lucene", f"$kt_{kind}"
-    if scan:  # a small group asks for all of its own matches (at most $scan_max: it has no more items)
-        lucene, depth = (f"CASE WHEN small THEN ${kind}_lucene_own ELSE {lucene} END",
-                         f"CASE WHEN small THEN $scan_max ELSE {depth} END")
-    call = (f"CALL db.index.fulltext.query{target}('{text_index}', {lucene}, {{limit: {depth}}})"
+    call = (f"CALL db.index.fulltext.query{target}('{text_index}', ${kind}_lucene, {{limit: $kt_{kind}}})"
             if method == "fulltext" else f"CALL db.index.vector.query{target}('{vector_index}', $k_{kind}, $embedding)")
     if method == "vector" and scan:
         source = _nearest(var, call, yielded)
@@ -237,11 +237,7 @@ def _index_channel(kind: str, method: str, scan: bool = False) -> str:
     # The index's few candidates come sorted and are filtered as before.
     scanned = scan and method == "vector"
     first, then = ("  WITH hit ORDER BY hit.score DESC\n", "") if scanned else ("", "ORDER BY score DESC ")
-    # A small group's full-text matches are all kept (in Lucene's order) and cut to $limit once scored again over
-    # the group's own documents (graph/bm25.py); any other channel is cut here.
     own_text = scan and method == "fulltext"
-    cut, hits = (("", "CASE WHEN exact THEN hits ELSE hits[..$limit] END AS hits") if own_text
-                 else ("LIMIT $limit", "hits"))
     # $rerank: the index's candidates that pass the filter, scored by their exact cosine (the index's own score
     # comes from its int8-quantized copy); a scan's scores are exact already.
     score = (f"CASE WHEN $rerank AND NOT exact THEN vector.similarity.cosine({var}.{_VECTOR_PROPERTY[var]}, "
@@ -251,35 +247,57 @@ def _index_channel(kind: str, method: str, scan: bool = False) -> str:
             "  UNWIND raw AS hit\n" + first +
             f"  WITH hit.{var} AS {var}, hit.score AS score{ends}\n"
             f"  WHERE {where}\n"
-            f"  WITH {var}, {score} AS score, {_SAID_AT[var]} AS said_at {then}{cut}\n"
-            + (_every_match(var) if own_text else
-               f"  RETURN collect({{uuid: {var}.uuid, score: score, {_HIT_FEATURES[var]}}}) AS hits\n") +
+            f"  WITH {var}, {score} AS score, {_SAID_AT[var]} AS said_at {then}LIMIT $limit\n"
+            f"  RETURN collect({{uuid: {var}.uuid, score: score, {_HIT_FEATURES[var]}}}) AS hits\n"
             "}\n"
-            f"RETURN '{kind}_{method}' AS channel, size(raw) AS raw, exact, {hits}, "
+            f"RETURN '{kind}_{method}' AS channel, size(raw) AS raw, exact, hits, "
             f"{'detail' if own_text else 'null'} AS detail\n")
 
 
-def _every_match(var: str) -> str:
-    """A small group's full-text matches, all of them in Lucene's order: the first $limit with their features,
-    the others as uuid and score only (graph/local_text.py reads the features of those the group's own scores
-    bring into the channel's $limit). Features for every match would cost a vector read or two each."""
-    return (f"  WITH collect({{{var}: {var}, score: score, said_at: said_at}}) AS passed\n"
-            "  UNWIND range(0, size(passed) - 1) AS i\n"
-            f"  WITH passed[i].{var} AS {var}, passed[i].score AS score, passed[i].said_at AS said_at, i\n"
-            f"  RETURN collect(CASE WHEN i < $limit THEN {{uuid: {var}.uuid, score: score, {_HIT_FEATURES[var]}}}\n"
-            f"                      ELSE {{uuid: {var}.uuid, score: score}} END) AS hits\n")
+# A small group's full-text hits: its documents in the order of their group-local scores ($<kind>_ordered, with
+# $<kind>_scores), filtered until $limit pass, as the vector scans are. One branch per kind, one round trip.
+_BY_UUID = {"r": "MATCH (s)-[r:RELATES_TO {uuid: id}]->(o)", "e": "MATCH (e:Entity {uuid: id})",
+            "p": "MATCH (p:Passage {uuid: id})"}
 
 
-# The features of hits by uuid, per kind (what _every_match left out): one row each, uuid and its features.
-HIT_FEATURES = ("CALL () {\n" + "\nUNION ALL\n".join(
-    f"  UNWIND ${kind}_uuids AS id\n  {match}\n  RETURN {var}.uuid AS uuid, {{{_HIT_FEATURES[var]}}} AS features"
-    for kind, var, match in (
-        ("fact", "r", "MATCH ()-[r:RELATES_TO {uuid: id}]->() WHERE r.group_id = $group_id\n"
-                      "  WITH r, r.valid_at AS said_at"),
-        ("entity", "e", "MATCH (e:Entity {uuid: id}) WHERE e.group_id = $group_id"),
-        ("passage", "p", "MATCH (p:Passage {uuid: id}) WHERE p.group_id = $group_id\n"
-                         "  MATCH (ep:Episode {uuid: p.episode_uuid}) WITH p, ep.reference_time AS said_at")))
-    + "\n}\nRETURN uuid, features")
+def _own_text_hits(kind: str) -> str:
+    var, where = _CHANNEL_KINDS[kind][:2]
+    return (f"UNWIND range(0, size(${kind}_ordered) - 1) AS i\n"
+            f"WITH ${kind}_ordered[i] AS id, ${kind}_scores[i] AS score, true AS exact\n"
+            f"{_BY_UUID[var]}\n"
+            f"WHERE {where}\n"
+            f"WITH {var}, score, {_SAID_AT[var]} AS said_at LIMIT $limit\n"
+            f"RETURN '{kind}_fulltext' AS channel, collect({{uuid: {var}.uuid, score: score, {_HIT_FEATURES[var]}}})"
+            " AS hits\n")
+
+
+# Expansion seeds from the entity channels in `found`: $center first, then the top $seeds entities by reciprocal
+# rank fusion (1 / ($rrf_k + rank)), ties by uuid, as graph/search.py fuses.
+_RANKED_SEEDS = """CALL (found) {
+  UNWIND found AS c
+  WITH c WHERE c.channel STARTS WITH 'entity_'
+  UNWIND range(0, size(c.hits) - 1) AS i
+  WITH c.hits[i].uuid AS uuid, sum(1.0 / ($rrf_k + i + 1)) AS rrf
+  ORDER BY rrf DESC, uuid LIMIT $seeds
+  RETURN collect(uuid) AS ranked
+}
+WITH found, $center + [u IN ranked WHERE NOT u IN $center] AS entities
+"""
+
+
+@cache
+def own_text_hits(kinds: tuple[str, ...], expand: bool = False) -> str:
+    """The small group's full-text channels of ``kinds`` in one query; with ``expand``, the expansion from the
+    best entities too ($entity_found: the other entity channels' hits, as {channel, hits}), which needs the
+    entity full-text hits first."""
+    union = "CALL () {\n" + "\nUNION ALL\n".join(_own_text_hits(k) for k in kinds) + "}\n"
+    if not expand:
+        return union + "RETURN channel, hits, null AS detail"
+    return (union + "WITH collect({channel: channel, hits: hits}) AS own\n"
+            + "WITH own, own + $entity_found AS found\n" + _RANKED_SEEDS.replace("WITH found,", "WITH own,")
+            + _EXPANSION
+            + "UNWIND own + [{channel: 'fact_expansion', hits: expansion, detail: {seeds: entities}}] AS c\n"
+            + "RETURN c.channel AS channel, c.hits AS hits, c.detail AS detail")
 
 
 INDEX_CHANNELS = {f"{kind}_{method}": _index_channel(kind, method)
@@ -292,20 +310,10 @@ SCANNING_CHANNELS = {name: own_look(_CHANNEL_KINDS[name.split("_")[0]][0]) + bra
                      for name, branch in _SCANNING_BRANCHES.items()}
 
 
-# Expansion seeds from the entity channels among those of the query: $center first, then the top $seeds
-# entities by reciprocal rank fusion (1 / ($rrf_k + rank)), ties by uuid, as graph/search.py fuses.
+# Expansion seeds from the entity channels among those of the query.
 _SEEDS = """
 WITH collect({channel: channel, raw: raw, exact: exact, hits: hits, detail: detail}) AS found
-CALL (found) {
-  UNWIND found AS c
-  WITH c WHERE c.channel STARTS WITH 'entity_'
-  UNWIND range(0, size(c.hits) - 1) AS i
-  WITH c.hits[i].uuid AS uuid, sum(1.0 / ($rrf_k + i + 1)) AS rrf
-  ORDER BY rrf DESC, uuid LIMIT $seeds
-  RETURN collect(uuid) AS ranked
-}
-WITH found, $center + [u IN ranked WHERE NOT u IN $center] AS entities
-"""
+""" + _RANKED_SEEDS
 
 
 @cache
