@@ -66,9 +66,10 @@ def analyze(text: str, english: bool) -> list[str]:
     return out
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=8192)
 def _counts(text: str, english: bool) -> Counter[str]:
-    """A text's terms counted; cached, since a group's documents come back search after search (never mutated)."""
+    """A text's terms counted; cached (a group's table is built again after a write, mostly of the same texts;
+    never mutated)."""
     return Counter(analyze(text, english))
 
 

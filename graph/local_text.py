@@ -18,8 +18,9 @@ from strata.graph import bm25
 from strata.graph.driver import Graph
 from strata.graph.queries import search as q
 
-# Tables kept, one per group and kind seen small; the least recently used go first.
-MAX_TABLES = 512
+# Tables kept, one per group and kind seen small (a 663-passage conversation: about 2 MB); the least recently used
+# go first.
+MAX_TABLES = 128
 
 _tables: OrderedDict[tuple[str, str, str], tuple[list[dict[str, int]], bm25.Table]] = OrderedDict()
 _lock = threading.Lock()
