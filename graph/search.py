@@ -177,9 +177,8 @@ def _depth(kind: str, limit: int) -> int:
 
 def _channels(graph: Graph, params: dict[str, Any], terms: dict[str, str], embedding: list[float] | None,
               kinds: AbstractSet[str], center: list[str], question: str = "") -> dict[str, list[_Item]]:
-    """The index channels in two queries side by side: the entity and passage channels with the expansion
-    from the best entities in one (this thread), the fact channels in the other (the pool). Two round trips
-    in parallel whatever the number of channels, and about the same work on each side."""
+    """The index channels in two queries side by side (the entity and passage channels with the expansion from
+    the best entities here, the fact channels in the pool), then a small group's full-text hits in one more."""
     passages = ("passage",) if "episode" in kinds else ()
     names = [f"{kind}_fulltext" for kind in ("fact", "entity", *passages) if terms[kind]]
     if embedding is not None:
@@ -198,27 +197,35 @@ def _channels(graph: Graph, params: dict[str, Any], terms: dict[str, str], embed
     here = tuple(n for n in names if not n.startswith("fact"))
     facts = tuple(n for n in names if n.startswith("fact"))
     in_pool = graph.beside(_index_channels, graph, args, facts, retry=retry) if facts else None
-    out: dict[str, list[_Item]] = {}
+    rows: dict[str, dict[str, Any]] = {}
+    later = False
     if here:
-        out, expanded_from = _index_channels(graph, args, here, expand=expand, retry=retry)
-        entity_lists = [out[n] for n in here if n.startswith("entity")]
-        seeds = list(dict.fromkeys([*center, *_rrf_order(entity_lists)[:EXPANSION_SEEDS]]))
-        if expand and seeds != expanded_from:
-            # A deeper entity channel, or one scored again over the group's own documents, changed the seeds the
-            # query expanded from: expand again (only then).
-            out.update(_index_channels(graph, {**args, "entities": seeds}, (), expand=True)[0])
+        rows, later = _index_channels(graph, args, here, expand=expand, retry=retry)
     elif center and expand:
-        out, _ = _index_channels(graph, args, (), expand=True)
+        rows, _ = _index_channels(graph, args, (), expand=True)
     if in_pool is not None:
-        out.update(in_pool.result()[0])
+        rows.update(in_pool.result()[0])
+    local_text.answer(graph, args, rows, expand=later)  # the expansion after a small group's entity hits
+    out = _items(rows)
+    if here and expand:
+        seeds = list(dict.fromkeys([*center, *_rrf_order([out[n] for n in here if n.startswith("entity")])
+                                    [:EXPANSION_SEEDS]]))
+        if seeds != (rows.get("fact_expansion", {}).get("detail") or {}).get("seeds"):
+            # A deeper entity channel changed the seeds the query expanded from: expand again (only then).
+            out.update(_items(_index_channels(graph, {**args, "entities": seeds}, (), expand=True)[0]))
     return {n: out[n] for n in [*names, "fact_expansion"] if n in out}
+
+
+def _items(rows: dict[str, dict[str, Any]]) -> dict[str, list[_Item]]:
+    return {name: [_Item(_KIND_OF_CHANNEL[name.split("_")[0]], h["uuid"], h) for h in row["hits"]]
+            for name, row in rows.items()}
 
 
 _KIND_OF_CHANNEL: dict[str, HitKind] = {"fact": "fact", "entity": "entity", "passage": "episode"}
 
 
 def _index_channels(graph: Graph, args: dict[str, Any], names: tuple[str, ...], expand: bool = False,
-                    retry: dict[str, str] | None = None) -> tuple[dict[str, list[_Item]], list[str] | None]:
+                    retry: dict[str, str] | None = None) -> tuple[dict[str, dict[str, Any]], bool]:
     """Run index channels in one round trip (no names: the expansion alone, from ``args["entities"]``).
 
     A channel left short by the group and time filters while its index had more entries (the index is shared
@@ -232,9 +239,10 @@ def _index_channels(graph: Graph, args: dict[str, Any], names: tuple[str, ...], 
     answers are complete, and are never asked again. A group found larger is remembered for a while and asks the
     index alone (graph/nearest.py).
     ``retry``: each full-text channel's Lucene query with the group inside, for that second ask.
-    A small group's full-text matches are scored again over its own documents (graph/bm25.py), so that its
-    neighbours' documents move none of its scores.
-    Returns the channels and the seeds the expansion started from (None without one).
+    A small group's full-text channels come back without hits (``exact``, with the group's statistics):
+    graph/local_text.py answers them.
+    Returns the channels' rows and whether the expansion is left for that answer (its seeds need the small
+    group's entity full-text hits).
     """
     group = args["group_id"]
     scanning = tuple(n for n in names if nearest.scans(graph, group, n.split("_")[0]))
@@ -262,11 +270,7 @@ def _index_channels(graph: Graph, args: dict[str, Any], names: tuple[str, ...], 
     if deepened:  # every short channel asks again in one more round trip
         rows.update({row["channel"]: row for row in _rows(graph, q.index_channels(tuple(deepened)),
                                                            {**args, **again})})
-    local_text.answer(graph, args, rows, expand=later)
-    out = {name: [_Item(_KIND_OF_CHANNEL[name.split("_")[0]], h["uuid"], h) for h in row["hits"]]
-           for name, row in rows.items()}
-    expansion = rows.get("fact_expansion")
-    return out, (expansion.get("detail") or {}).get("seeds") if expansion else None
+    return rows, later
 
 
 def _rows(graph: Graph, cypher: str, args: dict[str, Any]) -> list[dict[str, Any]]:
