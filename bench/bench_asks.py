@@ -6,8 +6,8 @@ loaded with that seed). Each search runs as
 the service runs it (graph/search.py with the rescoring model the settings name, and the service's thread
 pool), given the query's vector from the configured embedder (its cost is not counted), after one warm-up pass
 over every question. Reported per search: round trips (every query sent), index asks as the channel
-rows tell them (a vector channel that asked the shared index rather than scanning the group's own items; every
-full-text channel), p50 / p95 latency, this process's CPU and the Neo4j server's (the
+rows tell them (a vector channel that asked the shared index rather than scanning the group's own items; a
+full-text channel that asked Lucene), p50 / p95 latency, this process's CPU and the Neo4j server's (the
 process listening on the bolt port; on a shared server other clients' work counts too), and the load average.
 
 Run: nice -n 10 .venv/bin/python -m bench.bench_asks --conversation conv-41 [--rounds 2] [--out FILE]
@@ -69,7 +69,8 @@ class Counted:
             for row in rows:
                 channel = row.get("channel") or ""
                 self.vector_asks += channel.endswith("_vector") and not row.get("exact")
-                self.text_asks += channel.endswith("_fulltext")
+                # a small group's full-text channel asks no index now: it answers its statistics (detail)
+                self.text_asks += channel.endswith("_fulltext") and "raw" in row and not row.get("detail")
             return rows
         return counted
 
