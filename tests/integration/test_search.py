@@ -207,7 +207,8 @@ def test_the_channels_take_one_round_trip_per_half_when_no_index_is_cut_short(
     hits = search(graph, group_id, SearchQuery(q="Quillfeather")).hits
     channel_queries = [c for c, _ in sent_queries if "db.index" in c]
     # Full-text indexes return only what matches, so nothing was cut short and nothing is asked twice:
-    # entity + passage channels with the expansion in one query, fact channels in the other.
+    # entity + passage channels in one query, fact channels in the other (this small group's full-text hits and
+    # the expansion come in one more, graph/local_text.py, which sends it itself).
     assert len(channel_queries) == 2
     # The winners of every kind are read whole in one more query.
     assert {h.kind for h in hits} >= {"fact", "entity"}
