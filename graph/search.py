@@ -19,7 +19,7 @@ from typing import Any, Literal
 import numpy as np
 from pydantic import BaseModel
 
-from strata.graph import lucene, nearest, rescore, retention
+from strata.graph import local_text, lucene, nearest, rescore, retention
 from strata.graph.driver import Graph
 from strata.graph.queries import search as q
 from strata.graph.ranking import Candidate, RankWeights, rank, rescored
@@ -125,7 +125,7 @@ def gather(graph: Graph, group_id: str, query: SearchQuery, embed: EmbedFn | Non
     kinds = set(query.kinds or ("fact", "entity", "episode"))
     if query.agent:  # an entity is nobody's assertion
         kinds.discard("entity")
-    ranked = _channels(graph, params, terms, embedding, kinds, query.center)
+    ranked = _channels(graph, params, terms, embedding, kinds, query.center, text)
     return Gathered(query=query, params=params, kinds=kinds, embedding=embedding,
                     degraded=degraded, candidates=_candidates(ranked), text_channels=_text_channels(ranked))
 
@@ -176,10 +176,9 @@ def _depth(kind: str, limit: int) -> int:
 
 
 def _channels(graph: Graph, params: dict[str, Any], terms: dict[str, str], embedding: list[float] | None,
-              kinds: AbstractSet[str], center: list[str]) -> dict[str, list[_Item]]:
-    """The index channels in two queries side by side: the entity and passage channels with the expansion
-    from the best entities in one (this thread), the fact channels in the other (the pool). Two round trips
-    in parallel whatever the number of channels, and about the same work on each side."""
+              kinds: AbstractSet[str], center: list[str], question: str = "") -> dict[str, list[_Item]]:
+    """The index channels in two queries side by side (the entity and passage channels with the expansion from
+    the best entities here, the fact channels in the pool), then a small group's full-text hits in one more."""
     passages = ("passage",) if "episode" in kinds else ()
     names = [f"{kind}_fulltext" for kind in ("fact", "entity", *passages) if terms[kind]]
     if embedding is not None:
@@ -193,31 +192,40 @@ def _channels(graph: Graph, params: dict[str, Any], terms: dict[str, str], embed
     retry = {f"{kind}_lucene": lucene.in_group(params["group_id"], terms[kind], fields, prose)
              for kind, fields in lucene.TEXT_FIELDS.items()}
     args = {**params, **text, **{f"{name}_own": query for name, query in retry.items()}, "embedding": embedding,
-            "center": center, "entities": center, "rrf_k": RRF_K, "seeds": EXPANSION_SEEDS}
+            "center": center, "entities": center, "rrf_k": RRF_K, "seeds": EXPANSION_SEEDS, "question": question}
     expand = "fact" in kinds
     here = tuple(n for n in names if not n.startswith("fact"))
     facts = tuple(n for n in names if n.startswith("fact"))
     in_pool = graph.beside(_index_channels, graph, args, facts, retry=retry) if facts else None
-    out: dict[str, list[_Item]] = {}
+    rows: dict[str, dict[str, Any]] = {}
+    later = False
     if here:
-        out, deepened = _index_channels(graph, args, here, expand=expand, retry=retry)
-        entity_lists = [out[n] for n in here if n.startswith("entity")]
-        if expand and any(n.startswith("entity") for n in deepened):
-            # A deeper entity channel may change the seeds the query expanded from: expand again.
-            seeds = list(dict.fromkeys([*center, *_rrf_order(entity_lists)[:EXPANSION_SEEDS]]))
-            out.update(_index_channels(graph, {**args, "entities": seeds}, (), expand=True)[0])
+        rows, later = _index_channels(graph, args, here, expand=expand, retry=retry)
     elif center and expand:
-        out, _ = _index_channels(graph, args, (), expand=True)
+        rows, _ = _index_channels(graph, args, (), expand=True)
     if in_pool is not None:
-        out.update(in_pool.result()[0])
+        rows.update(in_pool.result()[0])
+    local_text.answer(graph, args, rows, expand=later)  # the expansion after a small group's entity hits
+    out = _items(rows)
+    if here and expand:
+        seeds = list(dict.fromkeys([*center, *_rrf_order([out[n] for n in here if n.startswith("entity")])
+                                    [:EXPANSION_SEEDS]]))
+        if seeds != (rows.get("fact_expansion", {}).get("detail") or {}).get("seeds"):
+            # A deeper entity channel changed the seeds the query expanded from: expand again (only then).
+            out.update(_items(_index_channels(graph, {**args, "entities": seeds}, (), expand=True)[0]))
     return {n: out[n] for n in [*names, "fact_expansion"] if n in out}
+
+
+def _items(rows: dict[str, dict[str, Any]]) -> dict[str, list[_Item]]:
+    return {name: [_Item(_KIND_OF_CHANNEL[name.split("_")[0]], h["uuid"], h) for h in row["hits"]]
+            for name, row in rows.items()}
 
 
 _KIND_OF_CHANNEL: dict[str, HitKind] = {"fact": "fact", "entity": "entity", "passage": "episode"}
 
 
 def _index_channels(graph: Graph, args: dict[str, Any], names: tuple[str, ...], expand: bool = False,
-                    retry: dict[str, str] | None = None) -> tuple[dict[str, list[_Item]], list[str]]:
+                    retry: dict[str, str] | None = None) -> tuple[dict[str, dict[str, Any]], bool]:
     """Run index channels in one round trip (no names: the expansion alone, from ``args["entities"]``).
 
     A channel left short by the group and time filters while its index had more entries (the index is shared
@@ -231,13 +239,19 @@ def _index_channels(graph: Graph, args: dict[str, Any], names: tuple[str, ...], 
     answers are complete, and are never asked again. A group found larger is remembered for a while and asks the
     index alone (graph/nearest.py).
     ``retry``: each full-text channel's Lucene query with the group inside, for that second ask.
-    Returns the channels and the names of those asked again.
+    A small group's full-text channels come back without hits (``exact``, with the group's statistics):
+    graph/local_text.py answers them.
+    Returns the channels' rows and whether the expansion is left for that answer (its seeds need the small
+    group's entity full-text hits).
     """
     group = args["group_id"]
     scanning = tuple(n for n in names if nearest.scans(graph, group, n.split("_")[0]))
     args = {**args, "scan_max": graph.vector_scan_max, "scan_cap": graph.vector_scan_max + 1,
             "rerank": graph.vector_rerank}
-    cypher = q.index_channels(names, expand, scanning) if names else q.FACT_EXPANSION
+    # A small group's entity full-text hits come in a second query (graph/local_text.py): the expansion from the
+    # best entities goes with them then.
+    later = expand and "entity_fulltext" in scanning
+    cypher = q.index_channels(names, expand and not later, scanning) if names else q.FACT_EXPANSION
     rows = {row["channel"]: row for row in _rows(graph, cypher, args)}
     again: dict[str, Any] = {}
     deepened = []
@@ -256,9 +270,7 @@ def _index_channels(graph: Graph, args: dict[str, Any], names: tuple[str, ...], 
     if deepened:  # every short channel asks again in one more round trip
         rows.update({row["channel"]: row for row in _rows(graph, q.index_channels(tuple(deepened)),
                                                            {**args, **again})})
-    out = {name: [_Item(_KIND_OF_CHANNEL[name.split("_")[0]], h["uuid"], h) for h in row["hits"]]
-           for name, row in rows.items()}
-    return out, deepened
+    return rows, later
 
 
 def _rows(graph: Graph, cypher: str, args: dict[str, Any]) -> list[dict[str, Any]]:

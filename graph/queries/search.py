@@ -60,7 +60,7 @@ CALL (entities) {
 FACT_EXPANSION = """
 WITH $entities AS entities
 """ + _EXPANSION + """
-RETURN 'fact_expansion' AS channel, 0 AS raw, true AS exact, expansion AS hits
+RETURN 'fact_expansion' AS channel, 0 AS raw, true AS exact, expansion AS hits, {seeds: entities} AS detail
 """
 
 ENTITY_HIT_MAP = """
@@ -107,12 +107,14 @@ _CHANNEL_KINDS = {"fact": ("r", FACT_HIT_FILTER, "fact_text", "fact_embedding"),
 # What each hit carries for the ranker besides its channel score: its semantic scores (whichever channel
 # found it) and, for passages, where it lies (the episode, for the episode's weight; the span, for entities'
 # provenance).
-_HIT_FEATURES = {
-    "r": "sim: " + _similarity("r.fact_embedding") + ", said_at: toString(said_at)",
+_HIT_SIMS = {
+    "r": "sim: " + _similarity("r.fact_embedding"),
     "e": "sim: " + _similarity("e.name_embedding"),
-    "p": ("sim: " + _similarity("p.embedding") + ", sim_context: " + _similarity("p.context_embedding")
-          + ", episode: p.episode_uuid, start: p.start, end: p.end, said_at: toString(said_at)"),
+    "p": "sim: " + _similarity("p.embedding") + ", sim_context: " + _similarity("p.context_embedding"),
 }
+_HIT_PLACE = {"r": "said_at: toString(said_at)", "e": "",
+              "p": "episode: p.episode_uuid, start: p.start, end: p.end, said_at: toString(said_at)"}
+_HIT_FEATURES = {var: ", ".join(x for x in (sims, _HIT_PLACE[var]) if x) for var, sims in _HIT_SIMS.items()}
 # When a hit was said (a passage: its episode's reference time) or became true (a fact: valid time), kept
 # past the filter for the ranker's time window.
 _SAID_AT = {"r": "r.valid_at", "e": "null", "p": "ep.reference_time"}
@@ -132,18 +134,29 @@ def _nearest(var: str, call: str, yielded: str) -> str:
 
     The index holds every group's items and cannot filter, so its nearest k may all be other groups'; the scan
     is exact whatever the neighbours hold. Which one runs is read per search from a bounded look at the group
-    index ($scan_max + 1 entries at most, so a large group pays a fixed, small price); the branch not taken
-    costs nothing (its input row is filtered out before the procedure call).
+    index (``own_look``: $scan_max + 1 entries at most, so a large group pays a fixed, small price; one look per
+    kind and query, which the kind's full-text channel shares); the branch not taken costs nothing (its input
+    row is filtered out before the procedure call).
     """
-    return _NEAREST.format(own=_OWN[var], var=var, prop=_VECTOR_PROPERTY[var], call=call, yielded=yielded)
+    return _NEAREST.format(var=var, prop=_VECTOR_PROPERTY[var], call=call, yielded=yielded)
 
 
-_NEAREST = """
+# The bounded look at a group's own items of one kind, once per query for both of its channels (``own_<var>``).
+_OWN_LOOK = """
 CALL () {{
   {own}
   WITH {var} LIMIT $scan_cap
-  RETURN collect({var}) AS own
+  RETURN collect({var}) AS own_{var}
 }}
+"""
+
+
+def own_look(var: str) -> str:
+    return _OWN_LOOK.format(own=_OWN[var], var=var)
+
+
+_NEAREST = """
+WITH own_{var} AS own
 CALL (own) {{
   WITH own WHERE size(own) <= $scan_max
   UNWIND own AS {var}
@@ -159,27 +172,46 @@ WITH scanned + indexed AS raw, size(own) <= $scan_max AS exact
 """
 
 
+# A full-text document's texts, one per field of the channel (lucene.TEXT_FIELDS order), '' where absent: the
+# group-local BM25 of a small group (graph/bm25.py) reads them. Aliases are a list, indexed as one field.
+_TEXTS = {"r": ("coalesce({v}.fact, '')", "coalesce({v}.predicate, '')"),
+          "e": ("coalesce({v}.name, '')", "reduce(s = '', a IN coalesce({v}.aliases, []) | s + ' ' + a)",
+                "coalesce({v}.summary, '')"),
+          "p": ("coalesce({v}.context, '')",)}
+
+
+def _texts(var: str, v: str) -> str:
+    return "[" + ", ".join(t.format(v=v) for t in _TEXTS[var]) + "]"
+
+
+# A small group's full-text channel asks no index: its documents are scored in process (graph/local_text.py) from
+# a table of the group's own documents kept there, which the statistics returned here tell current or not (the
+# number of documents holding each field and their total length, in characters). A larger group asks the index.
 _OWN_TEXT = """
-CALL () {{
-  {own}
-  WITH {var} LIMIT $scan_cap
-  RETURN count({var}) <= $scan_max AS small
-}}
+WITH size(own_{var}) <= $scan_max AS small, own_{var}
+WITH small, CASE WHEN small THEN [{var} IN own_{var} | {texts}] ELSE [] END AS docs
+WITH small, [i IN range(0, {fields} - 1) | {{docs: size([t IN docs WHERE t[i] <> '']),
+                                           length: reduce(n = 0, t IN docs | n + size(t[i]))}}] AS stats
 CALL (small) {{
+  WITH small WHERE NOT small
   {call} YIELD {yielded}, score
   RETURN collect({{{var}: {yielded}, score: score}}) AS raw
 }}
-WITH raw, small AS exact
+WITH raw, small AS exact, CASE WHEN small THEN {{stats: stats}} END AS detail
 """
 
 
 def _own_text(var: str, call: str, yielded: str) -> str:
-    """A full-text channel of a group with at most $scan_max items of its kind asks the shared index for the
-    group's own matches at once (the group required inside Lucene, ``$<kind>_lucene_own``), a larger group asks
-    it as before. The shared index's first k can be all a neighbour's; asked this way a small group gets what a
-    second, in-group ask gave it, in one round trip, and that answer is complete (``exact``: never asked again).
-    The scores are those of the plain query (the group clause weighs nothing), over index-wide statistics."""
-    return _OWN_TEXT.format(own=_OWN[var], var=var, call=call, yielded=yielded)
+    """A full-text channel of a group with at most $scan_max items of its kind returns the group's statistics
+    (``detail``) and no hits: they are scored over the group's own documents in process (graph/local_text.py),
+    since Lucene scores with index-wide statistics, which a neighbour moves, and then read in that order
+    (``OWN_TEXT_HITS``). A larger group asks the shared index as before."""
+    return _OWN_TEXT.format(var=var, call=call, yielded=yielded, texts=_texts(var, var), fields=len(_TEXTS[var]))
+
+
+# Every document of a small group of one kind, with its texts ($group_id): what graph/local_text.py scores.
+OWN_TEXTS = {kind: _OWN[var] + f"\nRETURN {var}.uuid AS uuid, {_texts(var, var)} AS texts"
+             for kind, (var, *_) in {"fact": ("r",), "entity": ("e",), "passage": ("p",)}.items()}
 
 
 def _index_channel(kind: str, method: str, scan: bool = False) -> str:
@@ -190,8 +222,7 @@ def _index_channel(kind: str, method: str, scan: bool = False) -> str:
     asks for its own matches only."""
     var, where, text_index, vector_index = _CHANNEL_KINDS[kind]
     target, yielded = ("Relationships", "relationship") if var == "r" else ("Nodes", "node")
-    lucene = (f"CASE WHEN small THEN ${kind}_lucene_own ELSE ${kind}_lucene END" if scan else f"${kind}_lucene")
-    call = (f"CALL db.index.fulltext.query{target}('{text_index}', {lucene}, {{limit: $kt_{kind}}})"
+    call = (f"CALL db.index.fulltext.query{target}('{text_index}', ${kind}_lucene, {{limit: $kt_{kind}}})"
             if method == "fulltext" else f"CALL db.index.vector.query{target}('{vector_index}', $k_{kind}, $embedding)")
     if method == "vector" and scan:
         source = _nearest(var, call, yielded)
@@ -206,6 +237,7 @@ def _index_channel(kind: str, method: str, scan: bool = False) -> str:
     # The index's few candidates come sorted and are filtered as before.
     scanned = scan and method == "vector"
     first, then = ("  WITH hit ORDER BY hit.score DESC\n", "") if scanned else ("", "ORDER BY score DESC ")
+    own_text = scan and method == "fulltext"
     # $rerank: the index's candidates that pass the filter, scored by their exact cosine (the index's own score
     # comes from its int8-quantized copy); a scan's scores are exact already.
     score = (f"CASE WHEN $rerank AND NOT exact THEN vector.similarity.cosine({var}.{_VECTOR_PROPERTY[var]}, "
@@ -218,22 +250,30 @@ def _index_channel(kind: str, method: str, scan: bool = False) -> str:
             f"  WITH {var}, {score} AS score, {_SAID_AT[var]} AS said_at {then}LIMIT $limit\n"
             f"  RETURN collect({{uuid: {var}.uuid, score: score, {_HIT_FEATURES[var]}}}) AS hits\n"
             "}\n"
-            f"RETURN '{kind}_{method}' AS channel, size(raw) AS raw, exact, hits\n")
+            f"RETURN '{kind}_{method}' AS channel, size(raw) AS raw, exact, hits, "
+            f"{'detail' if own_text else 'null'} AS detail\n")
 
 
-INDEX_CHANNELS = {f"{kind}_{method}": _index_channel(kind, method)
-                  for kind in _CHANNEL_KINDS for method in ("fulltext", "vector")}
-# The channels that look at the group's size first: a small group's vector channels scan its own items instead
-# of asking the shared index, its full-text channels ask the index for its own matches only.
-SCANNING_CHANNELS = {f"{kind}_{method}": _index_channel(kind, method, scan=True)
-                     for kind in _CHANNEL_KINDS for method in ("fulltext", "vector")}
+# A small group's full-text hits: its documents in the order of their group-local scores ($<kind>_ordered, with
+# $<kind>_scores), filtered until $limit pass, as the vector scans are. One branch per kind, one round trip.
+_BY_UUID = {"r": "MATCH (s)-[r:RELATES_TO {uuid: id}]->(o)", "e": "MATCH (e:Entity {uuid: id})",
+            "p": "MATCH (p:Passage {uuid: id})"}
 
 
-# Expansion seeds from the entity channels among those of the query: $center first, then the top $seeds
-# entities by reciprocal rank fusion (1 / ($rrf_k + rank)), ties by uuid, as graph/search.py fuses.
-_SEEDS = """
-WITH collect({channel: channel, raw: raw, exact: exact, hits: hits}) AS found
-CALL (found) {
+def _own_text_hits(kind: str) -> str:
+    var, where = _CHANNEL_KINDS[kind][:2]
+    return (f"UNWIND range(0, size(${kind}_ordered) - 1) AS i\n"
+            f"WITH ${kind}_ordered[i] AS id, ${kind}_scores[i] AS score, true AS exact\n"
+            f"{_BY_UUID[var]}\n"
+            f"WHERE {where}\n"
+            f"WITH {var}, score, {_SAID_AT[var]} AS said_at LIMIT $limit\n"
+            f"RETURN '{kind}_fulltext' AS channel, collect({{uuid: {var}.uuid, score: score, {_HIT_FEATURES[var]}}})"
+            " AS hits\n")
+
+
+# Expansion seeds from the entity channels in `found`: $center first, then the top $seeds entities by reciprocal
+# rank fusion (1 / ($rrf_k + rank)), ties by uuid, as graph/search.py fuses.
+_RANKED_SEEDS = """CALL (found) {
   UNWIND found AS c
   WITH c WHERE c.channel STARTS WITH 'entity_'
   UNWIND range(0, size(c.hits) - 1) AS i
@@ -246,6 +286,37 @@ WITH found, $center + [u IN ranked WHERE NOT u IN $center] AS entities
 
 
 @cache
+def own_text_hits(kinds: tuple[str, ...], expand: bool = False) -> str:
+    """The small group's full-text channels of ``kinds`` in one query; with ``expand``, the expansion from the
+    best entities too ($entity_found: the other entity channels' hits, as {channel, hits}), which needs the
+    entity full-text hits first."""
+    union = "CALL () {\n" + "\nUNION ALL\n".join(_own_text_hits(k) for k in kinds) + "}\n"
+    if not expand:
+        return union + "RETURN channel, hits, null AS detail"
+    return (union + "WITH collect({channel: channel, hits: hits}) AS own\n"
+            + "WITH own, own + $entity_found AS found\n" + _RANKED_SEEDS.replace("WITH found,", "WITH own,")
+            + _EXPANSION
+            + "UNWIND own + [{channel: 'fact_expansion', hits: expansion, detail: {seeds: entities}}] AS c\n"
+            + "RETURN c.channel AS channel, c.hits AS hits, c.detail AS detail")
+
+
+INDEX_CHANNELS = {f"{kind}_{method}": _index_channel(kind, method)
+                  for kind in _CHANNEL_KINDS for method in ("fulltext", "vector")}
+# The channels that look at the group's size first: a small group's vector channels scan its own items instead
+# of asking the shared index, its full-text channels ask the index for its own matches only.
+_SCANNING_BRANCHES = {f"{kind}_{method}": _index_channel(kind, method, scan=True)
+                      for kind in _CHANNEL_KINDS for method in ("fulltext", "vector")}
+SCANNING_CHANNELS = {name: own_look(_CHANNEL_KINDS[name.split("_")[0]][0]) + branch
+                     for name, branch in _SCANNING_BRANCHES.items()}
+
+
+# Expansion seeds from the entity channels among those of the query.
+_SEEDS = """
+WITH collect({channel: channel, raw: raw, exact: exact, hits: hits, detail: detail}) AS found
+""" + _RANKED_SEEDS
+
+
+@cache
 def index_channels(names: tuple[str, ...], expand: bool = False, scanning: tuple[str, ...] = ()) -> str:
     """Several index channels in one query (one round trip): a UNION of the constant channel queries above.
 
@@ -253,13 +324,17 @@ def index_channels(names: tuple[str, ...], expand: bool = False, scanning: tuple
     ``fact_expansion``, from the same round trip. The vector channels named in ``scanning`` read a small group's
     own items exactly ($scan_max, $scan_cap = $scan_max + 1) instead of the shared index.
     """
-    chosen = [SCANNING_CHANNELS[n] if n in scanning else INDEX_CHANNELS[n] for n in names]
-    union = "CALL () {\n" + "\nUNION ALL\n".join(chosen) + "\n}\n"
+    chosen = [_SCANNING_BRANCHES[n] if n in scanning else INDEX_CHANNELS[n] for n in names]
+    # one look per kind at the group's own items, shared by the kind's full-text and vector channels
+    looked = list(dict.fromkeys(_CHANNEL_KINDS[n.split("_")[0]][0] for n in names if n in scanning))
+    union = ("".join(own_look(var) for var in looked) + "CALL (" + ", ".join(f"own_{var}" for var in looked)
+             + ") {\n" + "\nUNION ALL\n".join(chosen) + "\n}\n")
     if not expand:
-        return union + "RETURN channel, raw, exact, hits"
+        return union + "RETURN channel, raw, exact, hits, detail"
     return (union + _SEEDS + _EXPANSION
-            + "UNWIND found + [{channel: 'fact_expansion', raw: 0, exact: true, hits: expansion}] AS c\n"
-            + "RETURN c.channel AS channel, c.raw AS raw, c.exact AS exact, c.hits AS hits")
+            + "UNWIND found + [{channel: 'fact_expansion', raw: 0, exact: true, hits: expansion,\n"
+            + "                 detail: {seeds: entities}}] AS c\n"
+            + "RETURN c.channel AS channel, c.raw AS raw, c.exact AS exact, c.hits AS hits, c.detail AS detail")
 
 
 # The fused winners, read whole once the channels (which return only uuid and score) are fused: one query for

@@ -129,7 +129,11 @@ def test_a_vector_channel_scans_up_to_the_threshold_and_asks_the_shared_index_ab
         exact = {r["channel"]: r["exact"] for _, rows in sent for r in rows
                  if r.get("channel", "").endswith("_vector")}
         looked = any("$scan_cap" in cypher for cypher, _ in sent)
-        return [(h.kind, h.channels) for h in hits], exact, looked
+        # What the vector channels found (the full-text scores differ: a small group's are its own, graph/bm25.py,
+        # a large one's Lucene's; so may the order and the expansion's seeds)
+        uuid = {"fact": lambda h: h.fact.uuid, "entity": lambda h: h.entity.uuid, "episode": lambda h: h.episode.uuid}
+        found = sorted((h.kind, uuid[h.kind](h), [c for c in h.channels if c.endswith("_vector")]) for h in hits)
+        return found, exact, looked
 
     vector_channels = ("fact_vector", "entity_vector", "passage_vector")
     shipped = graph.vector_scan_max
