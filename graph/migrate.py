@@ -68,7 +68,11 @@ def split_statements(text: str) -> list[str]:
     return [s.strip() for s in "\n".join(lines).split(";") if s.strip()]
 
 
-def apply_migrations(graph: Graph, embedding_dim: int, await_timeout_s: int = 300) -> MigrationReport:
+def apply_migrations(graph: Graph, embedding_dim: int, await_timeout_s: int = 300,
+                     data_fixes: bool = True) -> MigrationReport:
+    """Every migration not applied yet. ``data_fixes=False`` runs only the schema statements (constraints and
+    indexes): for a store written in the latest shape at once (a first load through ``neo4j-admin``), where a
+    migration's data fix (a ``MATCH`` over older data) has nothing to fix and must not rewrite what was loaded."""
     applied_before = {row["version"] for row in graph.query(q.APPLIED_VERSIONS)}
     applied, skipped = [], []
     params = {"embedding_dim": embedding_dim}
@@ -78,6 +82,8 @@ def apply_migrations(graph: Graph, embedding_dim: int, await_timeout_s: int = 30
             skipped.append(label)
             continue
         for statement in migration.statements:
+            if not data_fixes and statement.lstrip().upper().startswith("MATCH"):
+                continue
             _run_schema_statement(graph, statement, params)
         graph.query(q.RECORD_MIGRATION, version=migration.version, name=migration.name,
                     checksum=migration.checksum, params=[f"embedding_dim={embedding_dim}"])
