@@ -16,6 +16,7 @@ from datetime import date, datetime
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 from pydantic import BaseModel
 
 # Between array elements and labels: a control character no text of the store holds (checked per value).
@@ -154,8 +155,8 @@ def _scalar(value: Any) -> str:
 def _field(value: Any, kind: str) -> str:
     if value is None:
         return ""
-    if kind == "float[]":  # 9 significant digits give a 32-bit float back exactly
-        return _quote(_join(map(_FLOAT32.format, value)))
+    if kind == "float[]":  # rounded to 32 bits here (as the Cypher path stores them); 9 digits give each back
+        return _quote(_join(map(_FLOAT32.format, np.asarray(value, dtype=np.float32).tolist())))
     if kind.endswith("[]"):
         return _quote(_join(_text(v) for v in value))
     if kind == "string":

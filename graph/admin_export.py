@@ -3,6 +3,7 @@ new store through ``neo4j-admin`` (a first load), property for property."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +22,7 @@ def export_group(graph: Graph, group_id: str, folder: Path) -> ImportManifest:
     return writer.close()
 
 
-def _stream(graph: Graph, cypher: str, **params: Any):  # type: ignore[no-untyped-def]
+def _stream(graph: Graph, cypher: str, **params: Any) -> Iterator[dict[str, Any]]:
     with mapped_errors(), graph.driver.session(database=graph.database, default_access_mode="READ") as session:
         for record in session.run(cypher, params):
             yield dict(record)
