@@ -27,9 +27,11 @@ def admin_command(service: Neo4jService, folder: Path, manifest: ImportManifest,
            f"--max-off-heap-memory={OFF_HEAP}", f"--report-file={service.home / 'logs' / 'import.report'}",
            *(f"--nodes={f}" for f in files(manifest.nodes)),
            *(f"--relationships={f}" for f in files(manifest.relationships))]
-    if manifest.multiline:  # only these files are parsed line-spanning (it costs parallel parsing)
-        multiline = ",".join(str(folder / name) for name in manifest.multiline)
-        cmd += ["--multiline-fields-format=v2", f"--multiline-fields={multiline}"]
+    if manifest.multiline:
+        # Values with line breaks (episode contents) need the multiline parser; its v2 form (only the files
+        # named) fails on a quoted value that crosses a read buffer ("found CR outside a text cell"), so v1, over
+        # every file, at the cost of parallel parsing.
+        cmd.append("--multiline-fields=true")
     return cmd
 
 
