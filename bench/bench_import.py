@@ -6,14 +6,17 @@ import, index population), the vector indexes' segments and a vector ask's laten
 It replaces the bench's store (the separate Neo4j on the scale ports, never the dev server): run it alone.
   nice -n 10 .venv/bin/python -m bench.bench_scale --phase import --facts 100000 --rebuild --label import_100k
   nice -n 10 .venv/bin/python -m bench.bench_scale --phase import --facts 1000000 --no-cypher --label import_1m
+(``--csv-only`` writes the files and stops; ``--reuse-csv`` imports files written so, counting their writing time.)
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import shutil
 import statistics
 import time
+from pathlib import Path
 from typing import Any
 
 from bench.bench_scale import CHANNEL_KINDS, embedder_for, graph_of, load_average, memory
@@ -21,7 +24,8 @@ from bench.bench_search import queries
 from strata.graph import Graph, apply_migrations
 from strata.graph.search import vector_channel
 from strata.ingest.embedders import make_embedder
-from strata.ingest.testing.synthetic import load, write_import_files
+from strata.ingest.protocols import Embedder
+from strata.ingest.testing.synthetic import Generated, load, write_import_files
 from strata.memory.admin_load import first_load, rebuild_vectors
 from strata.schema.settings import Settings
 from strata.services.manager import ServicesManager
@@ -31,15 +35,21 @@ def run(graph: Graph, settings: Settings, args: argparse.Namespace) -> dict[str,
     gen = graph_of(args)
     embedder = embedder_for(args, settings)
     folder = args.csv_dir / f"{gen.group_id}-{gen.n_facts}"
-    shutil.rmtree(folder, ignore_errors=True)
     graph.close()  # the store is replaced under it
     out: dict[str, Any] = {"facts": gen.n_facts, "csv_dir": str(folder)}
 
     load_before, started = load_average(), time.perf_counter()
-    written = write_import_files(gen, folder, embedder)
+    if args.reuse_csv and (folder / "written.json").exists():  # files written beforehand (`--csv-only`)
+        written = {**json.loads((folder / "written.json").read_text()), "csv_written_beforehand": True}
+        csv_s = written["csv_seconds"]
+    else:
+        written = write_csv(gen, folder, embedder)
+        csv_s = 0.0  # counted in the elapsed time below
+    if args.csv_only:
+        return {**out, "written": written}
     imported = first_load(settings, folder, replace=True)
     out["import_path"] = {**written, **imported.model_dump(), "csv_import_population_s":
-                          round(time.perf_counter() - started, 1), "load_average_before": load_before,
+                          round(time.perf_counter() - started + csv_s, 1), "load_average_before": load_before,
                           "load_average_after": load_average(), **after_load(settings, args)}
     if not args.keep_csv:
         shutil.rmtree(folder, ignore_errors=True)
@@ -63,6 +73,13 @@ def run(graph: Graph, settings: Settings, args: argparse.Namespace) -> dict[str,
         out["rebuild_after_cypher"] = {**rebuilt.model_dump(), "load_average": load_average(),
                                        "vector_asks": vector_asks(settings, args)}
     return out
+
+
+def write_csv(gen: Generated, folder: Path, embedder: Embedder) -> dict[str, Any]:
+    shutil.rmtree(folder, ignore_errors=True)
+    written = {**write_import_files(gen, folder, embedder), "load_average_after_csv": load_average()}
+    (folder / "written.json").write_text(json.dumps(written))
+    return written
 
 
 def after_load(settings: Settings, args: argparse.Namespace) -> dict[str, Any]:

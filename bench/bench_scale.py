@@ -431,6 +431,8 @@ def main() -> None:
     parser.add_argument("--csv-dir", type=Path, default=Path("/work/scale-csv"), help="import: files go here")
     parser.add_argument("--keep-csv", action="store_true", help="import: keep the files afterwards")
     parser.add_argument("--no-cypher", action="store_true", help="import: the import path only")
+    parser.add_argument("--csv-only", action="store_true", help="import: write the files, import nothing")
+    parser.add_argument("--reuse-csv", action="store_true", help="import: files from --csv-only, if there")
     parser.add_argument("--rebuild", action="store_true",
                         help="import: rebuild the vector indexes after the Cypher load (strata maintain), measured")
     parser.add_argument("--job", default=None, help="baseline: record this finished job instead of running one")

@@ -22,7 +22,6 @@ from pydantic import BaseModel
 # Between array elements and labels: a control character no text of the store holds (checked per value).
 ARRAY_DELIMITER = "\x1f"
 CHUNK_ROWS = 20_000
-_FLOAT32 = "{:.9g}"
 # Properties stored as 32-bit vectors by the Cypher path (setNodeVectorProperty / setRelationshipVectorProperty).
 VECTOR_PROPERTIES = frozenset({"name_embedding", "fact_embedding", "embedding", "context_embedding"})
 
@@ -155,8 +154,8 @@ def _scalar(value: Any) -> str:
 def _field(value: Any, kind: str) -> str:
     if value is None:
         return ""
-    if kind == "float[]":  # rounded to 32 bits here (as the Cypher path stores them); 9 digits give each back
-        return _quote(_join(map(_FLOAT32.format, np.asarray(value, dtype=np.float32).tolist())))
+    if kind == "float[]":  # rounded to 32 bits here, as the Cypher path stores them; the importer reads each back
+        return _quote(ARRAY_DELIMITER.join(map(repr, np.asarray(value, dtype=np.float32).tolist())))
     if kind.endswith("[]"):
         return _quote(_join(_text(v) for v in value))
     if kind == "string":
