@@ -9,7 +9,6 @@ where the Cypher path stores ``[]``). Vectors are ``float[]`` (what ``db.create.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import date, datetime
@@ -188,7 +187,3 @@ def _quote(value: str) -> str:
     # Every string quoted (an empty quoted field is "", an empty unquoted one is no property); quotes doubled.
     return '"' + value.replace('"', '""') + '"'
 
-
-def dump_rows(rows: Iterable[dict[str, Any]]) -> str:
-    """Rows as JSON lines, for comparing two stores in tests and reports."""
-    return "\n".join(json.dumps(r, sort_keys=True, default=str) for r in rows)

@@ -23,7 +23,8 @@ from strata.memory.admin_load import first_load
 from strata.schema.settings import Settings
 from strata.services.neo4j import Neo4jService
 
-pytestmark = pytest.mark.integration
+# Each test restarts its own Neo4j once or twice (import, schema, population): minutes on a shared machine.
+pytestmark = [pytest.mark.integration, pytest.mark.timeout(900)]
 NOW = datetime(2026, 1, 1, tzinfo=UTC)
 GROUP = "bench-admin-import"
 QUESTIONS = ("who works for", "lives in", "chief executive", "born in", "knows", "head office moved")
@@ -66,17 +67,17 @@ def _snapshot(graph: Graph) -> dict[str, Any]:
 
 
 def test_import_gives_the_store_the_cypher_path_gives(own_neo4j: Settings, tmp_path: Path) -> None:
-    gen = generate(GROUP, 400)
+    gen = generate(GROUP, 300)
     with Graph.from_settings(own_neo4j) as graph:  # the Cypher bulk path, into the empty store
         apply_migrations(graph, own_neo4j.embedding_dim)
         load(graph, gen, now=NOW)
         graph.query("CALL db.awaitIndexes(300)")
         cypher = _snapshot(graph)
         exported = export_group(graph, GROUP, tmp_path / "exported")
-    assert len(cypher["relationships"]) > 400 and any(hits for hits in cypher["answers"].values())
+    assert len(cypher["relationships"]) > 300 and any(hits for hits in cypher["answers"].values())
 
     written = write_import_files(gen, tmp_path / "generated", now=NOW)
-    assert written["facts"] == 400
+    assert written["facts"] == 300
     report = first_load(own_neo4j, tmp_path / "generated", replace=True)
     assert report.nodes == len(cypher["nodes"]) and report.relationships == len(cypher["relationships"])
     with Graph.from_settings(own_neo4j) as graph:
@@ -102,3 +103,23 @@ def test_a_store_holding_data_is_not_replaced_unless_asked(own_neo4j: Settings, 
         first_load(own_neo4j, tmp_path / "small")
     with Graph.from_settings(own_neo4j) as graph:
         assert graph.query("MATCH (e:Entity {uuid: 'keep-me'}) RETURN count(e) AS n")[0]["n"] == 1
+
+
+def test_maintain_rebuilds_vector_indexes_with_their_settings_and_answers(own_neo4j: Settings) -> None:
+    from strata.graph.maintain import vector_indexes
+    from strata.memory.admin_load import rebuild_vectors
+
+    group = "bench-maintain"
+    with Graph.from_settings(own_neo4j) as graph:
+        apply_migrations(graph, own_neo4j.embedding_dim)
+        load(graph, generate(group, 200), now=NOW)
+        graph.query("CALL db.awaitIndexes(300)")
+        before = {i.name: i.config for i in vector_indexes(graph)}
+        ask = SearchQuery(q="who lives in", limit=10)
+        answers = [h.model_dump() for h in search(graph, group, ask, HashEmbedder().embed).hits]
+    report = rebuild_vectors(own_neo4j)
+    assert sorted(r.name for r in report.rebuilt) == sorted(before)
+    assert set(report.segments_after) == set(before) and all(n >= 1 for n in report.segments_after.values())
+    with Graph.from_settings(own_neo4j) as graph:
+        assert {i.name: i.config for i in vector_indexes(graph)} == before
+        assert [h.model_dump() for h in search(graph, group, ask, HashEmbedder().embed).hits] == answers
