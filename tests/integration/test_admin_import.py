@@ -66,6 +66,14 @@ def _snapshot(graph: Graph) -> dict[str, Any]:
                                              for u, (e, t) in entities.items()}}
 
 
+def _schema(graph: Graph) -> list[str]:
+    """Indexes and constraints by definition (their ids and population aside)."""
+    indexes = graph.query("SHOW INDEXES YIELD name, type, entityType, labelsOrTypes, properties, options, "
+                          "owningConstraint RETURN *")
+    constraints = graph.query("SHOW CONSTRAINTS YIELD name, type, labelsOrTypes, properties RETURN *")
+    return sorted(json.dumps(r, sort_keys=True, default=str) for r in indexes + constraints)
+
+
 def test_import_gives_the_store_the_cypher_path_gives(own_neo4j: Settings, tmp_path: Path) -> None:
     gen = generate(GROUP, 300)
     with Graph.from_settings(own_neo4j) as graph:  # the Cypher bulk path, into the empty store
@@ -73,6 +81,7 @@ def test_import_gives_the_store_the_cypher_path_gives(own_neo4j: Settings, tmp_p
         load(graph, gen, now=NOW)
         graph.query("CALL db.awaitIndexes(300)")
         cypher = _snapshot(graph)
+        schema = _schema(graph)
         exported = export_group(graph, GROUP, tmp_path / "exported")
     assert len(cypher["relationships"]) > 300 and any(hits for hits in cypher["answers"].values())
 
@@ -82,6 +91,7 @@ def test_import_gives_the_store_the_cypher_path_gives(own_neo4j: Settings, tmp_p
     assert report.nodes == len(cypher["nodes"]) and report.relationships == len(cypher["relationships"])
     with Graph.from_settings(own_neo4j) as graph:
         imported = _snapshot(graph)
+        assert _schema(graph) == schema  # every index and constraint, built once over the loaded data
         assert graph.query("MATCH (n) WHERE n.group_id <> $g RETURN count(n) AS n", g=GROUP)[0]["n"] == 0
     for part in ("nodes", "relationships", "answers", "entities"):
         assert imported[part] == cypher[part], part
