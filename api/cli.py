@@ -210,6 +210,7 @@ def demo(book: Path | None = typer.Option(None, exists=True, dir_okay=False,
 def _register_command_modules() -> None:
     """Command groups live in their own modules; each exposes a Typer ``app`` whose commands join the root."""
     from strata.api import (
+        cli_admin,
         cli_bloom,
         cli_edit,
         cli_extract,
@@ -223,7 +224,7 @@ def _register_command_modules() -> None:
     )
 
     for module in (cli_extract, cli_ingest, cli_edit, cli_purge, cli_query, cli_review, cli_bloom, cli_summaries,
-                   cli_retention, cli_reembed):
+                   cli_retention, cli_reembed, cli_admin):
         for command in module.app.registered_commands:
             app.registered_commands.append(command)
         for group in module.app.registered_groups:

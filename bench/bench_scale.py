@@ -16,6 +16,8 @@ better part of an hour and the database is meant to be new (deleted vector index
   re-ranked by their exact cosine. With ``--vectors cache`` the exact ranking is computed from the cached
   vectors (numpy; the Cypher scan takes about a minute a query at 1M facts), checked against the Cypher scan
   on the first ``--truth-checks`` queries;
+- ``import``: the first load through ``neo4j-admin`` against the Cypher bulk path, each into an empty database
+  (bench/bench_import.py; it replaces the store), with ``--rebuild`` the vector indexes rebuilt after;
 - ``hnsw``: one kind's vector index built again with other HNSW settings (``--hnsw-m``,
   ``--hnsw-ef-construction``, ``--no-quantization``): its population time, recall and latency by depth.
 Vectors: ``--vectors hash`` (the deterministic HashEmbedder, fast), or ``cache`` (ONNX MiniLM vectors computed
@@ -395,8 +397,15 @@ def hnsw(graph: Graph) -> dict[str, Any]:
     return {r["name"]: {k: v for k, v in r["config"].items() if k.startswith("vector.")} for r in rows}
 
 
+def phase_import(graph: Graph, settings: Settings, args: argparse.Namespace) -> dict[str, Any]:
+    """First load through neo4j-admin against the Cypher bulk path (bench/bench_import.py)."""
+    from bench.bench_import import run  # it uses this module's helpers
+
+    return run(graph, settings, args)
+
+
 PHASES = {"baseline": phase_baseline, "load": phase_load, "restart": phase_restart, "search": phase_search,
-          "ingest": phase_ingest, "recall": phase_recall, "hnsw": phase_hnsw}
+          "ingest": phase_ingest, "recall": phase_recall, "hnsw": phase_hnsw, "import": phase_import}
 
 
 def main() -> None:
@@ -419,6 +428,13 @@ def main() -> None:
     parser.add_argument("--hnsw-m", type=int, default=16)
     parser.add_argument("--hnsw-ef-construction", type=int, default=100)
     parser.add_argument("--no-quantization", action="store_true")
+    parser.add_argument("--csv-dir", type=Path, default=Path("/work/scale-csv"), help="import: files go here")
+    parser.add_argument("--keep-csv", action="store_true", help="import: keep the files afterwards")
+    parser.add_argument("--no-cypher", action="store_true", help="import: the import path only")
+    parser.add_argument("--csv-only", action="store_true", help="import: write the files, import nothing")
+    parser.add_argument("--reuse-csv", action="store_true", help="import: files from --csv-only, if there")
+    parser.add_argument("--rebuild", action="store_true",
+                        help="import: rebuild the vector indexes after the Cypher load (strata maintain), measured")
     parser.add_argument("--job", default=None, help="baseline: record this finished job instead of running one")
     parser.add_argument("--label", default=None, help="the key the phase's results are stored under")
     args = parser.parse_args()

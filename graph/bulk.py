@@ -14,13 +14,13 @@ from strata.schema.errors import InputError
 PREFIX = "bench-"
 
 
-def _check(group_id: str) -> None:
+def check_group(group_id: str) -> None:
     if not group_id.startswith(PREFIX):
         raise InputError(f"bulk loading is only for {PREFIX}* groups", {"group": group_id})
 
 
 def _write(graph: Graph, cypher: str, group_id: str, rows: Sequence[dict[str, Any]], now: datetime) -> None:
-    _check(group_id)
+    check_group(group_id)
     if rows:
         graph.write(lambda tx: tx.run(cypher, rows=list(rows), group_id=group_id, group_tag=lucene.group_tag(group_id),
                                       now=now).consume())
@@ -50,7 +50,7 @@ def bulk_predicates(graph: Graph, group_id: str, rows: Sequence[dict[str, Any]],
 
 def drop_group(graph: Graph, group_id: str, batch: int = 10_000) -> int:
     """Delete every fact and node of a bench group, in bounded transactions; returns the number deleted."""
-    _check(group_id)
+    check_group(group_id)
     total = 0
     for cypher in (q.DROP_FACTS_BATCH, q.DROP_NODES_BATCH):
         while n := graph.query(cypher, group_id=group_id, batch=batch)[0]["n"]:

@@ -68,16 +68,25 @@ def split_statements(text: str) -> list[str]:
     return [s.strip() for s in "\n".join(lines).split(";") if s.strip()]
 
 
-def apply_migrations(graph: Graph, embedding_dim: int, await_timeout_s: int = 300) -> MigrationReport:
+def apply_migrations(graph: Graph, embedding_dim: int, await_timeout_s: int = 300,
+                     data_fixes: bool = True) -> MigrationReport:
+    """Every migration not applied yet. ``data_fixes=False`` runs only the schema statements (constraints and
+    indexes) for a store written in the latest shape at once (a first load through ``neo4j-admin``): a
+    migration's data fix (a ``MATCH`` over older data) has nothing to fix there and must not rewrite what was
+    loaded, and an index a later migration drops is not built over the loaded data only to be dropped."""
     applied_before = {row["version"] for row in graph.query(q.APPLIED_VERSIONS)}
     applied, skipped = [], []
     params = {"embedding_dim": embedding_dim}
+    pending = [m for m in load_migrations() if m.version not in applied_before]
+    skip = set() if data_fixes else superseded(pending)
     for migration in load_migrations():
         label = f"{migration.version:04d}_{migration.name}"
         if migration.version in applied_before:
             skipped.append(label)
             continue
-        for statement in migration.statements:
+        for i, statement in enumerate(migration.statements):
+            if (migration.version, i) in skip:
+                continue
             _run_schema_statement(graph, statement, params)
         graph.query(q.RECORD_MIGRATION, version=migration.version, name=migration.name,
                     checksum=migration.checksum, params=[f"embedding_dim={embedding_dim}"])
@@ -87,6 +96,25 @@ def apply_migrations(graph: Graph, embedding_dim: int, await_timeout_s: int = 30
     return MigrationReport(applied=applied, already_applied=skipped,
                            indexes=graph.query(q.COUNT_INDEXES)[0]["n"],
                            constraints=graph.query(q.COUNT_CONSTRAINTS)[0]["n"], embedding_dim=embedding_dim)
+
+
+_CREATE = re.compile(r"^CREATE\s+(?:\w+\s+)*?(?:INDEX|CONSTRAINT)\s+(\w+)", re.IGNORECASE)
+_DROP = re.compile(r"^DROP\s+(?:INDEX|CONSTRAINT)\s+(\w+)", re.IGNORECASE)
+
+
+def superseded(migrations: list[Migration]) -> set[tuple[int, int]]:
+    """(version, statement) pairs a store loaded in its latest shape skips: data fixes, and the creation of an
+    index or constraint that a later statement drops (its drop is then a no-op: ``IF EXISTS``)."""
+    statements = [(m.version, i, s.lstrip()) for m in migrations for i, s in enumerate(m.statements)]
+    skip = set()
+    for n, (version, i, text) in enumerate(statements):
+        if text.upper().startswith("MATCH"):
+            skip.add((version, i))
+        elif created := _CREATE.match(text):
+            name = created.group(1)
+            if any((d := _DROP.match(later)) and d.group(1) == name for _, _, later in statements[n + 1:]):
+                skip.add((version, i))
+    return skip
 
 
 def _run_schema_statement(graph: Graph, statement: str, params: dict[str, int]) -> None:

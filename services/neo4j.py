@@ -123,6 +123,14 @@ class Neo4jService:
     def sizes(self) -> StoreSizes:
         return store_sizes(self.databases)
 
+    def vector_segments(self, index_ids: dict[str, int]) -> dict[str, int]:
+        """Lucene segments of each vector index (a query searches every segment's HNSW graph): the ``.si`` files
+        under the index's folder, named by its id; empty where the store is not under this home."""
+        home = self.databases / self.settings.neo4j_database / "schema" / "index"
+        if not home.exists():
+            return {}
+        return {name: sum(1 for _ in home.glob(f"vector-*/{index_id}/**/*.si")) for name, index_id in index_ids.items()}
+
     def write_config(self, memory: MemoryPlan | None = None) -> Path:
         s = self.settings
         memory = memory or self.memory_plan()

@@ -26,9 +26,12 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from functools import cached_property, lru_cache
+from pathlib import Path
 
 from strata.graph import Graph
+from strata.graph.admin_csv import CsvStoreWriter
 from strata.graph.bulk import bulk_entities, bulk_episodes, bulk_facts, bulk_predicates, drop_group
+from strata.graph.bulk_csv import BulkCsv
 from strata.ingest.embedders import HashEmbedder
 from strata.ingest.protocols import Embedder
 from strata.resolve.normalize import entity_key
@@ -336,52 +339,90 @@ def _episode(group_id: str, seq: int, chunk: list[FactRow]) -> tuple[dict, list[
     return episode, spans
 
 
-def load(graph: Graph, gen: Generated, embedder: Embedder | None = None,
-         facts_per_episode: int = FACTS_PER_EPISODE) -> dict:
-    """Write the generated graph (after dropping the group), a batch at a time; returns counts and timings."""
-    embedder = embedder or HashEmbedder()
-    now = utcnow()
-    started = time.perf_counter()
-    drop_group(graph, gen.group_id)
+@dataclass
+class Planned:
+    """What the loaders write, in order: row batches as ``strata.graph.bulk`` takes them (``kind`` is one of
+    entities, episodes, facts, predicates), and the totals once every batch was read."""
+
+    counts: dict[str, int]
+    closed: int = 0
+    episodes: int = 0
+
+
+def planned_rows(gen: Generated, embedder: Embedder, now: datetime, planned: Planned,
+                 facts_per_episode: int = FACTS_PER_EPISODE) -> Iterator[tuple[str, list[dict]]]:
+    """The generated graph as bulk rows, a batch at a time, vectors included: the Cypher path (``load``) and
+    the import files (``synthetic_csv``) write the same rows."""
     for chunk in batches(gen.entities()):
         vectors = embedder.embed([e.name for e in chunk])
-        bulk_entities(graph, gen.group_id, [
-            {"uuid": e.uuid, "key": entity_key(e.name, e.type), "name": e.name, "type": e.type, "summary": "",
-             "embedding": v} for e, v in zip(chunk, vectors, strict=True)], now)
-    entities_s = time.perf_counter() - started
-
-    counts: dict[str, int] = {}
-    seq, closed, facts_s = 0, 0, 0.0
+        yield "entities", [{"uuid": e.uuid, "key": entity_key(e.name, e.type), "name": e.name, "type": e.type,
+                            "summary": "", "embedding": v} for e, v in zip(chunk, vectors, strict=True)]
     per_batch = max(1, BATCH // facts_per_episode) * facts_per_episode  # whole episodes per batch
     for batch in batches(gen.facts(), per_batch):
         episodes, fact_rows = [], []
         for i in range(0, len(batch), facts_per_episode):
-            episode, spans = _episode(gen.group_id, seq, batch[i:i + facts_per_episode])
+            episode, spans = _episode(gen.group_id, planned.episodes, batch[i:i + facts_per_episode])
             episodes.append(episode)
             fact_rows += spans
-            seq += 1
+            planned.episodes += 1
         for chunk in batches(episodes, 50):
             vectors = embedder.embed([e["content"] for e in chunk])
-            bulk_episodes(graph, gen.group_id, [{**e, "embedding": v} for e, v in zip(chunk, vectors, strict=True)],
-                          now)
-        facts_started = time.perf_counter()
+            yield "episodes", [{**e, "embedding": v} for e, v in zip(chunk, vectors, strict=True)]
         vectors = embedder.embed([f.sentence for f, *_ in fact_rows])
-        bulk_facts(graph, gen.group_id, [
+        yield "facts", [
             {"uuid": f.uuid, "subject_uuid": f.subject.uuid, "object_uuid": f.object.uuid, "predicate": f.predicate,
              "fact": f.sentence, "valid_at": f.valid_at, "invalid_at": f.invalid_at,
              "invalidated_by": f.invalidated_by, "invalidated_at": now if f.invalidated_by else None,
              "episode_uuid": ep, "evidence": f"{ep}:{start}:{end}", "embedding": v}
-            for (f, ep, start, end), v in zip(fact_rows, vectors, strict=True)], now)
-        facts_s += time.perf_counter() - facts_started
+            for (f, ep, start, end), v in zip(fact_rows, vectors, strict=True)]
         for f in batch:
-            counts[f.predicate] = counts.get(f.predicate, 0) + 1
-            closed += f.invalid_at is not None
-    bulk_predicates(graph, gen.group_id, [
-        {"name": name, "description": name.replace("_", " "), "functional": kind.functional,
-         "count": counts.get(name, 0)} for name, kind in PREDICATES.items()], now)
-    total_s = time.perf_counter() - started
-    return {"group": gen.group_id, "facts": sum(counts.values()), "entities": gen.n_entities,
+            planned.counts[f.predicate] = planned.counts.get(f.predicate, 0) + 1
+            planned.closed += f.invalid_at is not None
+    yield "predicates", [{"name": name, "description": name.replace("_", " "), "functional": kind.functional,
+                          "count": planned.counts.get(name, 0)} for name, kind in PREDICATES.items()]
+
+
+def report(gen: Generated, planned: Planned) -> dict:
+    return {"group": gen.group_id, "facts": sum(planned.counts.values()), "entities": gen.n_entities,
             "people": gen.n_people, "organizations": gen.n_orgs, "places": gen.n_places,
-            "episodes": seq, "closed_facts": closed, "facts_by_predicate": dict(sorted(counts.items())),
-            "load_seconds": round(total_s, 2), "entities_seconds": round(entities_s, 2),
-            "facts_per_second": round(sum(counts.values()) / max(facts_s, 1e-9), 1)}
+            "episodes": planned.episodes, "closed_facts": planned.closed,
+            "facts_by_predicate": dict(sorted(planned.counts.items()))}
+
+
+def load(graph: Graph, gen: Generated, embedder: Embedder | None = None,
+         facts_per_episode: int = FACTS_PER_EPISODE, now: datetime | None = None) -> dict:
+    """Write the generated graph (after dropping the group), a batch at a time; returns counts and timings."""
+    embedder = embedder or HashEmbedder()
+    now = now or utcnow()
+    started = time.perf_counter()
+    drop_group(graph, gen.group_id)
+    writers = {"entities": bulk_entities, "episodes": bulk_episodes, "facts": bulk_facts,
+               "predicates": bulk_predicates}
+    planned = Planned(counts={})
+    entities_s, facts_s = 0.0, 0.0
+    for kind, rows in planned_rows(gen, embedder, now, planned, facts_per_episode):
+        began = time.perf_counter()
+        writers[kind](graph, gen.group_id, rows, now)
+        if kind == "entities":
+            entities_s = time.perf_counter() - started
+        elif kind == "facts":
+            facts_s += time.perf_counter() - began
+    total_s = time.perf_counter() - started
+    return {**report(gen, planned), "load_seconds": round(total_s, 2), "entities_seconds": round(entities_s, 2),
+            "facts_per_second": round(sum(planned.counts.values()) / max(facts_s, 1e-9), 1)}
+
+
+def write_import_files(gen: Generated, folder: Path, embedder: Embedder | None = None,
+                       facts_per_episode: int = FACTS_PER_EPISODE, now: datetime | None = None) -> dict:
+    """The same graph as ``load`` writes, as files for a first load through ``neo4j-admin`` (streamed)."""
+    embedder = embedder or HashEmbedder()
+    started = time.perf_counter()
+    writer = CsvStoreWriter(folder)
+    out = BulkCsv(writer, gen.group_id, now or utcnow())
+    planned = Planned(counts={})
+    for kind, rows in planned_rows(gen, embedder, out.now, planned, facts_per_episode):
+        out.write(kind, rows)
+    manifest = writer.close()
+    return {**report(gen, planned), "csv_seconds": round(time.perf_counter() - started, 2),
+            "csv_bytes": sum(p.stat().st_size for p in folder.glob("*.csv")), "files": len(manifest.nodes) +
+            len(manifest.relationships)}
