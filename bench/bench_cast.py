@@ -30,7 +30,7 @@ from itertools import combinations
 from pathlib import Path
 from typing import Any
 
-from strata.graph import Graph
+from strata.graph import Graph, apply_migrations
 from strata.graph.keys import create_key
 from strata.ingest.sources import count_tokens, load_source
 from strata.ingest.submit import submit_document
@@ -253,6 +253,7 @@ def main() -> None:
     if novels and args.reuse and len(novels) > 1:
         raise SystemExit("--reuse scores one group: name one --novel")
     with Graph.from_settings(settings) as graph:
+        apply_migrations(graph, settings.embedding_dim)  # a fresh store has no indexes before the API's first start
         if not novels:
             result = run_one(graph, settings, args.book, CHARACTERS, args.reuse, args.limit, args.keep, command)
             print(json.dumps({k: v for k, v in result.items() if k != "top_candidate"}, indent=2))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator
 from concurrent.futures import Executor, Future
 from contextlib import contextmanager
@@ -17,7 +18,7 @@ from neo4j.exceptions import (
     TransientError,
 )
 
-from strata.schema.errors import ConfigError, InputError, UpstreamUnavailableError
+from strata.schema.errors import ConfigError, InputError, SchemaMismatchError, UpstreamUnavailableError
 from strata.schema.settings import Settings
 
 T = TypeVar("T")
@@ -32,6 +33,9 @@ def make_driver(settings: Settings) -> Driver:
                                 notifications_min_severity="OFF")
 
 
+_MISSING_INDEX = re.compile(r"There is no such (?:fulltext |vector )?(?:schema )?index", re.IGNORECASE)
+
+
 @contextmanager
 def mapped_errors() -> Iterator[None]:
     """Turn driver errors into Strata errors: unreachable/transient -> retryable."""
@@ -42,6 +46,9 @@ def mapped_errors() -> Iterator[None]:
     except AuthError as exc:
         raise ConfigError(f"neo4j rejected the credentials: {exc.message}") from exc
     except ClientError as exc:
+        if _MISSING_INDEX.search(exc.message or ""):  # not the caller's input: the store was never migrated
+            raise SchemaMismatchError(f"the schema is not applied to this store ({exc.message}): run "
+                                      "`strata schema apply` (the API and workers apply it at start)") from exc
         raise InputError(f"neo4j rejected the query: {exc.message}", {"code": exc.code}) from exc
 
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from strata.graph import Graph, apply_migrations
+from strata.graph.migrate import pending_migrations
 from strata.graph.rescore import Rescorer
 from strata.ingest.protocols import Embedder
 from strata.schema.settings import Settings
@@ -77,14 +78,16 @@ class Runtime:
 
 
 def build_runtime(settings: Settings, *, pipeline: bool = False, celery: bool = False, embedder: bool = True,
-                  migrate: bool = False) -> Runtime:
+                  migrate: bool = False, writes: bool = False) -> Runtime:
     """What a process needs, built once: ``pipeline`` to commit episodes here, ``celery`` to queue them,
-    ``embedder`` for queries, ``migrate`` to apply the schema first (the API does, at start)."""
+    ``embedder`` for queries, ``migrate`` to apply the schema first (the API does, at start). A process that
+    commits episodes (``pipeline``, or ``writes``: a worker) applies the schema only when a migration is
+    pending: on a fresh store its first episode would otherwise fail on a missing index."""
     pool = ThreadPoolExecutor(max_workers=POOL_THREADS, thread_name_prefix="strata-graph")
     graph = Graph.from_settings(settings, pool=pool)
     rt = Runtime(settings=settings, graph=graph, pool=pool)
     try:
-        if migrate:
+        if migrate or ((pipeline or writes) and pending_migrations(graph)):
             from strata.graph.upgrade import upgrade_offices
             from strata.ingest.rules import office_rules
 
@@ -142,4 +145,4 @@ def worker_app(settings: Settings) -> Celery:
     first task (after the prefork fork), without the query embedder (the pipeline has its own)."""
     from strata.ingest.celery_app import make_celery
 
-    return make_celery(settings, build=lambda: build_runtime(settings, embedder=False))
+    return make_celery(settings, build=lambda: build_runtime(settings, embedder=False, writes=True))
