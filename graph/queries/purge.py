@@ -268,8 +268,11 @@ CREATE (p:PurgeRecord {uuid: $record.uuid})
 SET p += $record
 """
 
+# An episode a live worker holds: its lease not expired (one without a lease was claimed before leases existed).
+# An expired lease is a dead holder's (a killed `ingest --inline`, a worker gone): it does not block a purge.
 PROCESSING = """
 MATCH (ep:Episode) WHERE ep.group_id = $group_id AND ep.status = 'processing'
+  AND coalesce(ep.lease_until >= datetime(), true)
   AND ($episodes IS NULL OR ep.uuid IN $episodes)
 RETURN count(ep) AS n
 """
