@@ -82,7 +82,8 @@ def main() -> None:
         n0, p0, t0 = cpu_s(pid), time.process_time(), time.perf_counter()
         res = search(graph, a.group, SearchQuery(q=text, limit=a.limit), embed=lambda _t: [vectors[text]])
         t1, p1, n1 = time.perf_counter(), time.process_time(), cpu_s(pid)
-        hits = [(h.kind, (h.fact or h.entity or h.episode).uuid) for h in res.hits]  # type: ignore[union-attr]
+        hits: list[tuple[str, str]] = [(h.kind, (h.fact or h.entity or h.episode).uuid)  # type: ignore[union-attr]
+                                       for h in res.hits]
         return (t1 - t0) * 1000, (p1 - p0) * 1000, (n1 - n0) * 1000, trips[0], hits
 
     for text in questions:  # warm-up
