@@ -114,7 +114,7 @@ def search(graph: Graph, group_id: str, query: SearchQuery, embed: EmbedFn | Non
 
 
 def gather(graph: Graph, group_id: str, query: SearchQuery, embed: EmbedFn | None = None) -> Gathered:
-    """Run the channels (two round trips side by side) and turn their hits into candidates."""
+    """Run the channels (three round trips side by side) and turn their hits into candidates."""
     text = query.q.strip()
     embedding, degraded = embed_query(embed, text)
     # Per index kind: the fact and passage indexes drop stop words (english analyzer), so their queries do too.
