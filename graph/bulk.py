@@ -6,9 +6,12 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
+from neo4j import ManagedTransaction
+
 from strata.graph import lucene
 from strata.graph.driver import Graph
 from strata.graph.queries import bulk as q
+from strata.graph.text_version import bump as bump_text_version
 from strata.schema.errors import InputError
 
 PREFIX = "bench-"
@@ -22,8 +25,11 @@ def check_group(group_id: str) -> None:
 def _write(graph: Graph, cypher: str, group_id: str, rows: Sequence[dict[str, Any]], now: datetime) -> None:
     check_group(group_id)
     if rows:
-        graph.write(lambda tx: tx.run(cypher, rows=list(rows), group_id=group_id, group_tag=lucene.group_tag(group_id),
-                                      now=now).consume())
+        def work(tx: ManagedTransaction) -> None:
+            tx.run(cypher, rows=list(rows), group_id=group_id, group_tag=lucene.group_tag(group_id), now=now).consume()
+            bump_text_version(tx, group_id)
+
+        graph.write(work)
 
 
 def bulk_entities(graph: Graph, group_id: str, rows: Sequence[dict[str, Any]], now: datetime) -> None:

@@ -19,6 +19,7 @@ from strata.graph.driver import Graph
 from strata.graph.network import refresh_interactions
 from strata.graph.queries import commit as q
 from strata.graph.summaries import mark_stale
+from strata.graph.text_version import bump as bump_text_version
 from strata.schema.models import Episode, Functionality
 from strata.schema.plan import CommitPlan, TemporalFact, TimelineUpdate
 
@@ -103,6 +104,7 @@ def commit_episode(graph: Graph, plan: CommitPlan, timeline: TimelineFn, now: da
         touched = {uuid for n in plan.notes for uuid in n.entity_uuids}
         mark_stale(tx, plan.group_id, touched)
         slot_facts, updates = recompute_slots(tx, plan.group_id, seeds, timeline, now, touched)
+        bump_text_version(tx, plan.group_id)
         return CommitResult(episode_uuid=ep_uuid, entities=len(plan.entities), facts=len(plan.facts),
                             passages=len(plan.passages), slot_facts=slot_facts, slot_updates=updates,
                             touched=sorted(touched))

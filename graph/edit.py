@@ -15,6 +15,7 @@ from strata.graph.driver import Graph
 from strata.graph.network import refresh_partners
 from strata.graph.queries import consolidate as cq
 from strata.graph.queries import edit as q
+from strata.graph.text_version import bump as bump_text_version
 from strata.schema import ids
 from strata.schema.errors import InputError, NotFoundError
 from strata.schema.requests_write import Correction
@@ -85,6 +86,7 @@ def merge_entities(graph: Graph, group_id: str, from_uuid: str, into_uuid: str, 
         refresh_partners(tx, group_id, (from_uuid, into_uuid), now)
         seeds = sorted({(r["subject_uuid"], r["predicate"], r["object_uuid"]) for r in moved})
         _, updates = recompute_slots(tx, group_id, seeds, timeline, now)
+        bump_text_version(tx, group_id)
         return MergeResult(merged=from_uuid, into=into_uuid, facts_moved=len(moved), mentions_moved=mentions,
                            facts_deduplicated=dedup["duplicates"], slot_updates=updates, record_uuid=record_uuid)
 
@@ -134,6 +136,7 @@ def correct_fact(graph: Graph, group_id: str, uuid: str, fix: Correction, timeli
             seeds.add((row["subject_uuid"], predicate, object_uuid))
             replaced, result_uuid = uuid, new_uuid
         _, updates = recompute_slots(tx, group_id, sorted(seeds), timeline, now)
+        bump_text_version(tx, group_id)
         return CorrectionResult(uuid=result_uuid, replaced=replaced, slot_updates=updates)
 
     return graph.write(work)

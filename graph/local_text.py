@@ -1,9 +1,11 @@
 """A small group's full-text channels, scored in process over the group's own documents (graph/bm25.py).
 
-The channel query (graph/queries/search.py) asks no index for a small group: it returns the group's statistics
-per field (how many documents hold it, their total length), which say whether the table of the group's
-documents kept here is current. A table is built (one query: every document of the kind with its texts) the
-first time and whenever those statistics change, i.e. after a write to the group's texts. The documents
+The channel query (graph/queries/search.py) asks no index for a small group: it returns the group's text
+version (graph/text_version.py: a token every writer of the group's texts sets anew in its transaction) and
+statistics per field (how many documents hold it, their total length), which together say whether the table of
+the group's documents kept here is current. A table is built (one query: every document of the kind with its
+texts) the first time and whenever either changes, i.e. after a write to the group's texts (the statistics
+alone miss a text replaced by another of the same length). The documents
 holding any of the question's terms are ranked by BM25 there, then read in that order, filtered until the
 channel's limit pass (``OWN_TEXT_HITS``: one query for every such channel of the search).
 """
@@ -22,21 +24,22 @@ from strata.graph.queries import search as q
 # go first.
 MAX_TABLES = 128
 
-_tables: OrderedDict[tuple[str, str, str], tuple[list[dict[str, int]], bm25.Table]] = OrderedDict()
+_tables: OrderedDict[tuple[str, str, str], tuple[dict[str, Any], bm25.Table]] = OrderedDict()
 _lock = threading.Lock()
 
 
-def _table(graph: Graph, group_id: str, kind: str, stats: list[dict[str, int]]) -> bm25.Table:
+def _table(graph: Graph, group_id: str, kind: str, state: dict[str, Any]) -> bm25.Table:
+    """The kept table while ``state`` (the channel's text version and statistics) is the one it was built at."""
     key = (graph.database, group_id, kind)
     with _lock:
         kept = _tables.get(key)
-        if kept is not None and kept[0] == stats:
+        if kept is not None and kept[0] == state:
             _tables.move_to_end(key)
             return kept[1]
     rows = graph.fetch(q.OWN_TEXTS[kind], group_id=group_id)
     table = bm25.Table(kind, [(r["uuid"], r["texts"]) for r in rows])
     with _lock:
-        _tables[key] = (stats, table)
+        _tables[key] = (state, table)
         _tables.move_to_end(key)
         while len(_tables) > MAX_TABLES:
             _tables.popitem(last=False)
@@ -52,7 +55,7 @@ def answer(graph: Graph, args: dict[str, Any], rows: dict[str, dict[str, Any]], 
         return
     ordered: dict[str, Any] = {}
     for kind, row in small.items():
-        found = bm25.ranked(_table(graph, args["group_id"], kind, row["detail"]["stats"]), args.get("question", ""))
+        found = bm25.ranked(_table(graph, args["group_id"], kind, row["detail"]), args.get("question", ""))
         ordered[f"{kind}_ordered"] = [uuid for uuid, _ in found]
         ordered[f"{kind}_scores"] = [score for _, score in found]
     expand = expand and "entity" in small

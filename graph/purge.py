@@ -30,6 +30,7 @@ from strata.graph.driver import Graph
 from strata.graph.network import refresh_interactions
 from strata.graph.queries import purge as q
 from strata.graph.retract import RetractResult, retract_in
+from strata.graph.text_version import bump as bump_text_version
 from strata.schema.errors import InputError, NotFoundError
 
 EmbedFn = Callable[[list[str]], list[list[float]]]
@@ -116,7 +117,9 @@ def _purge(graph: Graph, group_id: str, episodes: list[str], rules: PurgeRules, 
 
         def work(tx: ManagedTransaction, b: list[str] = batch, lv: list[str] = live,
                  a: list[str] = agents) -> tuple[RetractResult, PurgeCounts]:
-            return _purge_batch(tx, group_id, b, lv, a, rules, now)
+            done = _purge_batch(tx, group_id, b, lv, a, rules, now)
+            bump_text_version(tx, group_id)
+            return done
 
         retracted, done = graph.write(work)
         retraction = _add(retraction, retracted)

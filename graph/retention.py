@@ -15,6 +15,7 @@ from pydantic import BaseModel
 from strata.graph.driver import Graph
 from strata.graph.queries import retention as q
 from strata.graph.read import native
+from strata.graph.text_version import bump_groups
 from strata.schema.retention import Cutoffs, RetentionCounts, RetentionPolicy, RetentionPurge, StoredPolicy, salience
 
 BATCH = 2_000  # rows per write transaction of a run or a purge
@@ -101,15 +102,20 @@ def apply_cutoffs(graph: Graph, group_id: str, cut: Cutoffs, now: datetime, dry_
         counts[hidden_name] = _loop(graph, hide, group_id=group_id, before=before, now=now) if before else 0
     if not dry_run:
         graph.query(q.APPLIED, group_id=group_id, now=now)
+        if any(counts.values()):  # after the batches' commits: what was hidden or restored changed its text
+            bump_groups(graph, [group_id])
     return RetentionCounts(**counts)
 
 
 def purge_hidden(graph: Graph, group_id: str, now: datetime) -> RetentionPurge:
     """Remove for good what retention hid in the group: it can no longer be restored."""
-    return RetentionPurge(group_id=group_id, purged_at=now,
-                          episodes=_loop(graph, q.PURGE_EPISODES, group_id=group_id, now=now),
-                          passages=_loop(graph, q.PURGE_PASSAGES, group_id=group_id),
-                          facts=_loop(graph, q.PURGE_FACTS, group_id=group_id, now=now))
+    purged = RetentionPurge(group_id=group_id, purged_at=now,
+                            episodes=_loop(graph, q.PURGE_EPISODES, group_id=group_id, now=now),
+                            passages=_loop(graph, q.PURGE_PASSAGES, group_id=group_id),
+                            facts=_loop(graph, q.PURGE_FACTS, group_id=group_id, now=now))
+    if purged.episodes or purged.passages or purged.facts:
+        bump_groups(graph, [group_id])
+    return purged
 
 
 def content_size(graph: Graph, group_id: str) -> ContentSize:

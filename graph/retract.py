@@ -16,6 +16,7 @@ from strata.graph.commit import TimelineFn, recompute_slots
 from strata.graph.driver import Graph
 from strata.graph.network import episode_cast, refresh_interactions
 from strata.graph.queries import retract as q
+from strata.graph.text_version import bump as bump_text_version
 from strata.schema.errors import NotFoundError
 
 
@@ -38,6 +39,7 @@ def retract_in(tx: ManagedTransaction, group_id: str, episode_uuid: str, timelin
     refresh_interactions(tx, group_id, cast, now)
     seeds = {(r["subject_uuid"], r["predicate"], r["object_uuid"]) for r in released}
     _, updates = recompute_slots(tx, group_id, sorted(seeds), timeline, now)
+    bump_text_version(tx, group_id)
     return RetractResult(episodes=1, facts_released=len(released),
                          facts_expired=sum(1 for r in released if r["expired"]),
                          entities_dropped=dropped, slot_updates=updates)

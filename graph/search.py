@@ -43,17 +43,25 @@ RRF_K = 60
 # Each channel ranks this many hits per hit asked, for the fusion.
 CHANNEL_DEPTH = 3
 # Indexes are shared by all groups and filtered afterwards, so each channel over-fetches: per hit asked, at least,
-# by kind. Facts are also filtered by time (the history of a busy slot outnumbers its current fact), entities and
-# passages only by group and expiry, so they ask half as deep (the vector channels' cost grows with the depth).
-# A channel left short while its index had more asks again, MAX_INDEX_DEPTH deep. A vector channel of a group with
-# at most `graph.vector_scan_max` items of its kind reads its own items instead (exact, never asked again).
-OVERFETCH: dict[str, tuple[int, int]] = {"fact": (10, 100), "entity": (5, 50), "passage": (5, 50)}
+# by kind. The ranker reads CHANNEL_DEPTH hits per hit asked of each channel, so 5 per hit asks 5/3 of what it
+# reads: facts are also filtered by time (a third of a busy graph's facts are history), entities and passages by
+# group and expiry. Facts asked 10 per hit (session 16) cost a third more of their query at 100k facts and changed
+# 0.25% of the top 10 when halved (docs/benchmarks.md, session 17); the HNSW ask's cost grows with the depth. A
+# channel left short (fewer hits than asked) while its index had more asks again, MAX_INDEX_DEPTH deep. A vector
+# channel of a group with at most `graph.vector_scan_max` items of its kind reads its own items instead (exact,
+# never asked again).
+OVERFETCH: dict[str, tuple[int, int]] = {"fact": (5, 50), "entity": (5, 50), "passage": (5, 50)}
 EXPANSION_SEEDS = 3
 # A fact cites at most this many evidence spans; an entity its mentions inside the passages among the hits
 # (what the caller reads anyway), this many at most.
 MAX_PROVENANCE = 5
 # MMR picks its `limit` hits from this many times as many fused candidates.
 MMR_POOL = 3
+# The kinds whose channels run in a query of their own beside the caller's (the entity channels, with the
+# expansion from their best entities, run in the caller's thread). A query's UNION runs its branches one after
+# another, and each kind asks other indexes (its own HNSW and Lucene index): apart, the three kinds' asks wait
+# for the slowest instead of their sum.
+BESIDE_KINDS = ("fact", "passage")
 EmbedFn = Callable[[Sequence[str]], list[list[float]]]
 
 
@@ -106,7 +114,7 @@ def search(graph: Graph, group_id: str, query: SearchQuery, embed: EmbedFn | Non
 
 
 def gather(graph: Graph, group_id: str, query: SearchQuery, embed: EmbedFn | None = None) -> Gathered:
-    """Run the channels (two round trips side by side) and turn their hits into candidates."""
+    """Run the channels (three round trips side by side) and turn their hits into candidates."""
     text = query.q.strip()
     embedding, degraded = embed_query(embed, text)
     # Per index kind: the fact and passage indexes drop stop words (english analyzer), so their queries do too.
@@ -177,8 +185,9 @@ def _depth(kind: str, limit: int) -> int:
 
 def _channels(graph: Graph, params: dict[str, Any], terms: dict[str, str], embedding: list[float] | None,
               kinds: AbstractSet[str], center: list[str], question: str = "") -> dict[str, list[_Item]]:
-    """The index channels in two queries side by side (the entity and passage channels with the expansion from
-    the best entities here, the fact channels in the pool), then a small group's full-text hits in one more."""
+    """The index channels in three queries side by side (the entity channels with the expansion from the best
+    entities here, the fact and the passage channels in the pool), then a small group's full-text hits in one
+    more."""
     passages = ("passage",) if "episode" in kinds else ()
     names = [f"{kind}_fulltext" for kind in ("fact", "entity", *passages) if terms[kind]]
     if embedding is not None:
@@ -194,17 +203,17 @@ def _channels(graph: Graph, params: dict[str, Any], terms: dict[str, str], embed
     args = {**params, **text, **{f"{name}_own": query for name, query in retry.items()}, "embedding": embedding,
             "center": center, "entities": center, "rrf_k": RRF_K, "seeds": EXPANSION_SEEDS, "question": question}
     expand = "fact" in kinds
-    here = tuple(n for n in names if not n.startswith("fact"))
-    facts = tuple(n for n in names if n.startswith("fact"))
-    in_pool = graph.beside(_index_channels, graph, args, facts, retry=retry) if facts else None
+    here = tuple(n for n in names if not n.startswith(BESIDE_KINDS))
+    beside = [graph.beside(_index_channels, graph, args, of_kind, retry=retry)
+              for kind in BESIDE_KINDS if (of_kind := tuple(n for n in names if n.startswith(kind)))]
     rows: dict[str, dict[str, Any]] = {}
     later = False
     if here:
         rows, later = _index_channels(graph, args, here, expand=expand, retry=retry)
     elif center and expand:
         rows, _ = _index_channels(graph, args, (), expand=True)
-    if in_pool is not None:
-        rows.update(in_pool.result()[0])
+    for pending in beside:
+        rows.update(pending.result()[0])
     local_text.answer(graph, args, rows, expand=later)  # the expansion after a small group's entity hits
     out = _items(rows)
     if here and expand:

@@ -21,6 +21,7 @@ from strata.graph.driver import Graph
 from strata.graph.network import refresh_partners
 from strata.graph.purge import KeyFn
 from strata.graph.queries import split as q
+from strata.graph.text_version import bump as bump_text_version
 from strata.schema import ids
 from strata.schema.errors import InputError, NotFoundError
 from strata.schema.plan import LABEL
@@ -100,6 +101,7 @@ def split_forms(graph: Graph, group_id: str, entity_uuid: str, forms: list[str],
         refresh_partners(tx, group_id, (entity_uuid, target), now)
         seeds = sorted({(r["subject_uuid"], r["predicate"], r["object_uuid"]) for r in moved})
         _, updates = recompute_slots(tx, group_id, seeds, rules.timeline, now)
+        bump_text_version(tx, group_id)
         return SplitResult(entity_uuid=entity_uuid, into_uuid=target, forms=moving, mentions_moved=len(episodes),
                            facts_moved=len(moved), record_uuid=record_uuid, slot_updates=updates)
 

@@ -5,12 +5,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from datetime import datetime, timedelta
+from typing import Any
 
 from neo4j import ManagedTransaction
 from pydantic import BaseModel
 
 from strata.graph.driver import Graph
 from strata.graph.queries import summaries as q
+from strata.graph.text_version import bump as bump_text_version
 from strata.schema.summaries import INTERACTION_PREDICATES, EntityDigest, SummaryWrite
 
 # Per entity, what a summary is made from at most (the most salient facts, its interlocutors, the latest notes,
@@ -75,8 +77,14 @@ def write_summaries(graph: Graph, group_id: str, rows: Sequence[SummaryWrite], n
     """Store the summaries; returns how many texts changed."""
     if not rows:
         return 0
-    found = graph.query(q.WRITE_SUMMARIES, group_id=group_id, rows=[r.model_dump() for r in rows], now=now)
+    found = graph.write(lambda tx: _write_summaries(tx, group_id, [r.model_dump() for r in rows], now))
     return found[0]["changed"] if found else 0
+
+
+def _write_summaries(tx: ManagedTransaction, group_id: str, rows: list[dict[str, Any]], now: datetime) -> list[dict]:
+    found = tx.run(q.WRITE_SUMMARIES, group_id=group_id, rows=rows, now=now).data()
+    bump_text_version(tx, group_id)
+    return found
 
 
 class EntitySummary(BaseModel):

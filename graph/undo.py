@@ -30,6 +30,7 @@ from strata.graph.queries import consolidate as q
 from strata.graph.queries import split as sq
 from strata.graph.split import SplitHow, SplitRules, split_forms
 from strata.graph.suggestions import keep_apart
+from strata.graph.text_version import bump as bump_text_version
 from strata.schema.errors import InputError, NotFoundError
 
 
@@ -100,6 +101,7 @@ def undo_merge(graph: Graph, group_id: str, entity_uuid: str, record_uuid: str, 
         refresh_partners(tx, group_id, (rec["merged_uuid"], entity_uuid), now)
         seeds = sorted({(r["subject_uuid"], r["predicate"], r["object_uuid"]) for r in moved + reopened})
         _, updates = recompute_slots(tx, group_id, seeds, timeline, now)
+        bump_text_version(tx, group_id)
         return UndoResult(record_uuid=record_uuid, restored=rec["merged_uuid"], survivor=entity_uuid,
                           facts_restored=len(moved), mentions_restored=len(snap["mentions"]),
                           duplicates_reopened=len(reopened), slot_updates=updates)

@@ -20,6 +20,7 @@ from strata.graph.commit import TimelineFn, recompute_slots
 from strata.graph.driver import Graph
 from strata.graph.queries import commit as commit_q
 from strata.graph.queries import upgrade as q
+from strata.graph.text_version import bump as bump_text_version
 from strata.schema.models import utcnow
 from strata.schema.plan import Predicate
 
@@ -70,3 +71,4 @@ def _upgrade_group(tx: Any, group: str, facts: list[dict[str, Any]], rules: Offi
     tx.run(commit_q.UPSERT_PREDICATES, rows=[office], group_id=group, now=now).consume()
     recompute_slots(tx, group, seeds, rules.timeline, now)
     tx.run(q.CLEAR_PENDING, uuids=[f["uuid"] for f in facts]).consume()
+    bump_text_version(tx, group)

@@ -13,6 +13,7 @@ from strata.graph import Graph, apply_migrations
 from strata.graph.admin_csv import ImportManifest
 from strata.graph.admin_export import export_group, set_empty_lists, user_nodes
 from strata.graph.maintain import Rebuilt, rebuild_vector_index, vector_indexes
+from strata.graph.text_version import bump_all
 from strata.schema.errors import InputError
 from strata.schema.settings import Settings
 from strata.services.neo4j import Neo4jService
@@ -55,6 +56,7 @@ def first_load(settings: Settings, folder: Path, population_timeout_s: int = 720
         set_empty_lists(graph, manifest.empty_lists)
         fixed = time.perf_counter()
         apply_migrations(graph, settings.embedding_dim, await_timeout_s=population_timeout_s, data_fixes=False)
+        bump_all(graph)  # a process's kept full-text tables of the store this one replaced are stale
     done = time.perf_counter()
     return ImportReport(nodes=manifest.counts.get("nodes", 0), relationships=manifest.counts.get("relationships", 0),
                         stop_s=round(stopped - began, 1), import_s=round(imported - stopped, 1),

@@ -23,8 +23,9 @@ if TYPE_CHECKING:
 
     from strata.ingest.pipeline import Pipeline
 
-# Threads for the reads a search runs side by side (graph/search.py): two per search in flight.
-POOL_THREADS = 8
+# Threads for the work a search runs beside its own thread (graph/search.py): the fact and the passage channels'
+# queries and the rescoring model's embedding of the question, three per search in flight; four searches at once.
+POOL_THREADS = 12
 
 
 @dataclass

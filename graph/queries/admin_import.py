@@ -5,8 +5,9 @@ importer cannot write."""
 # records as they are read); ids are element ids, used only to connect relationships in the files. Both are
 # read by a scan of the store, so in the order they were written: the imported store keeps it, and with it the
 # order in which indexes break ties between equal scores.
+# The group's text version is not exported: a first load sets every group's anew (graph/text_version.py).
 EXPORT_NODES = """
-MATCH (n) WHERE n.group_id = $group_id
+MATCH (n) WHERE n.group_id = $group_id AND NOT n:TextVersion
 RETURN elementId(n) AS id, labels(n) AS labels, properties(n) AS props
 """
 

@@ -185,8 +185,9 @@ def _texts(var: str, v: str) -> str:
 
 
 # A small group's full-text channel asks no index: its documents are scored in process (graph/local_text.py) from
-# a table of the group's own documents kept there, which the statistics returned here tell current or not (the
-# number of documents holding each field and their total length, in characters). A larger group asks the index.
+# a table of the group's own documents kept there, which the group's text version (graph/text_version.py: set
+# anew by every write to its texts) and the statistics returned here (the number of documents holding each field
+# and their total length, in characters) tell current or not. A larger group asks the index.
 _OWN_TEXT = """
 WITH size(own_{var}) <= $scan_max AS small, own_{var}
 WITH small, CASE WHEN small THEN [{var} IN own_{var} | {texts}] ELSE [] END AS docs
@@ -197,7 +198,11 @@ CALL (small) {{
   {call} YIELD {yielded}, score
   RETURN collect({{{var}: {yielded}, score: score}}) AS raw
 }}
-WITH raw, small AS exact, CASE WHEN small THEN {{stats: stats}} END AS detail
+CALL (small) {{
+  OPTIONAL MATCH (tv:TextVersion {{group_id: $group_id}}) WHERE small
+  RETURN tv.version AS version
+}}
+WITH raw, small AS exact, CASE WHEN small THEN {{stats: stats, version: version}} END AS detail
 """
 
 

@@ -50,7 +50,9 @@ def own_neo4j(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Settings]:
 
 def _snapshot(graph: Graph) -> dict[str, Any]:
     """Every node and relationship of the group (by content: element ids differ), searches and entity reads."""
-    nodes = graph.query("MATCH (n {group_id: $g}) RETURN labels(n) AS labels, properties(n) AS props", g=GROUP)
+    # the text version (a cache token) is set anew by a first load, not carried (graph/text_version.py)
+    nodes = graph.query("MATCH (n {group_id: $g}) WHERE NOT n:TextVersion "
+                        "RETURN labels(n) AS labels, properties(n) AS props", g=GROUP)
     rels = graph.query("MATCH (a {group_id: $g})-[r]->(b {group_id: $g}) RETURN type(r) AS type, "
                        "coalesce(a.uuid, a.name) AS start, coalesce(b.uuid, b.name) AS end, properties(r) AS props",
                        g=GROUP)

@@ -50,8 +50,9 @@ def _plan(group: str, seq: int, holder: str, office: str, year: int, predicate: 
 
 
 def _snapshot(graph: Graph, group: str) -> list[dict]:
-    nodes = graph.query("MATCH (n {group_id: $g}) RETURN labels(n) AS l, properties(n) AS p ORDER BY n.uuid, n.name",
-                        g=group)
+    # the group's text version is a cache token (graph/text_version.py) every commit sets anew, not data
+    nodes = graph.query("MATCH (n {group_id: $g}) WHERE NOT n:TextVersion "
+                        "RETURN labels(n) AS l, properties(n) AS p ORDER BY n.uuid, n.name", g=group)
     rels = graph.query("MATCH ()-[r:RELATES_TO {group_id: $g}]->() RETURN properties(r) AS p ORDER BY r.uuid", g=group)
     mentions = graph.query("MATCH (e:Episode {group_id: $g})-[m:MENTIONS]->(x) "
                            "RETURN e.uuid AS e, x.uuid AS x, properties(m) AS p ORDER BY e, x", g=group)

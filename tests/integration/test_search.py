@@ -199,20 +199,22 @@ def test_a_fact_hit_quotes_its_evidence_span_and_an_entity_hit_its_mention_in_an
     assert [h.provenance for h in alone if h.entity and h.entity.name == "Ada Quillfeather"] == [[]]
 
 
-def test_the_channels_take_one_round_trip_per_half_when_no_index_is_cut_short(
+def test_the_channels_take_one_round_trip_per_kind_when_no_index_is_cut_short(
         graph: Graph, group_id: str, sent_queries: list[tuple[str, dict]]) -> None:
     plan, _, _ = _story_plan(group_id)
     commit_episode(graph, plan, recompute_timeline, NOW)
     graph.query("CALL db.awaitIndexes(60)")
     hits = search(graph, group_id, SearchQuery(q="Quillfeather")).hits
     channel_queries = [c for c, _ in sent_queries if "db.index" in c]
-    # Full-text indexes return only what matches, so nothing was cut short and nothing is asked twice:
-    # entity + passage channels in one query, fact channels in the other (this small group's full-text hits and
-    # the expansion come in one more, graph/local_text.py, which sends it itself).
-    assert len(channel_queries) == 2
+    # Full-text indexes return only what matches, so nothing was cut short and nothing is asked twice: the
+    # entity, the passage and the fact channels in a query each, side by side (this small group's full-text hits
+    # and the expansion come in one more, graph/local_text.py, which sends it itself).
+    assert len(channel_queries) == 3
+    kinds = [{k for k in ("fact", "entity", "passage") if f"'{k}_fulltext' AS channel" in c} for c in channel_queries]
+    assert sorted(map(sorted, kinds)) == [["entity"], ["fact"], ["passage"]]
     # The winners of every kind are read whole in one more query.
     assert {h.kind for h in hits} >= {"fact", "entity"}
-    assert len(sent_queries) == 3
+    assert len(sent_queries) == 4
 
 
 def _crowd_plan(group: str, copies: int) -> CommitPlan:

@@ -10,12 +10,14 @@ import pytest
 from strata.graph import Graph, lucene
 from strata.graph.bulk import drop_group
 from strata.graph.commit import commit_episode
+from strata.graph.edit import correct_fact
 from strata.graph.search import SearchQuery, gather, search
 from strata.ingest.testing.synthetic import generate, load
 from strata.resolve.timeline import recompute_timeline
 from strata.schema import ids
 from strata.schema.models import Episode, ExtractorInfo
 from strata.schema.plan import CommitPlan, EntityWrite, FactWrite, PassageWrite, Predicate
+from strata.schema.requests_write import Correction
 
 pytestmark = pytest.mark.integration
 NOW = datetime(2026, 1, 1, tzinfo=UTC)
@@ -95,3 +97,28 @@ def test_a_small_group_beside_a_large_neighbour_full_of_its_words_scores_its_tex
         assert answers_beside == answers_alone
     finally:
         drop_group(graph, neighbour)
+
+
+def _fact_text_hits(graph: Graph, group: str, question: str) -> set[str]:
+    """The facts the full-text channel found for ``question``."""
+    found = gather(graph, group, SearchQuery(q=question, limit=20))
+    return {c.uuid for c in found.candidates if c.kind == "fact" and any(c.text.values())}
+
+
+def test_a_fact_text_replaced_by_one_of_the_same_length_is_found_by_its_new_words_only(
+        graph: Graph, group_id: str) -> None:
+    """The kept table follows the group's text version, not only its statistics: a correction to a text of the
+    same length changes no document count nor total length, and the old words must stop finding the fact."""
+    plan = _plan(group_id)
+    commit_episode(graph, plan, recompute_timeline, NOW)
+    keeper = plan.facts[0]
+    assert "keeper" in keeper.fact
+    assert keeper.uuid in _fact_text_hits(graph, group_id, "keeper")  # the table is built and kept
+
+    fixed = keeper.fact.replace("keeper", "warden")
+    assert len(fixed) == len(keeper.fact)
+    done = correct_fact(graph, group_id, keeper.uuid, Correction(fact=fixed), recompute_timeline, NOW)
+    assert done.uuid == keeper.uuid and done.replaced is None  # corrected in place: the same document
+
+    assert keeper.uuid not in _fact_text_hits(graph, group_id, "keeper")
+    assert keeper.uuid in _fact_text_hits(graph, group_id, "warden")
