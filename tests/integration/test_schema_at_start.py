@@ -19,7 +19,7 @@ def _constraint_exists(graph: Graph, name: str) -> bool:
 
 
 def test_a_writer_applies_a_pending_migration_at_start(graph: Graph, settings: Settings) -> None:
-    # Take the latest migration back: its constraint and its record (restored by the writer below).
+    # Take a migration back: its constraint and its record (restored by the writer below).
     graph.query("DROP CONSTRAINT group_embedder IF EXISTS")
     graph.query("MATCH (m:SchemaMigration {version: 23}) DELETE m")
     assert not _constraint_exists(graph, "group_embedder")
