@@ -35,11 +35,12 @@ from strata.resolve.family_rules import (
     bare_surname,
     married_name,
     miss_surname,
-    only_full_name,
     title_given,
+    title_initial,
     title_surname,
 )
-from strata.resolve.names import parse_name, titles_overlap
+from strata.resolve.lexicon import PLAIN_HONORIFICS
+from strata.resolve.names import ParsedName, parse_name, titles_overlap
 from strata.resolve.normalize import LEADING_ARTICLES, match_form
 from strata.resolve.scoring import MERGE_THRESHOLD, score_pair
 from strata.resolve.types import CandidateEntity, MatchScore, MentionCandidate
@@ -88,8 +89,16 @@ def _every_form_fits(src: Member, dst: Member) -> bool:
     "Catherine" matches one of her aliases."""
     name = CandidateEntity(uuid=dst.uuid, name=dst.forms[0], type="Person")
     scene = shared_scene(src, dst)
-    return all(f == dst.forms[0] or score_pair(MentionCandidate(name=f, type="Person"), name, scene=scene).score
-               >= MERGE_THRESHOLD for f in src.forms)
+    return all(f == dst.forms[0] or _titled_fuller(p, dst) or score_pair(
+        MentionCandidate(name=f, type="Person"), name, scene=scene).score >= MERGE_THRESHOLD
+        for f, p in zip(src.forms, src.parsed, strict=True))
+
+
+def _titled_fuller(p: ParsedName, dst: Member) -> bool:
+    """A plain title + surname ("Miss Cuthbert") that the survivor itself writes fuller, with the same title
+    before a given name ("Miss Marilla Cuthbert"): the short form is that one's, not a relative's."""
+    return bool(p.honorifics and not p.given and p.surname and set(p.honorifics) <= PLAIN_HONORIFICS) and any(
+        q.given and q.surname == p.surname and titles_overlap(p.honorifics, q.honorifics) for q in dst.parsed)
 
 
 def _leader(m: Member, found: Sequence[tuple[Member, MatchScore]]) -> tuple[Member, MatchScore] | None:
@@ -214,7 +223,7 @@ def consolidate(members: Sequence[CastMember], marriages: Sequence[Marriage] = (
                 replies: Sequence[Reply] = ()) -> ConsolidationPlan:
     """The merges (in order: each ``into`` is current when its turn comes) and suggestions for one book."""
     cast = Cast(members)
-    rules = (_shared_full_name, _name_match, title_surname, only_full_name, title_given, bare_surname,
+    rules = (_shared_full_name, _name_match, title_surname, title_given, title_initial, bare_surname,
              lambda c: married_name(c, marriages), miss_surname, lambda c: _vocative(c, replies))
     progress = True
     while progress:  # each step merges one pair: at most len(members) rounds

@@ -184,15 +184,15 @@ def test_a_family_form_joins_the_only_full_name_of_its_gender_whatever_bare_form
     assert ("miss", "harriet", "title_surname") in pairs(consolidate(girls))
 
 
-def test_a_family_form_stays_apart_when_the_full_name_is_not_the_only_one_or_less_present() -> None:
+def test_a_family_form_stays_apart_when_the_full_name_is_not_the_only_one_or_shares_no_scene() -> None:
     two_men = [member("mr", "Mr. Sikes", "Sikes", episodes=range(10)),
                member("bill", "Bill Sikes", episodes=range(5, 30)),
                member("tom", "Tom Sikes", episodes=range(5, 30))]
     assert not any(r == "title_surname" for *_, r in pairs(consolidate(two_men)))
-    # the head of a family, far more present than the son the book names in full
-    father = [member("mr", "Mr. Sikes", "Sikes", episodes=range(40)),
-              member("bill", "Bill Sikes", episodes=range(3))]
-    assert not any(r == "title_surname" for *_, r in pairs(consolidate(father)))
+    # the only full name of the surname, but in no scene with the family form: nothing says they meet
+    apart = [member("mr", "Mr. Sikes", "Sikes", episodes=range(40)),
+             member("bill", "Bill Sikes", episodes=range(50, 53))]
+    assert not any(r == "title_surname" for *_, r in pairs(consolidate(apart)))
     # a full name of unknown gender as present as the one known could be the one meant
     unknown = [member("mr", "Mr. Sikes", "Sikes", episodes=range(10)),
                member("bill", "Bill Sikes", episodes=range(5, 30)),
@@ -238,3 +238,51 @@ def test_a_family_form_joins_the_only_full_name_of_its_surname_whose_gender_the_
     # beside a second full name of that surname, nothing tells which
     cast.append(member("jo", "Jordan Crackit", episodes=range(4, 20)))
     assert not any(r == "title_surname" for *_, r in pairs(consolidate(cast)))
+
+
+def test_a_family_form_joins_the_only_full_name_however_less_present() -> None:
+    # one policy for every family title: "Mr. Phillips" (the schoolmaster the book calls so throughout) and the
+    # "Teddy Phillips" a scene names once are one man, as "Mr. Bingley" and "Charles Bingley" are
+    cast = [member("mr", "Mr. Phillips", "Phillips", episodes=range(13)),
+            member("teddy", "Teddy Phillips", episodes=[12])]
+    assert pairs(consolidate(cast)) == {("teddy", "mr", "title_surname")}
+
+
+def test_a_family_form_passes_over_a_man_the_book_tells_apart_by_his_given_name() -> None:
+    # "Mr. John Knightley" is written with his given name, never as a bare "Mr. Knightley": the bare title means
+    # the other Knightley named in full
+    cast = [member("mr", "Mr. Knightley", "Knightley", episodes=range(40)),
+            member("george", "George Knightley", episodes=[3, 4]),
+            member("john", "John Knightley", "Mr. John Knightley", episodes=range(30, 36))]
+    assert ("george", "mr", "title_surname") in pairs(consolidate(cast))
+    # a member written both ways is not told apart: "Miss Josephine Barry" is also "Miss Barry"
+    barry = [member("miss", "Miss Barry", episodes=range(4)),
+             member("diana", "Diana Barry", episodes=range(40)),
+             CastMember(uuid="jo", name="Josephine Barry", aliases=["Miss Josephine Barry"], episodes=[1, 2],
+                        form_episodes={"Miss Josephine Barry": 1, "Miss Barry": 1})]
+    assert not any(r == "title_surname" for *_, r in pairs(consolidate(barry)))
+
+
+def test_miss_is_a_woman_whose_only_other_title_is_a_kin_word() -> None:
+    # "Aunt Emma" (her nephews' word) says nothing of a marriage; "Lady Anne" does
+    cast = [member("miss", "Miss Woodhouse", episodes=range(10)),
+            member("emma", "Emma Woodhouse", "Emma", "Aunt Emma", episodes=range(5, 60))]
+    assert pairs(consolidate(cast)) == {("miss", "emma", "title_surname")}
+
+
+def test_a_title_before_a_shorter_form_the_survivor_writes_fuller_joins_it() -> None:
+    # "Miss Cuthbert" against "Marilla Cuthbert", who is also written "Miss Marilla Cuthbert"; Matthew is a man
+    cast = [member("miss", "Miss Cuthbert", episodes=range(4)),
+            member("marilla", "Marilla Cuthbert", "Marilla", "Miss Marilla Cuthbert", episodes=range(90)),
+            member("matthew", "Matthew Cuthbert", "Matthew", episodes=range(70))]
+    assert ("miss", "marilla", "name") in pairs(consolidate(cast))
+
+
+def test_a_title_before_an_initial_joins_the_only_one_written_so() -> None:
+    cast = [member("e", "Mr. E.", episodes=[5, 6]), member("elton", "Mr. Elton", "Elton", episodes=range(60)),
+            member("weston", "Mr. Weston", episodes=range(50))]
+    assert pairs(consolidate(cast)) == {("e", "elton", "title_initial")}
+    # "Mr. B" among several men whose surnames begin so stays itself
+    many = [member("b", "Mr. B", episodes=[5, 6]), member("br", "Mr. Brownlow", episodes=range(60)),
+            member("bu", "Mr. Bumble", episodes=range(50))]
+    assert consolidate(many).merges == []
