@@ -77,6 +77,13 @@ def _other_title(m: Member, o: Member, s: MatchScore) -> bool:
     return s.reason == "surname_only" and bool(mine) and bool(theirs) and not titles_overlap(mine, theirs)
 
 
+def _family_title_form(s: MatchScore) -> bool:
+    """The matched form is a plain title + a surname ("Miss Barry")."""
+    p = parse_name(s.mention_form or "")
+    return bool(p.honorifics and not p.given and p.surname and len(p.surname) > 1
+                and set(p.honorifics) <= PLAIN_HONORIFICS)
+
+
 def _one_person(found: Sequence[tuple[Member, MatchScore]]) -> bool:
     """No two of the matched entities conflict: they could all be one person."""
     return all(score(a, b).conflict is None and not other_surnames(a, b)
@@ -131,6 +138,10 @@ def _name_match(cast: Cast) -> bool:
         # "Lady Catherine de Bourgh"); for an untitled "Caroline Bingley", "Miss Bingley" stays a rival
         rivals = [x for x in found if x[1].score < MERGE_THRESHOLD and not _other_title(m, x[0], x[1])]
         exact = [x for x in strong if x[1].exact]
+        if len(exact) == 1 and _family_title_form(exact[0][1]):
+            # the very title + surname held by one entity ("Miss Barry" by Josephine Barry): a relative named in
+            # full ("Diana Barry") is only the family the title is shared with, no rival
+            rivals = [x for x in rivals if x[1].reason != "surname_only"]
         if len(exact) >= SHARED_NAME_MIN and _one_person(exact):
             # several entities already hold this very name and can all be one person ("Sikes", "Mr. Sikes",
             # "Bill Sikes" holding "Sikes"): they are, whatever a weaker match beside them ("Bister Sikes") says

@@ -286,3 +286,11 @@ def test_a_title_before_an_initial_joins_the_only_one_written_so() -> None:
     many = [member("b", "Mr. B", episodes=[5, 6]), member("br", "Mr. Brownlow", episodes=range(60)),
             member("bu", "Mr. Bumble", episodes=range(50))]
     assert consolidate(many).merges == []
+
+
+def test_a_title_form_one_entity_holds_joins_it_whatever_the_family_named_in_full() -> None:
+    # "Miss Barry" is held by Josephine Barry: the daughter "Diana Barry" shares only the surname, no rival
+    cast = [member("miss", "Miss Barry", episodes=range(4)),
+            member("jo", "Josephine Barry", "Miss Josephine Barry", "Miss Barry", episodes=range(2, 8)),
+            member("diana", "Diana Barry", "Diana", episodes=range(70))]
+    assert ("miss", "jo", "name") in pairs(consolidate(cast))
