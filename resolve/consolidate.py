@@ -40,7 +40,7 @@ from strata.resolve.family_rules import (
     title_surname,
 )
 from strata.resolve.lexicon import PLAIN_HONORIFICS
-from strata.resolve.names import ParsedName, parse_name, titles_overlap
+from strata.resolve.names import ParsedName, given_compatible, parse_name, titles_overlap
 from strata.resolve.normalize import LEADING_ARTICLES, match_form
 from strata.resolve.scoring import MERGE_THRESHOLD, score_pair
 from strata.resolve.types import CandidateEntity, MatchScore, MentionCandidate
@@ -102,9 +102,15 @@ def _every_form_fits(src: Member, dst: Member) -> bool:
 
 
 def _titled_fuller(p: ParsedName, dst: Member) -> bool:
-    """A plain title + surname ("Miss Cuthbert") that the survivor itself writes fuller, with the same title
-    before a given name ("Miss Marilla Cuthbert"): the short form is that one's, not a relative's."""
-    return bool(p.honorifics and not p.given and p.surname and set(p.honorifics) <= PLAIN_HONORIFICS) and any(
+    """The survivor itself holds this name or a fuller one: a plain title + surname ("Miss Cuthbert") it writes
+    with the same title before a given name ("Miss Marilla Cuthbert"), or a full name it holds up to a
+    diminutive ("Tom Chitling" / "Tommy Chitling"), whatever its own name ("Mr. Chitling") says less."""
+    if not p.surname or not (p.given or p.honorifics):
+        return False
+    if p.given:
+        return any(q.given and q.surname == p.surname and given_compatible(p.given[0], q.given[0])
+                   and len(p.given[0]) > 1 and q.qualifiers == p.qualifiers for q in dst.parsed)
+    return set(p.honorifics) <= PLAIN_HONORIFICS and any(
         q.given and q.surname == p.surname and titles_overlap(p.honorifics, q.honorifics) for q in dst.parsed)
 
 

@@ -7,7 +7,18 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from strata.resolve.cast import Cast, Marriage, Member, contested, kept_apart, score, settled, shared_scene, viable
+from strata.resolve.cast import (
+    Cast,
+    Marriage,
+    Member,
+    contested,
+    kept_apart,
+    other_surnames,
+    score,
+    settled,
+    shared_scene,
+    viable,
+)
 from strata.resolve.decide import PROMINENCE_MIN, PROMINENCE_RATIO
 from strata.resolve.names import parse_name
 from strata.resolve.types import MatchScore
@@ -108,6 +119,8 @@ def title_surname(cast: Cast) -> bool:
             known, could = could, []
         if len(known) > 1:
             known = [o for o in known if not _titled_given_form(o, surname, titles)]
+        if len(known) > 1 and _one_person(known):  # "Tom Chitling" and "Tommy Chitling": the most present
+            known = [max(known, key=lambda o: (o.mentions, o.uuid))]
         if len(known) != 1 or any(x.mentions * PROMINENCE_RATIO > known[0].mentions for x in could):
             continue
         o = known[0]
@@ -120,6 +133,12 @@ def title_surname(cast: Cast) -> bool:
         cast.merge(src, dst, "title_surname", "the only full name of this gender with this surname", s)
         return True
     return False
+
+
+def _one_person(found: Sequence[Member]) -> bool:
+    """No two of them conflict by name: they may all be one person."""
+    return all(score(a, b).conflict is None and not other_surnames(a, b)
+               for i, a in enumerate(found) for b in found[i + 1:])
 
 
 def _titled_given_form(o: Member, surname: str, titles: set[str]) -> bool:

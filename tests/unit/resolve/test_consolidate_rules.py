@@ -294,3 +294,23 @@ def test_a_title_form_one_entity_holds_joins_it_whatever_the_family_named_in_ful
             member("jo", "Josephine Barry", "Miss Josephine Barry", "Miss Barry", episodes=range(2, 8)),
             member("diana", "Diana Barry", "Diana", episodes=range(70))]
     assert ("miss", "jo", "name") in pairs(consolidate(cast))
+
+
+def test_a_family_form_joins_full_names_that_are_one_person_and_they_follow() -> None:
+    # "Tom Chitling" and "Tommy Chitling" (held by "Tom") may be one man: "Mr. Chitling" is him, and the full
+    # name the survivor holds up to a diminutive fits it, whatever the survivor's own name says less
+    cast = [member("mr", "Mr. Chitling", "Chitling", episodes=range(7)),
+            member("tom", "Tom", "Tommy", "Tommy Chitling", episodes=range(3, 7)),
+            member("full", "Tom Chitling", episodes=[1])]
+    merged = pairs(consolidate(cast))
+    assert ("tom", "mr", "title_surname") in merged and ("full", "mr", "name") in merged
+    # two given names that differ are two men: nothing joins
+    two = [member("mr", "Mr. Chitling", "Chitling", episodes=range(7)),
+           member("tom", "Tom Chitling", episodes=range(3, 7)), member("bob", "Bob Chitling", episodes=[1])]
+    assert not any(r == "title_surname" for *_, r in pairs(consolidate(two)))
+
+
+def test_charley_is_a_form_of_charles() -> None:
+    plan = consolidate([member("master", "Master Bates", "Master Charles Bates", episodes=range(15)),
+                        member("charley", "Charley Bates", "Charley", "Master Charley Bates", episodes=range(28))])
+    assert pairs(plan) == {("master", "charley", "name")}
