@@ -80,13 +80,20 @@ def title_given(cast: Cast) -> bool:
     surnames = {x for o in cast.members.values() for p in o.parsed if p.given and p.surname for x in [p.surname]}
     for m in cast.by_size():
         found = _title_and_one_word(m)
-        if found is None or found[0] in surnames:
+        # nobody's surname, nor another's title + surname ("Mrs. Hughes" beside "Dr. Hughes")
+        if found is None or found[0] in surnames or any(
+                p.honorifics and p.surname == found[0] for o in cast.members.values() if o is not m
+                for p in o.parsed):
             continue
         word, gender = found
-        named = [o for o in cast.neighbours(m, blocks)
-                 if any(p.given and p.surname and p.given[0] == word for p in o.parsed)]
+        # every member, not only the blocked neighbours: a word no list knows as a given name ("Mr. Sherlock")
+        # parses as a surname and shares no key with "Sherlock Holmes"
+        named = [o for o in cast.members.values()
+                 if o is not m and any(p.given and p.surname and len(p.surname) > 1 and p.given[0] == word
+                                       for p in o.parsed)]
         could = [o for o in named if gender in o.genders or not o.genders]
-        if len(could) != 1 or could[0].genders != {gender}:
+        # a given name the lists do not know ("Sherlock Holmes") is the one when it is the only one so named
+        if len(could) != 1 or could[0].genders != {gender} and (could[0].genders or len(named) != 1):
             continue
         o = could[0]
         if kept_apart(m, o) or o.mentions < m.mentions or not shared_scene(m, o) or not settled(cast, m, o, blocks):

@@ -314,3 +314,15 @@ def test_charley_is_a_form_of_charles() -> None:
     plan = consolidate([member("master", "Master Bates", "Master Charles Bates", episodes=range(15)),
                         member("charley", "Charley Bates", "Charley", "Master Charley Bates", episodes=range(28))])
     assert pairs(plan) == {("master", "charley", "name")}
+
+
+def test_a_title_before_a_given_name_no_list_knows_joins_the_only_one_so_named() -> None:
+    # "Sherlock" is in no list of given names: alone of its given name, "Sherlock Holmes" is the one
+    cast = [member("mr", "Mr. Sherlock", episodes=range(3)), member("sh", "Sherlock Holmes", episodes=range(60))]
+    assert pairs(consolidate(cast)) == {("mr", "sh", "title_given")}
+    cast.append(member("sv", "Sherlock Vane", episodes=range(50, 55)))
+    assert not any(r == "title_given" for *_, r in pairs(consolidate(cast)))
+    # a word another member bears as a titled surname is a surname: "Mrs. Hughes" is not "Hughes Ivor"
+    wife = [member("mrs", "Mrs. Hughes", episodes=range(3)), member("dr", "Dr. Hughes", episodes=range(2, 6)),
+            member("h", "Hughes Ivor", episodes=range(60))]
+    assert not any(r == "title_given" for *_, r in pairs(consolidate(wife)))
