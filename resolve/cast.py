@@ -80,7 +80,7 @@ class Member:
     parsed: list[ParsedName] = field(default_factory=list)
 
     def __post_init__(self) -> None:
-        self.parsed = [parse_name(f) for f in self.forms]
+        self.parsed = [parse_name(_without_pronoun(f)) for f in self.forms]
 
     @property
     def mentions(self) -> int:
@@ -119,6 +119,13 @@ class Member:
     def bare(self) -> bool:
         """Only one untitled name word ("Bingley", "Charlotte")."""
         return all(p.bare and not p.honorifics for p in self.parsed)
+
+
+def _without_pronoun(form: str) -> str:
+    """A trailing "I" the extractor took into a titled name ("Miss Bingley I", "Mr. Knightley I": the speaker's
+    next word) is no part of it; a lone "I" or an initial inside a name ("Mr. E. I. Smith") stays."""
+    words = form.split()
+    return " ".join(words[:-1]) if len(words) > 2 and words[-1] == "I" and parse_name(form).honorifics else form
 
 
 class Cast:

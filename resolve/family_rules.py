@@ -117,7 +117,8 @@ def title_surname(cast: Cast) -> bool:
             continue
         surname, gender = found
         titles = {h for p in m.parsed for h in p.honorifics}
-        full = [o for o in cast.neighbours(m, blocks) if surname in o.surnames(titled=False)]
+        # by stem: "Mr. Dawkin" (clipped) and "Mr. Dawkins" are one family form of "Jack Dawkins"
+        full = [o for o in cast.neighbours(m, blocks) if _stem(surname) in map(_stem, o.surnames(titled=False))]
         known = [o for o in full if o.genders == {gender}]
         # a full name of unknown gender could be the one, unless far less present than the one known; alone of
         # its surname, it is the one ("Mr. Crackit" / "Toby Crackit": Toby is either)
@@ -125,7 +126,7 @@ def title_surname(cast: Cast) -> bool:
         if not known and len(could) == 1 and len(full) == 1:
             known, could = could, []
         if len(known) > 1:
-            known = [o for o in known if not _titled_given_form(o, surname, titles)]
+            known = [o for o in known if not _titled_given_form(o, _stem(surname), titles)]
         if len(known) > 1 and _one_person(known):  # "Tom Chitling" and "Tommy Chitling": the most present
             known = [max(known, key=lambda o: (o.mentions, o.uuid))]
         if len(known) != 1 or any(x.mentions * PROMINENCE_RATIO > known[0].mentions for x in could):
@@ -148,13 +149,13 @@ def _one_person(found: Sequence[Member]) -> bool:
                for i, a in enumerate(found) for b in found[i + 1:])
 
 
-def _titled_given_form(o: Member, surname: str, titles: set[str]) -> bool:
+def _titled_given_form(o: Member, stem: str, titles: set[str]) -> bool:
     """``o`` is written with the title before a given name and the surname ("Mr. John Knightley") and never
     with the title and the surname alone: the book tells it apart from the bare title + surname, which names
     another of the family. ("Miss Josephine Barry", also written "Miss Barry", is not told apart.)"""
     written = [parse_name(f) for f in {*o.forms, *o.written}]
-    fuller = any(p.given and p.surname == surname and titles & set(p.honorifics) for p in written)
-    short = any(not p.given and p.surname == surname and titles & set(p.honorifics) for p in written)
+    fuller = any(p.given and _stem(p.surname or "") == stem and titles & set(p.honorifics) for p in written)
+    short = any(not p.given and _stem(p.surname or "") == stem and titles & set(p.honorifics) for p in written)
     return fuller and not short
 
 

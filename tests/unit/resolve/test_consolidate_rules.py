@@ -326,3 +326,14 @@ def test_a_title_before_a_given_name_no_list_knows_joins_the_only_one_so_named()
     wife = [member("mrs", "Mrs. Hughes", episodes=range(3)), member("dr", "Dr. Hughes", episodes=range(2, 6)),
             member("h", "Hughes Ivor", episodes=range(60))]
     assert not any(r == "title_given" for *_, r in pairs(consolidate(wife)))
+
+
+def test_a_clipped_family_form_and_a_trailing_pronoun_are_the_same_name() -> None:
+    # "Mr. Dawkin" (clipped) holding "Mr. Dawkins" is the family form of "Jack Dawkins"
+    clipped = [member("mr", "Mr. Dawkin", "Mr. Dawkins", "Dawkins", episodes=range(5)),
+               member("jack", "Jack Dawkins", "Jack", episodes=range(3, 9))]
+    assert pairs(consolidate(clipped)) == {("mr", "jack", "title_surname")}
+    # "Miss Bingley I" (the speaker's next word taken in) is "Miss Bingley"
+    pronoun = [member("miss", "Miss Bingley", "Miss Bingley I", episodes=range(35)),
+               member("caroline", "Caroline", "Caroline Bingley", episodes=range(30, 40))]
+    assert pairs(consolidate(pronoun)) == {("caroline", "miss", "title_surname")}
