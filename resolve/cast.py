@@ -75,10 +75,12 @@ class Member:
     episodes: set[int]
     first_position: int
     apart: set[str] = field(default_factory=set)
+    # the surface forms its mentions wrote, aliases or not ("Miss Barry" in a window resolved to Josephine)
+    written: set[str] = field(default_factory=set)
     parsed: list[ParsedName] = field(default_factory=list)
 
     def __post_init__(self) -> None:
-        self.parsed = [parse_name(f) for f in self.forms]
+        self.parsed = [parse_name(_without_pronoun(f)) for f in self.forms]
 
     @property
     def mentions(self) -> int:
@@ -119,10 +121,17 @@ class Member:
         return all(p.bare and not p.honorifics for p in self.parsed)
 
 
+def _without_pronoun(form: str) -> str:
+    """A trailing "I" the extractor took into a titled name ("Miss Bingley I", "Mr. Knightley I": the speaker's
+    next word) is no part of it; a lone "I" or an initial inside a name ("Mr. E. I. Smith") stays."""
+    words = form.split()
+    return " ".join(words[:-1]) if len(words) > 2 and words[-1] == "I" and parse_name(form).honorifics else form
+
+
 class Cast:
     def __init__(self, members: Iterable[CastMember]) -> None:
         self.members = {m.uuid: Member(m.uuid, list(dict.fromkeys([m.name, *m.aliases])), set(m.episodes),
-                                        m.first_position, set(m.apart)) for m in members}
+                                        m.first_position, set(m.apart), set(m.form_episodes)) for m in members}
         for m in list(self.members.values()):  # kept apart either way round
             for other in m.apart & self.members.keys():
                 self.members[other].apart.add(m.uuid)
@@ -158,7 +167,8 @@ class Cast:
                                    score=score.score if score else None))
         # what either was kept apart from, the joined entity is kept apart from
         merged = Member(dst.uuid, dst.forms + added, dst.episodes | src.episodes,
-                        min(dst.first_position, src.first_position), dst.apart | src.apart)
+                        min(dst.first_position, src.first_position), dst.apart | src.apart,
+                        dst.written | src.written)
         self.members[dst.uuid] = merged
         for m in self.members.values():
             if src.uuid in m.apart:

@@ -35,11 +35,12 @@ from strata.resolve.family_rules import (
     bare_surname,
     married_name,
     miss_surname,
-    only_full_name,
     title_given,
+    title_initial,
     title_surname,
 )
-from strata.resolve.names import parse_name, titles_overlap
+from strata.resolve.lexicon import PLAIN_HONORIFICS
+from strata.resolve.names import ParsedName, given_compatible, parse_name, titles_overlap
 from strata.resolve.normalize import LEADING_ARTICLES, match_form
 from strata.resolve.scoring import MERGE_THRESHOLD, score_pair
 from strata.resolve.types import CandidateEntity, MatchScore, MentionCandidate
@@ -76,6 +77,13 @@ def _other_title(m: Member, o: Member, s: MatchScore) -> bool:
     return s.reason == "surname_only" and bool(mine) and bool(theirs) and not titles_overlap(mine, theirs)
 
 
+def _family_title_form(s: MatchScore) -> bool:
+    """The matched form is a plain title + a surname ("Miss Barry")."""
+    p = parse_name(s.mention_form or "")
+    return bool(p.honorifics and not p.given and p.surname and len(p.surname) > 1
+                and set(p.honorifics) <= PLAIN_HONORIFICS)
+
+
 def _one_person(found: Sequence[tuple[Member, MatchScore]]) -> bool:
     """No two of the matched entities conflict: they could all be one person."""
     return all(score(a, b).conflict is None and not other_surnames(a, b)
@@ -88,8 +96,22 @@ def _every_form_fits(src: Member, dst: Member) -> bool:
     "Catherine" matches one of her aliases."""
     name = CandidateEntity(uuid=dst.uuid, name=dst.forms[0], type="Person")
     scene = shared_scene(src, dst)
-    return all(f == dst.forms[0] or score_pair(MentionCandidate(name=f, type="Person"), name, scene=scene).score
-               >= MERGE_THRESHOLD for f in src.forms)
+    return all(f == dst.forms[0] or _titled_fuller(p, dst) or score_pair(
+        MentionCandidate(name=f, type="Person"), name, scene=scene).score >= MERGE_THRESHOLD
+        for f, p in zip(src.forms, src.parsed, strict=True))
+
+
+def _titled_fuller(p: ParsedName, dst: Member) -> bool:
+    """The survivor itself holds this name or a fuller one: a plain title + surname ("Miss Cuthbert") it writes
+    with the same title before a given name ("Miss Marilla Cuthbert"), or a full name it holds up to a
+    diminutive ("Tom Chitling" / "Tommy Chitling"), whatever its own name ("Mr. Chitling") says less."""
+    if not p.surname or not (p.given or p.honorifics):
+        return False
+    if p.given:
+        return any(q.given and q.surname == p.surname and given_compatible(p.given[0], q.given[0])
+                   and len(p.given[0]) > 1 and q.qualifiers == p.qualifiers for q in dst.parsed)
+    return set(p.honorifics) <= PLAIN_HONORIFICS and any(
+        q.given and q.surname == p.surname and titles_overlap(p.honorifics, q.honorifics) for q in dst.parsed)
 
 
 def _leader(m: Member, found: Sequence[tuple[Member, MatchScore]]) -> tuple[Member, MatchScore] | None:
@@ -122,6 +144,10 @@ def _name_match(cast: Cast) -> bool:
         # "Lady Catherine de Bourgh"); for an untitled "Caroline Bingley", "Miss Bingley" stays a rival
         rivals = [x for x in found if x[1].score < MERGE_THRESHOLD and not _other_title(m, x[0], x[1])]
         exact = [x for x in strong if x[1].exact]
+        if len(exact) == 1 and _family_title_form(exact[0][1]):
+            # the very title + surname held by one entity ("Miss Barry" by Josephine Barry): a relative named in
+            # full ("Diana Barry") is only the family the title is shared with, no rival
+            rivals = [x for x in rivals if x[1].reason != "surname_only"]
         if len(exact) >= SHARED_NAME_MIN and _one_person(exact):
             # several entities already hold this very name and can all be one person ("Sikes", "Mr. Sikes",
             # "Bill Sikes" holding "Sikes"): they are, whatever a weaker match beside them ("Bister Sikes") says
@@ -214,7 +240,7 @@ def consolidate(members: Sequence[CastMember], marriages: Sequence[Marriage] = (
                 replies: Sequence[Reply] = ()) -> ConsolidationPlan:
     """The merges (in order: each ``into`` is current when its turn comes) and suggestions for one book."""
     cast = Cast(members)
-    rules = (_shared_full_name, _name_match, title_surname, only_full_name, title_given, bare_surname,
+    rules = (_shared_full_name, _name_match, title_surname, title_given, title_initial, bare_surname,
              lambda c: married_name(c, marriages), miss_surname, lambda c: _vocative(c, replies))
     progress = True
     while progress:  # each step merges one pair: at most len(members) rounds

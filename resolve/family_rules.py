@@ -7,9 +7,20 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from strata.resolve.cast import Cast, Marriage, Member, contested, kept_apart, score, settled, shared_scene, viable
-from strata.resolve.decide import PROMINENCE_MIN, PROMINENCE_RATIO, surname_match
-from strata.resolve.scoring import MERGE_THRESHOLD
+from strata.resolve.cast import (
+    Cast,
+    Marriage,
+    Member,
+    contested,
+    kept_apart,
+    other_surnames,
+    score,
+    settled,
+    shared_scene,
+    viable,
+)
+from strata.resolve.decide import PROMINENCE_MIN, PROMINENCE_RATIO
+from strata.resolve.names import parse_name
 from strata.resolve.types import MatchScore
 
 # Miss <Surname> names the eldest unmarried daughter: the sister whose episodes it shares far more than chance
@@ -19,29 +30,15 @@ MISS_LIFT_RATIO = 1.5
 MISS_MIN_SHARED = 3
 # A sister for "Miss <Surname>" bears no title but these ("Lady Catherine de Bourgh" is the mother).
 UNMARRIED_TITLES = frozenset({"miss", "ms", "master"})
+# Kin words said as titles tell nothing of a marriage: "Aunt Emma" (her nephews' word) is Miss Woodhouse, "Aunt
+# Josephine" is Miss Barry; beside "Miss" they are no other title.
+KIN_TITLES = frozenset({"aunt", "uncle"})
+MAIDEN_TITLES = UNMARRIED_TITLES | KIN_TITLES
 # Titles a family form may bear to join the one full name of its gender (`only_full_name`); not "Mrs." (a
 # married name: `married_name`) nor ranks ("Lady", "Colonel": a courtesy or a post, often another relative).
 FAMILY_TITLES = frozenset({"mr", "miss", "ms", "master"})
 # Titles said before a given name as well as a surname ("Mrs. Rachel", "Miss Emma", "Master Charley").
 PLAIN_TITLES = frozenset({"mr", "mrs", "miss", "ms", "master"})
-
-
-def title_surname(cast: Cast) -> bool:
-    """"Mr. Bingley" and "Charles Bingley": a plain title + surname and the only full name of the same gender
-    with that surname (round one's rule inside one episode, here across the book)."""
-    blocks = cast.blocks()
-    for m in cast.by_size():
-        if not m.surnames(titled=True):
-            continue
-        found = viable(m, cast.neighbours(m, blocks))
-        fitting = [(o, s) for o, s in found if s.reason == "surname_only" and surname_match(s)]
-        strong = [o for o, s in found if s.score >= MERGE_THRESHOLD]
-        if len(fitting) == 1 and not strong and settled(cast, m, fitting[0][0], blocks):
-            o, s = fitting[0]
-            src, dst = (m, o) if (m.mentions, m.uuid) <= (o.mentions, o.uuid) else (o, m)
-            cast.merge(src, dst, "title_surname", "the only full name of the same gender with this surname", s)
-            return True
-    return False
 
 
 def _family_form(m: Member) -> tuple[str, str] | None:
@@ -83,13 +80,20 @@ def title_given(cast: Cast) -> bool:
     surnames = {x for o in cast.members.values() for p in o.parsed if p.given and p.surname for x in [p.surname]}
     for m in cast.by_size():
         found = _title_and_one_word(m)
-        if found is None or found[0] in surnames:
+        # nobody's surname, nor another's title + surname ("Mrs. Hughes" beside "Dr. Hughes")
+        if found is None or found[0] in surnames or any(
+                p.honorifics and p.surname == found[0] for o in cast.members.values() if o is not m
+                for p in o.parsed):
             continue
         word, gender = found
-        named = [o for o in cast.neighbours(m, blocks)
-                 if any(p.given and p.surname and p.given[0] == word for p in o.parsed)]
+        # every member, not only the blocked neighbours: a word no list knows as a given name ("Mr. Sherlock")
+        # parses as a surname and shares no key with "Sherlock Holmes"
+        named = [o for o in cast.members.values()
+                 if o is not m and any(p.given and p.surname and len(p.surname) > 1 and p.given[0] == word
+                                       for p in o.parsed)]
         could = [o for o in named if gender in o.genders or not o.genders]
-        if len(could) != 1 or could[0].genders != {gender}:
+        # a given name the lists do not know ("Sherlock Holmes") is the one when it is the only one so named
+        if len(could) != 1 or could[0].genders != {gender} and (could[0].genders or len(named) != 1):
             continue
         o = could[0]
         if kept_apart(m, o) or o.mentions < m.mentions or not shared_scene(m, o) or not settled(cast, m, o, blocks):
@@ -99,35 +103,94 @@ def title_given(cast: Cast) -> bool:
     return False
 
 
-def only_full_name(cast: Cast) -> bool:
-    """"Mr. Sikes" (who is also called "Sikes") and "Bill Sikes": a title + surname joins the only person of that
-    gender the book names in full with that surname, when that one is at least as present and they share
-    scenes. Any other full name of the surname whose gender is not known, or not the title's, leaves it; so does
-    a more present title form (the head of a family: "Mr. Bennet" is not his son)."""
+def title_surname(cast: Cast) -> bool:
+    """"Mr. Bingley", "Mr. Sikes" (who is also called "Sikes"), "Miss Smith": a family form (one plain title of
+    one gender + a surname, or that surname alone) joins the only person of that gender the book names in full
+    with that surname, when they share a scene. Among several, a member the book tells apart by writing the
+    title before a given name as well ("Mr. John Knightley") is not the one the bare title means ("Mr.
+    Knightley" is George). Any other full name of the surname whose gender is not known leaves it, unless far
+    less present than the one known; a "Miss" is no woman named under another title ("Lady Anne Darcy")."""
     blocks = cast.blocks()
     for m in cast.by_size():
         found = _family_form(m)
         if found is None:
             continue
         surname, gender = found
-        full = [o for o in cast.neighbours(m, blocks) if surname in o.surnames(titled=False)]
+        titles = {h for p in m.parsed for h in p.honorifics}
+        # by stem: "Mr. Dawkin" (clipped) and "Mr. Dawkins" are one family form of "Jack Dawkins"
+        full = [o for o in cast.neighbours(m, blocks) if _stem(surname) in map(_stem, o.surnames(titled=False))]
         known = [o for o in full if o.genders == {gender}]
         # a full name of unknown gender could be the one, unless far less present than the one known; alone of
         # its surname, it is the one ("Mr. Crackit" / "Toby Crackit": Toby is either)
         could = [o for o in full if gender in o.genders and o not in known or not o.genders]
         if not known and len(could) == 1 and len(full) == 1:
             known, could = could, []
+        if len(known) > 1:
+            known = [o for o in known if not _titled_given_form(o, _stem(surname), titles)]
+        if len(known) > 1 and _one_person(known):  # "Tom Chitling" and "Tommy Chitling": the most present
+            known = [max(known, key=lambda o: (o.mentions, o.uuid))]
         if len(known) != 1 or any(x.mentions * PROMINENCE_RATIO > known[0].mentions for x in could):
             continue
         o = known[0]
-        unmarried = {h for p in m.parsed for h in p.honorifics} & UNMARRIED_TITLES
-        if unmarried and any(set(p.honorifics) - UNMARRIED_TITLES for p in o.parsed):
+        if titles <= UNMARRIED_TITLES and any(set(p.honorifics) - MAIDEN_TITLES for p in o.parsed):
             continue  # a daughter's title for a woman named under another ("Lady", "Mrs.")
         s = score(m, o)
-        if (s.conflict is not None or o.mentions < m.mentions or not shared_scene(m, o)
-                or not settled(cast, m, o, blocks)):
+        if s.conflict is not None or not shared_scene(m, o) or not settled(cast, m, o, blocks):
             continue
-        cast.merge(m, o, "title_surname:only_full_name", "the only full name of this gender with this surname", s)
+        src, dst = (m, o) if (m.mentions, m.uuid) <= (o.mentions, o.uuid) else (o, m)
+        cast.merge(src, dst, "title_surname", "the only full name of this gender with this surname", s)
+        return True
+    return False
+
+
+def _one_person(found: Sequence[Member]) -> bool:
+    """No two of them conflict by name: they may all be one person."""
+    return all(score(a, b).conflict is None and not other_surnames(a, b)
+               for i, a in enumerate(found) for b in found[i + 1:])
+
+
+def _titled_given_form(o: Member, stem: str, titles: set[str]) -> bool:
+    """``o`` is written with the title before a given name and the surname ("Mr. John Knightley") and never
+    with the title and the surname alone: the book tells it apart from the bare title + surname, which names
+    another of the family. ("Miss Josephine Barry", also written "Miss Barry", is not told apart.)"""
+    written = [parse_name(f) for f in {*o.forms, *o.written}]
+    fuller = any(p.given and _stem(p.surname or "") == stem and titles & set(p.honorifics) for p in written)
+    short = any(not p.given and _stem(p.surname or "") == stem and titles & set(p.honorifics) for p in written)
+    return fuller and not short
+
+
+def _title_initial(m: Member) -> tuple[str, set[str]] | None:
+    """(letter, titles) when every form of ``m`` is a plain title before one initial ("Mr. E.")."""
+    letters = {p.surname for p in m.parsed if p.honorifics and not p.given and p.surname and len(p.surname) == 1}
+    titles = {h for p in m.parsed for h in p.honorifics}
+    if len(letters) != 1 or len(m.parsed) != sum(1 for p in m.parsed if p.surname in letters and not p.given) or (
+            not titles or not titles <= PLAIN_TITLES):
+        return None
+    return next(iter(letters)), titles
+
+
+def title_initial(cast: Cast) -> bool:
+    """"Mr. E." (a letter writer's or a gossip's discretion) joins the only member the book writes with that
+    title before a surname of that initial ("Mr. Elton"), when they share a scene; "Mr. B" among Mr. Brownlow,
+    Mr. Bumble and Mr. Bolter stays itself."""
+    blocks = cast.blocks()
+    for m in cast.by_size():
+        found = _title_initial(m)
+        if found is None:
+            continue
+        letter, titles = found
+        named = [o for o in cast.members.values() if o is not m and any(
+            p.surname and len(p.surname) > 1 and p.surname[0] == letter and not p.given and titles & set(p.honorifics)
+            for p in o.parsed)]
+        if len(named) != 1:
+            continue
+        o = named[0]
+        s = score(m, o)
+        if s.conflict is not None or not shared_scene(m, o) or not settled(cast, m, o, blocks):
+            continue
+        src, dst = (m, o) if (m.mentions, m.uuid) <= (o.mentions, o.uuid) else (o, m)
+        cast.merge(src, dst, "title_initial", "the only one written with this title before a surname of this "
+                   "initial", s)
         return True
     return False
 
@@ -236,7 +299,7 @@ def miss_surname(cast: Cast) -> bool:
             continue
         sisters = [o for o, s in _holders_any(cast, m, surname, blocks)
                    if s.conflict is None and surname in o.surnames(titled=False) and not o.genders - {"f"}
-                   and all(set(p.honorifics) <= UNMARRIED_TITLES for p in o.parsed)]
+                   and all(set(p.honorifics) <= MAIDEN_TITLES for p in o.parsed)]
         if not sisters:
             continue
         lifts = sorted(((len(m.episodes & o.episodes) * cast.episodes / (m.mentions * o.mentions or 1), o)

@@ -154,7 +154,7 @@ _GIVEN_NAME_FORMS: dict[str, tuple[str, ...]] = {
     "edward": ("ed", "eddie", "ned", "ted", "teddy"),
     "theodore": ("theo", "ted", "teddy"),
     "thomas": ("tom", "tommy"),
-    "charles": ("charlie", "chuck", "chas"),
+    "charles": ("charlie", "charley", "chuck", "chas"),
     "henry": ("harry", "hank", "hal"),
     "joseph": ("joe", "joey"),
     "michael": ("mike", "mikey", "mick", "mickey"),

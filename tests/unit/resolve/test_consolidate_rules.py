@@ -184,15 +184,15 @@ def test_a_family_form_joins_the_only_full_name_of_its_gender_whatever_bare_form
     assert ("miss", "harriet", "title_surname") in pairs(consolidate(girls))
 
 
-def test_a_family_form_stays_apart_when_the_full_name_is_not_the_only_one_or_less_present() -> None:
+def test_a_family_form_stays_apart_when_the_full_name_is_not_the_only_one_or_shares_no_scene() -> None:
     two_men = [member("mr", "Mr. Sikes", "Sikes", episodes=range(10)),
                member("bill", "Bill Sikes", episodes=range(5, 30)),
                member("tom", "Tom Sikes", episodes=range(5, 30))]
     assert not any(r == "title_surname" for *_, r in pairs(consolidate(two_men)))
-    # the head of a family, far more present than the son the book names in full
-    father = [member("mr", "Mr. Sikes", "Sikes", episodes=range(40)),
-              member("bill", "Bill Sikes", episodes=range(3))]
-    assert not any(r == "title_surname" for *_, r in pairs(consolidate(father)))
+    # the only full name of the surname, but in no scene with the family form: nothing says they meet
+    apart = [member("mr", "Mr. Sikes", "Sikes", episodes=range(40)),
+             member("bill", "Bill Sikes", episodes=range(50, 53))]
+    assert not any(r == "title_surname" for *_, r in pairs(consolidate(apart)))
     # a full name of unknown gender as present as the one known could be the one meant
     unknown = [member("mr", "Mr. Sikes", "Sikes", episodes=range(10)),
                member("bill", "Bill Sikes", episodes=range(5, 30)),
@@ -238,3 +238,102 @@ def test_a_family_form_joins_the_only_full_name_of_its_surname_whose_gender_the_
     # beside a second full name of that surname, nothing tells which
     cast.append(member("jo", "Jordan Crackit", episodes=range(4, 20)))
     assert not any(r == "title_surname" for *_, r in pairs(consolidate(cast)))
+
+
+def test_a_family_form_joins_the_only_full_name_however_less_present() -> None:
+    # one policy for every family title: "Mr. Phillips" (the schoolmaster the book calls so throughout) and the
+    # "Teddy Phillips" a scene names once are one man, as "Mr. Bingley" and "Charles Bingley" are
+    cast = [member("mr", "Mr. Phillips", "Phillips", episodes=range(13)),
+            member("teddy", "Teddy Phillips", episodes=[12])]
+    assert pairs(consolidate(cast)) == {("teddy", "mr", "title_surname")}
+
+
+def test_a_family_form_passes_over_a_man_the_book_tells_apart_by_his_given_name() -> None:
+    # "Mr. John Knightley" is written with his given name, never as a bare "Mr. Knightley": the bare title means
+    # the other Knightley named in full
+    cast = [member("mr", "Mr. Knightley", "Knightley", episodes=range(40)),
+            member("george", "George Knightley", episodes=[3, 4]),
+            member("john", "John Knightley", "Mr. John Knightley", episodes=range(30, 36))]
+    assert ("george", "mr", "title_surname") in pairs(consolidate(cast))
+    # a member written both ways is not told apart: "Miss Josephine Barry" is also "Miss Barry"
+    barry = [member("miss", "Miss Barry", episodes=range(4)),
+             member("diana", "Diana Barry", episodes=range(40)),
+             CastMember(uuid="jo", name="Josephine Barry", aliases=["Miss Josephine Barry"], episodes=[1, 2],
+                        form_episodes={"Miss Josephine Barry": 1, "Miss Barry": 1})]
+    assert not any(r == "title_surname" for *_, r in pairs(consolidate(barry)))
+
+
+def test_miss_is_a_woman_whose_only_other_title_is_a_kin_word() -> None:
+    # "Aunt Emma" (her nephews' word) says nothing of a marriage; "Lady Anne" does
+    cast = [member("miss", "Miss Woodhouse", episodes=range(10)),
+            member("emma", "Emma Woodhouse", "Emma", "Aunt Emma", episodes=range(5, 60))]
+    assert pairs(consolidate(cast)) == {("miss", "emma", "title_surname")}
+
+
+def test_a_title_before_a_shorter_form_the_survivor_writes_fuller_joins_it() -> None:
+    # "Miss Cuthbert" against "Marilla Cuthbert", who is also written "Miss Marilla Cuthbert"; Matthew is a man
+    cast = [member("miss", "Miss Cuthbert", episodes=range(4)),
+            member("marilla", "Marilla Cuthbert", "Marilla", "Miss Marilla Cuthbert", episodes=range(90)),
+            member("matthew", "Matthew Cuthbert", "Matthew", episodes=range(70))]
+    assert ("miss", "marilla", "name") in pairs(consolidate(cast))
+
+
+def test_a_title_before_an_initial_joins_the_only_one_written_so() -> None:
+    cast = [member("e", "Mr. E.", episodes=[5, 6]), member("elton", "Mr. Elton", "Elton", episodes=range(60)),
+            member("weston", "Mr. Weston", episodes=range(50))]
+    assert pairs(consolidate(cast)) == {("e", "elton", "title_initial")}
+    # "Mr. B" among several men whose surnames begin so stays itself
+    many = [member("b", "Mr. B", episodes=[5, 6]), member("br", "Mr. Brownlow", episodes=range(60)),
+            member("bu", "Mr. Bumble", episodes=range(50))]
+    assert consolidate(many).merges == []
+
+
+def test_a_title_form_one_entity_holds_joins_it_whatever_the_family_named_in_full() -> None:
+    # "Miss Barry" is held by Josephine Barry: the daughter "Diana Barry" shares only the surname, no rival
+    cast = [member("miss", "Miss Barry", episodes=range(4)),
+            member("jo", "Josephine Barry", "Miss Josephine Barry", "Miss Barry", episodes=range(2, 8)),
+            member("diana", "Diana Barry", "Diana", episodes=range(70))]
+    assert ("miss", "jo", "name") in pairs(consolidate(cast))
+
+
+def test_a_family_form_joins_full_names_that_are_one_person_and_they_follow() -> None:
+    # "Tom Chitling" and "Tommy Chitling" (held by "Tom") may be one man: "Mr. Chitling" is him, and the full
+    # name the survivor holds up to a diminutive fits it, whatever the survivor's own name says less
+    cast = [member("mr", "Mr. Chitling", "Chitling", episodes=range(7)),
+            member("tom", "Tom", "Tommy", "Tommy Chitling", episodes=range(3, 7)),
+            member("full", "Tom Chitling", episodes=[1])]
+    merged = pairs(consolidate(cast))
+    assert ("tom", "mr", "title_surname") in merged and ("full", "mr", "name") in merged
+    # two given names that differ are two men: nothing joins
+    two = [member("mr", "Mr. Chitling", "Chitling", episodes=range(7)),
+           member("tom", "Tom Chitling", episodes=range(3, 7)), member("bob", "Bob Chitling", episodes=[1])]
+    assert not any(r == "title_surname" for *_, r in pairs(consolidate(two)))
+
+
+def test_charley_is_a_form_of_charles() -> None:
+    plan = consolidate([member("master", "Master Bates", "Master Charles Bates", episodes=range(15)),
+                        member("charley", "Charley Bates", "Charley", "Master Charley Bates", episodes=range(28))])
+    assert pairs(plan) == {("master", "charley", "name")}
+
+
+def test_a_title_before_a_given_name_no_list_knows_joins_the_only_one_so_named() -> None:
+    # "Sherlock" is in no list of given names: alone of its given name, "Sherlock Holmes" is the one
+    cast = [member("mr", "Mr. Sherlock", episodes=range(3)), member("sh", "Sherlock Holmes", episodes=range(60))]
+    assert pairs(consolidate(cast)) == {("mr", "sh", "title_given")}
+    cast.append(member("sv", "Sherlock Vane", episodes=range(50, 55)))
+    assert not any(r == "title_given" for *_, r in pairs(consolidate(cast)))
+    # a word another member bears as a titled surname is a surname: "Mrs. Hughes" is not "Hughes Ivor"
+    wife = [member("mrs", "Mrs. Hughes", episodes=range(3)), member("dr", "Dr. Hughes", episodes=range(2, 6)),
+            member("h", "Hughes Ivor", episodes=range(60))]
+    assert not any(r == "title_given" for *_, r in pairs(consolidate(wife)))
+
+
+def test_a_clipped_family_form_and_a_trailing_pronoun_are_the_same_name() -> None:
+    # "Mr. Dawkin" (clipped) holding "Mr. Dawkins" is the family form of "Jack Dawkins"
+    clipped = [member("mr", "Mr. Dawkin", "Mr. Dawkins", "Dawkins", episodes=range(5)),
+               member("jack", "Jack Dawkins", "Jack", episodes=range(3, 9))]
+    assert pairs(consolidate(clipped)) == {("mr", "jack", "title_surname")}
+    # "Miss Bingley I" (the speaker's next word taken in) is "Miss Bingley"
+    pronoun = [member("miss", "Miss Bingley", "Miss Bingley I", episodes=range(35)),
+               member("caroline", "Caroline", "Caroline Bingley", episodes=range(30, 40))]
+    assert pairs(consolidate(pronoun)) == {("caroline", "miss", "title_surname")}
