@@ -25,7 +25,7 @@ from strata.ingest.extractors.intro_tags import asked, intro_tag
 from strata.ingest.extractors.narration_people import Window, is_honorific
 from strata.ingest.extractors.narrator import NARRATOR, narrator_name
 from strata.ingest.extractors.quote_context import ContextDialogue, context_dialogue
-from strata.ingest.extractors.quote_spans import Utterance, find_utterances
+from strata.ingest.extractors.quote_spans import Utterance, find_utterances, opens_continuation
 from strata.ingest.extractors.speech_tags import PERSON_NOUNS, SPEECH_VERB, Tag, tag_after, tag_before
 from strata.ingest.extractors.turns import ANSWER, Turn, decode
 from strata.resolve.lexicon import Gender
@@ -48,6 +48,7 @@ EXCHANGE_GAP = 2
 TAG_NAME = 10.0  # "said Anna"
 TAG_NOMINAL = 4.0  # "cried his wife": whom the noun stands for
 PRONOUN_REFERENT = 1.5  # "said she": the latest woman acting, among the women present
+PRONOUN_IN_SENTENCE = 4.0  # ‹entering Emma's brain, she said›: the woman its own sentence names
 NARRATION = 3.0  # the subject of the sentence next to the quote in its paragraph
 NARRATION_BEFORE = 1.5  # the subject of the last sentence of the narration paragraph before
 NARRATION_PRONOUN = 3.0  # "She shook her head. "...": a woman speaks (weight against a man)
@@ -147,6 +148,10 @@ def _tag_evidence(win: Window, s: _Said, turn: Turn) -> bool:
         turn.votes[tag.subject] = turn.votes.get(tag.subject, 0.0) + TAG_NAME
     elif tag.kind == "pronoun":
         turn.gender = PRONOUN_GENDER[tag.subject.lower()]
+        s.tagged = win.in_sentence(pos, turn.gender, base)
+        if s.tagged:  # the sentence of the tag names its person: no participant of the exchange stands in
+            turn.votes[s.tagged] = turn.votes.get(s.tagged, 0.0) + PRONOUN_IN_SENTENCE
+            return True
         s.tagged = win.latest(pos, turn.gender)
         if s.tagged:
             turn.votes[s.tagged] = turn.votes.get(s.tagged, 0.0) + PRONOUN_REFERENT
@@ -305,7 +310,7 @@ def _canonical_turn(people: People, turn: Turn) -> Turn:
     addressed = frozenset(people.canonical(n) for n in turn.addressed)
     return Turn(votes=votes, gender=turn.gender, gender_weight=turn.gender_weight, addressed=addressed,
                 called=people.canonical(turn.called) if turn.called else None, continues=turn.continues,
-                adjacent=turn.adjacent)
+                adjacent=turn.adjacent, same_speech=turn.same_speech, bare=turn.bare)
 
 
 def _participants_first(people: People, said: list[_Said], turns: list[Turn]) -> None:
@@ -367,6 +372,10 @@ def _exchange(win: Window, said: list[_Said], run: list[int], before: ContextDia
             turn.adjacent = s.utterance.paragraphs[0] - said[run[n - 1]].utterance.paragraphs[-1] == 1
         elif carried:
             turn.adjacent = s.utterance.paragraphs[0] == 0
+            # the text before the window left its last quote open: this paragraph's opening quote goes on with it
+            turn.same_speech = turn.adjacent and before.open_speech and opens_continuation(
+                win.text, win.paras[0], s.utterance)
+        turn.bare = s.tag_kind is None and not s.narrated and not s.reported and not turn.same_speech
         _pronoun_presence(win, s.utterance, said[run[n - 1]].utterance.end if n else None, turn)
         if s.tag_kind == "name" and s.tagged and s.tagged != NARRATOR:
             win.mention(s.utterance.start + 1, s.tagged)  # whom the next "said she" may mean
