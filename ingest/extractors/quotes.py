@@ -18,6 +18,7 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from strata.ingest.extractors.address_terms import addressed_gender
 from strata.ingest.extractors.discourse import PRONOUN_GENDER
 from strata.ingest.extractors.epithets import join_epithets, speaker
 from strata.ingest.extractors.exchange_people import People, join_called
@@ -310,7 +311,8 @@ def _canonical_turn(people: People, turn: Turn) -> Turn:
     addressed = frozenset(people.canonical(n) for n in turn.addressed)
     return Turn(votes=votes, gender=turn.gender, gender_weight=turn.gender_weight, addressed=addressed,
                 called=people.canonical(turn.called) if turn.called else None, continues=turn.continues,
-                adjacent=turn.adjacent, same_speech=turn.same_speech, bare=turn.bare)
+                adjacent=turn.adjacent, same_speech=turn.same_speech, bare=turn.bare,
+                called_gender=turn.called_gender)
 
 
 def _participants_first(people: People, said: list[_Said], turns: list[Turn]) -> None:
@@ -375,6 +377,7 @@ def _exchange(win: Window, said: list[_Said], run: list[int], before: ContextDia
             # the text before the window left its last quote open: this paragraph's opening quote goes on with it
             turn.same_speech = turn.adjacent and before.open_speech and opens_continuation(
                 win.text, win.paras[0], s.utterance)
+        turn.called_gender = addressed_gender([win.text[a:b] for a, b in s.utterance.pieces])
         turn.bare = s.tag_kind is None and not s.narrated and not s.reported and not turn.same_speech
         _pronoun_presence(win, s.utterance, said[run[n - 1]].utterance.end if n else None, turn)
         if s.tag_kind == "name" and s.tagged and s.tagged != NARRATOR:

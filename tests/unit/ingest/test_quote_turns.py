@@ -187,3 +187,22 @@ def test_a_dash_after_a_tagged_name_is_punctuation() -> None:
 
     tag = tag_after("--cried Anna.--")
     assert tag is not None and tag.subject == "Anna"
+
+
+@pytest.mark.parametrize(("pieces", "gender"), [
+    (["Yes, sir."], "m"), (["Thank you, madam; I will."], "f"), (["I am, sir, your servant"], "m"),
+    (["Sir William is here."], None), (["Yes, sir.", "No, madam."], None), (["Mamma, look!"], "f"),
+])
+def test_forms_of_address_tell_the_hearers_gender(pieces: list[str], gender: str | None) -> None:
+    from strata.ingest.extractors.address_terms import addressed_gender
+
+    assert addressed_gender(pieces) == gender
+
+
+def test_sir_is_said_to_the_man_who_spoke_before() -> None:
+    # Anna and Tom and Mrs. Grey present; the untagged turn before "Yes, sir." is the man's, not Mrs. Grey's
+    turns = [Turn(votes={"Anna": 10.0}), Turn(votes={"Tom": 1.0, "Mrs. Grey": 1.0}),
+             Turn(votes={"Anna": 10.0}, called_gender="m")]
+    assert decode(turns, ["Mrs. Grey", "Tom", "Anna"], GENDERS)[1] == "Tom"
+    turns[2] = Turn(votes={"Anna": 10.0})
+    assert decode(turns, ["Mrs. Grey", "Tom", "Anna"], GENDERS)[1] == "Mrs. Grey"  # a tie, without the "sir"
