@@ -132,7 +132,8 @@ def _parsed_intro(win: Window, a: int, b: int) -> Tag | None:
     return Tag(name, "name", tag.start, tag.verb, tag.to) if name else None
 
 
-def _tag_evidence(win: Window, s: _Said, turn: Turn) -> bool:
+def _tag_evidence(win: Window, s: _Said, turn: Turn, called: str | None = None) -> bool:
+    """``called``: whom the quote before called by name (who most likely answers, so "said he" is him)."""
     found = _find_tag(win, s.utterance)
     if found is None:
         return False
@@ -150,6 +151,8 @@ def _tag_evidence(win: Window, s: _Said, turn: Turn) -> bool:
     elif tag.kind == "pronoun":
         turn.gender = PRONOUN_GENDER[tag.subject.lower()]
         s.tagged = win.in_sentence(pos, turn.gender, base)
+        if s.tagged is None and (called is None or win.gender(called) != turn.gender):
+            s.tagged = _acting_before(win, s.utterance, turn.gender)
         if s.tagged:  # the sentence of the tag names its person: no participant of the exchange stands in
             turn.votes[s.tagged] = turn.votes.get(s.tagged, 0.0) + PRONOUN_IN_SENTENCE
             return True
@@ -172,6 +175,23 @@ def _tag_evidence(win: Window, s: _Said, turn: Turn) -> bool:
         elif to.split()[-1] in PERSON_NOUNS:  # "said Mr. Hale to his wife": his is the speaker's
             s.addressee = win.resolve(Tag(to, "nominal", tag.start, tag.verb), pos, owner=s.tagged)
     return tag.kind in ("name", "pronoun", "nominal")
+
+
+def _acting_before(win: Window, u: Utterance, gender: Gender) -> str | None:
+    """The named person of ``gender`` the narration just before the quote shows acting: the subject of the
+    last sentence of its own paragraph's narration before it, else of the narration paragraph before
+    (‹Mr. Woodhouse, with a sigh, called his daughter's attention to it.› then ‹"Ah, my dear," said he›)."""
+    _, before, _ = _regions(win, u)
+    previous = _narration_before(win, u)
+    for a, b in ([before] if before[1] > before[0] else []) + ([previous] if previous else []):
+        tokens = win.tokens(a, b)
+        if not tokens:
+            continue
+        for t in tokens[-1].sent:
+            if a <= t.idx < b and t.dep_ in ("nsubj", "nsubjpass") and t.head.dep_ == "ROOT":
+                who = _subject_name(win, t)
+                return who if who is not None and win.gender(who) == gender else None
+    return None
 
 
 def _subject_name(win: Window, t: Token) -> str | None:
@@ -363,7 +383,7 @@ def _exchange(win: Window, said: list[_Said], run: list[int], before: ContextDia
         for name in vocatives:
             win.mention(s.utterance.start, name, subject=False)  # present in the scene
         _reported_evidence(win, s, turn)
-        if not _tag_evidence(win, s, turn):
+        if not _tag_evidence(win, s, turn, turns[-1].called if turns else None):
             _narration_evidence(win, s, turn)
         vocatives = [v for v in vocatives if v != s.tagged]
         if vocatives:  # the last one called answers: "Here, Tom. And what do you think, Bob?"

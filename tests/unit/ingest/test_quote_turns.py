@@ -206,3 +206,11 @@ def test_sir_is_said_to_the_man_who_spoke_before() -> None:
     assert decode(turns, ["Mrs. Grey", "Tom", "Anna"], GENDERS)[1] == "Tom"
     turns[2] = Turn(votes={"Anna": 10.0})
     assert decode(turns, ["Mrs. Grey", "Tom", "Anna"], GENDERS)[1] == "Mrs. Grey"  # a tie, without the "sir"
+
+
+def test_said_he_is_the_man_the_narration_before_shows_acting() -> None:
+    # Tom spoke last and Bob is named later in the narration, but its subject is Mr. Hale: "said he" is his
+    text = ('"The roads are bad," said Tom.\n\n'
+            'Mr. Hale shook his head sadly and looked at Bob for a while.\n\n'
+            '"Ah, my boy," said he, "the snow is coming."')
+    assert _speakers(text) == ["Tom", "Mr. Hale"]
