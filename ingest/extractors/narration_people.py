@@ -206,6 +206,19 @@ class Window:
                 return m.name
         return None
 
+    def in_sentence(self, pos: int, gender: Gender, since: int = 0) -> str | None:
+        """The one person of ``gender`` the narration names earlier in the sentence holding ``pos``, after
+        ``since`` (any role: ‹entering Emma's brain, she said›): whom a pronoun there stands for, before anyone
+        named earlier. None when the sentence names two such people, a narration "she" counting as the one it
+        stands for (‹She yawned; when hearing Tom speak to Anna, she said›)."""
+        k = bisect.bisect_right(self._token_starts, pos) - 1
+        if k < 0:
+            return None
+        start = max(since, self.doc[k].sent.start_char)
+        named = {m.name for m in self.mentions if start <= m.pos < pos and m.gender == gender
+                 and not self.quoted(m.pos)}
+        return next(iter(named)) if len(named) == 1 else None
+
     def recent(self, pos: int, limit: int) -> list[str]:
         """Up to ``limit`` distinct people named (or speaking) before ``pos``, latest first."""
         out: list[str] = []

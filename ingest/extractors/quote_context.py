@@ -29,6 +29,7 @@ class ContextDialogue:
     speakers: tuple[str | None, ...] = ()  # the named speaker of each of the last turns (None: untagged)
     open_exchange: bool = False  # the text ends in dialogue: the window's first quotes may continue it
     people: tuple[str, ...] = ()  # people named (narration or tags), earliest first, each once at its latest
+    open_speech: bool = False  # its last quote is still open at its end: the window's first quote goes on with it
 
     def names(self) -> list[str]:
         return list(self.people)
@@ -72,4 +73,6 @@ def context_dialogue(text: str, gap: int) -> ContextDialogue:
     for _, name in sorted(named):
         people = [n for n in people if n != name] + [name]
     open_exchange = bool(speakers) and len(paras) - 1 - last_paragraph < gap
-    return ContextDialogue(tuple(speakers[-CONTEXT_TURNS:]), open_exchange, tuple(people[-CONTEXT_TURNS:]))
+    open_speech = bool(utterances) and utterances[-1].open_end and last_paragraph == len(paras) - 1
+    return ContextDialogue(tuple(speakers[-CONTEXT_TURNS:]), open_exchange, tuple(people[-CONTEXT_TURNS:]),
+                           open_speech)

@@ -33,6 +33,7 @@ class Utterance:
 
     pieces: list[tuple[int, int]] = field(default_factory=list)
     paragraphs: list[int] = field(default_factory=list)  # indexes into the paragraph list, in order
+    open_end: bool = False  # its last quote is still open at its last paragraph's end: it goes on after
 
     @property
     def start(self) -> int:
@@ -120,5 +121,10 @@ def find_utterances(text: str, style: str | None = None) -> tuple[list[Paragraph
             out[-1].paragraphs.append(k)
         else:
             out.append(Utterance(pieces=list(pieces), paragraphs=[k]))
-        still_open = open_at_end
+        still_open = out[-1].open_end = open_at_end
     return paras, out
+
+
+def opens_continuation(text: str, para: Paragraph, u: Utterance) -> bool:
+    """The utterance opens its paragraph with a quote mark: it may carry on a speech left open before it."""
+    return text[para.start] in "\"“‘" and u.pieces[0][0] <= para.start + 1

@@ -18,6 +18,7 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from strata.ingest.extractors.address_terms import addressed_gender
 from strata.ingest.extractors.discourse import PRONOUN_GENDER
 from strata.ingest.extractors.epithets import join_epithets, speaker
 from strata.ingest.extractors.exchange_people import People, join_called
@@ -25,7 +26,7 @@ from strata.ingest.extractors.intro_tags import asked, intro_tag
 from strata.ingest.extractors.narration_people import Window, is_honorific
 from strata.ingest.extractors.narrator import NARRATOR, narrator_name
 from strata.ingest.extractors.quote_context import ContextDialogue, context_dialogue
-from strata.ingest.extractors.quote_spans import Utterance, find_utterances
+from strata.ingest.extractors.quote_spans import Utterance, find_utterances, opens_continuation
 from strata.ingest.extractors.speech_tags import PERSON_NOUNS, SPEECH_VERB, Tag, tag_after, tag_before
 from strata.ingest.extractors.turns import ANSWER, Turn, decode
 from strata.resolve.lexicon import Gender
@@ -48,6 +49,7 @@ EXCHANGE_GAP = 2
 TAG_NAME = 10.0  # "said Anna"
 TAG_NOMINAL = 4.0  # "cried his wife": whom the noun stands for
 PRONOUN_REFERENT = 1.5  # "said she": the latest woman acting, among the women present
+PRONOUN_IN_SENTENCE = 4.0  # ‹entering Emma's brain, she said›: the woman its own sentence names
 NARRATION = 3.0  # the subject of the sentence next to the quote in its paragraph
 NARRATION_BEFORE = 1.5  # the subject of the last sentence of the narration paragraph before
 NARRATION_PRONOUN = 3.0  # "She shook her head. "...": a woman speaks (weight against a man)
@@ -130,7 +132,8 @@ def _parsed_intro(win: Window, a: int, b: int) -> Tag | None:
     return Tag(name, "name", tag.start, tag.verb, tag.to) if name else None
 
 
-def _tag_evidence(win: Window, s: _Said, turn: Turn) -> bool:
+def _tag_evidence(win: Window, s: _Said, turn: Turn, called: str | None = None) -> bool:
+    """``called``: whom the quote before called by name (who most likely answers, so "said he" is him)."""
     found = _find_tag(win, s.utterance)
     if found is None:
         return False
@@ -147,6 +150,12 @@ def _tag_evidence(win: Window, s: _Said, turn: Turn) -> bool:
         turn.votes[tag.subject] = turn.votes.get(tag.subject, 0.0) + TAG_NAME
     elif tag.kind == "pronoun":
         turn.gender = PRONOUN_GENDER[tag.subject.lower()]
+        s.tagged = win.in_sentence(pos, turn.gender, base)
+        if s.tagged is None and (called is None or win.gender(called) != turn.gender):
+            s.tagged = _acting_before(win, s.utterance, turn.gender)
+        if s.tagged:  # the sentence of the tag names its person: no participant of the exchange stands in
+            turn.votes[s.tagged] = turn.votes.get(s.tagged, 0.0) + PRONOUN_IN_SENTENCE
+            return True
         s.tagged = win.latest(pos, turn.gender)
         if s.tagged:
             turn.votes[s.tagged] = turn.votes.get(s.tagged, 0.0) + PRONOUN_REFERENT
@@ -166,6 +175,23 @@ def _tag_evidence(win: Window, s: _Said, turn: Turn) -> bool:
         elif to.split()[-1] in PERSON_NOUNS:  # "said Mr. Hale to his wife": his is the speaker's
             s.addressee = win.resolve(Tag(to, "nominal", tag.start, tag.verb), pos, owner=s.tagged)
     return tag.kind in ("name", "pronoun", "nominal")
+
+
+def _acting_before(win: Window, u: Utterance, gender: Gender) -> str | None:
+    """The named person of ``gender`` the narration just before the quote shows acting: the subject of the
+    last sentence of its own paragraph's narration before it, else of the narration paragraph before
+    (‹Mr. Woodhouse, with a sigh, called his daughter's attention to it.› then ‹"Ah, my dear," said he›)."""
+    _, before, _ = _regions(win, u)
+    previous = _narration_before(win, u)
+    for a, b in ([before] if before[1] > before[0] else []) + ([previous] if previous else []):
+        tokens = win.tokens(a, b)
+        if not tokens:
+            continue
+        for t in tokens[-1].sent:
+            if a <= t.idx < b and t.dep_ in ("nsubj", "nsubjpass") and t.head.dep_ == "ROOT":
+                who = _subject_name(win, t)
+                return who if who is not None and win.gender(who) == gender else None
+    return None
 
 
 def _subject_name(win: Window, t: Token) -> str | None:
@@ -305,7 +331,8 @@ def _canonical_turn(people: People, turn: Turn) -> Turn:
     addressed = frozenset(people.canonical(n) for n in turn.addressed)
     return Turn(votes=votes, gender=turn.gender, gender_weight=turn.gender_weight, addressed=addressed,
                 called=people.canonical(turn.called) if turn.called else None, continues=turn.continues,
-                adjacent=turn.adjacent)
+                adjacent=turn.adjacent, same_speech=turn.same_speech, bare=turn.bare,
+                called_gender=turn.called_gender)
 
 
 def _participants_first(people: People, said: list[_Said], turns: list[Turn]) -> None:
@@ -356,7 +383,7 @@ def _exchange(win: Window, said: list[_Said], run: list[int], before: ContextDia
         for name in vocatives:
             win.mention(s.utterance.start, name, subject=False)  # present in the scene
         _reported_evidence(win, s, turn)
-        if not _tag_evidence(win, s, turn):
+        if not _tag_evidence(win, s, turn, turns[-1].called if turns else None):
             _narration_evidence(win, s, turn)
         vocatives = [v for v in vocatives if v != s.tagged]
         if vocatives:  # the last one called answers: "Here, Tom. And what do you think, Bob?"
@@ -367,6 +394,11 @@ def _exchange(win: Window, said: list[_Said], run: list[int], before: ContextDia
             turn.adjacent = s.utterance.paragraphs[0] - said[run[n - 1]].utterance.paragraphs[-1] == 1
         elif carried:
             turn.adjacent = s.utterance.paragraphs[0] == 0
+            # the text before the window left its last quote open: this paragraph's opening quote goes on with it
+            turn.same_speech = turn.adjacent and before.open_speech and opens_continuation(
+                win.text, win.paras[0], s.utterance)
+        turn.called_gender = addressed_gender([win.text[a:b] for a, b in s.utterance.pieces])
+        turn.bare = s.tag_kind is None and not s.narrated and not s.reported and not turn.same_speech
         _pronoun_presence(win, s.utterance, said[run[n - 1]].utterance.end if n else None, turn)
         if s.tag_kind == "name" and s.tagged and s.tagged != NARRATOR:
             win.mention(s.utterance.start + 1, s.tagged)  # whom the next "said she" may mean

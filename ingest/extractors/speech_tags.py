@@ -149,6 +149,7 @@ def _tag(match: re.Match[str] | None, narration: str) -> Tag | None:
     if kind == "name":  # drop words glued after the name that are not capitalized name words
         subject = " ".join(w for w in subject.split() if w[0].isupper() or w.lower() in ("de", "van", "von", "of"))
         subject = re.sub(r"[’']s$", "", subject)  # "Jane's" owns something; the owner is still the name
+        subject = subject.rstrip("-")  # ‹cried Elizabeth.--"You› : the dash after a name is punctuation
     to = _TO.match(narration, max(match.end("verb"), match.end("subject")))
     return Tag(subject=subject, kind=kind, start=match.start("subject"), verb=match.group("verb"),
                to=to.group("to") if to else None)

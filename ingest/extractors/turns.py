@@ -28,6 +28,10 @@ CONTINUES = 4.0  # "he went on", "she added": the previous speaker again
 ANSWER = 3.0  # the person the previous quote addressed answers it
 ADDRESSED_NEXT = 1.0  # the person the next quote addresses most likely spoke just before
 ALTERNATE = 2.0  # two people take turns: the speaker two turns back speaks again
+ENTER_UNTAGGED = 2.0  # a third person does not break into two people's exchange without a tag or narration
+ADDRESS_GENDER = 1.5  # "Yes, sir": the one it answers and the one who answers it are men, when known
+SAME_SPEECH = 12.0  # a quote left open at a paragraph's end goes on in the next: the printed convention, surer
+# than a named tag
 
 
 @dataclass
@@ -41,6 +45,9 @@ class Turn:
     called: str | None = None  # the one it speaks to last, who most likely answers
     continues: bool = False  # the tag says the previous speaker goes on
     adjacent: bool = True  # no narration paragraph between this turn and the one before
+    same_speech: bool = False  # it carries on the previous turn's speech, whose quote was left open
+    called_gender: Gender | None = None  # the gender its forms of address ("sir", "madam") tell for its hearer
+    bare: bool = False  # no tag, no narration next to it: only the shape of the exchange tells its speaker
 
 
 def _unary(turns: Sequence[Turn], i: int, person: str, genders: Mapping[str, Gender | None],
@@ -60,8 +67,10 @@ def _unary(turns: Sequence[Turn], i: int, person: str, genders: Mapping[str, Gen
     return score
 
 
-def _step(turn: Turn, before: Turn, previous: str, person: str) -> float:
+def _step(turn: Turn, before: Turn, previous: str, person: str, genders: Mapping[str, Gender | None]) -> float:
     score = 0.0
+    if person == previous and turn.same_speech:
+        return SAME_SPEECH
     if person == previous:
         if turn.continues:
             score += CONTINUES
@@ -69,7 +78,18 @@ def _step(turn: Turn, before: Turn, previous: str, person: str) -> float:
             score -= NEW_PARAGRAPH if turn.adjacent else NEW_PARAGRAPH_AFTER_NARRATION
     if person == (before.called or (next(iter(before.addressed)) if len(before.addressed) == 1 else None)):
         score += ANSWER
-    return score
+    return score - _address_mismatch(turn, before, previous, person, genders)
+
+
+def _address_mismatch(turn: Turn, before: Turn, previous: str, person: str,
+                      genders: Mapping[str, Gender | None]) -> float:
+    """A "sir" is said to a man: the turn before it was most likely his, and so is the answer after it."""
+    penalty = 0.0
+    if turn.called_gender and genders.get(previous) not in (None, turn.called_gender) and person != previous:
+        penalty += ADDRESS_GENDER
+    if before.called_gender and genders.get(person) not in (None, before.called_gender) and person != previous:
+        penalty += ADDRESS_GENDER
+    return penalty
 
 
 def decode(turns: Sequence[Turn], people: Sequence[str], genders: Mapping[str, Gender | None],
@@ -89,9 +109,12 @@ def decode(turns: Sequence[Turn], people: Sequence[str], genders: Mapping[str, G
         for (earlier, previous), (score, _) in best.items():
             assert previous is not None
             for person in people:
-                total = score + unary[i][person] + _step(turn, before, previous, person)
+                total = score + unary[i][person] + _step(turn, before, previous, person, genders)
                 if earlier is not None and person == earlier and person != previous:
                     total += ALTERNATE
+                elif turn.bare and earlier is not None and person not in (earlier, previous) and (
+                        person != before.called):
+                    total -= ENTER_UNTAGGED
                 pair = (previous, person)
                 if pair not in step or total > step[pair][0]:
                     step[pair] = (total, (earlier, previous))

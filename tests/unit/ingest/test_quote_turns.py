@@ -148,3 +148,69 @@ def test_a_month_is_no_person() -> None:
             '"He is well," said she.\n\n'
             '"I am glad of it," said her father.')
     assert "August" not in _speakers(text)
+
+
+def test_a_speech_left_open_before_the_window_goes_on_in_its_first_paragraph() -> None:
+    # the printed convention: no closing mark at a paragraph's end, the next paragraph's quote is the same speech
+    context = '"Where were you?" said Anna.\n\n"At the mill," said Tom. "The wheel had stopped, and I waited there.'
+    text = '"Then the miller came and we mended it together."\n\n"And the flour?"'
+    assert context_dialogue(context, gap=2).open_speech
+    assert not context_dialogue(context + '"', gap=2).open_speech
+    assert _speakers(text, context) == ["Tom", "Anna"]
+    # closed, the same paragraph is the other person's answer
+    assert _speakers(text, context + '"')[0] == "Anna"
+
+
+def test_a_third_person_does_not_take_an_untagged_turn_of_a_two_person_exchange() -> None:
+    # Anna and Tom alternate; Bob, tagged two turns later, could explain the untagged turn by alternation too,
+    # but nobody breaks into an exchange without a tag or narration
+    tagged = {"Anna": 10.0}
+    turns = [Turn(votes=dict(tagged)), Turn(votes={"Tom": 10.0}), Turn(votes=dict(tagged)),
+             Turn(votes={"Tom": 1.0}, bare=True), Turn(votes={"Anna": 1.0, "Bob": 1.0}, bare=True),
+             Turn(votes={"Tom": 1.0}, bare=True), Turn(votes={"Bob": 10.0})]
+    assert decode(turns, ["Bob", "Anna", "Tom"], GENDERS)[4] == "Anna"
+    # a turn with its own evidence is no intrusion: narration showing Bob before it lets him speak
+    turns[4] = Turn(votes={"Anna": 1.0, "Bob": 1.0})
+    assert decode(turns, ["Bob", "Anna", "Tom"], GENDERS)[4] == "Bob"
+
+
+def test_said_she_is_the_one_woman_its_own_sentence_names() -> None:
+    # the latest woman acting is Mrs. Grey (the previous speaker), but the tag's own sentence names Anna
+    text = ('"The coach is late again," said Mrs. Grey.\n\n'
+            'A thought entering Anna\'s head about the coachman, she said, with a smile,\n\n'
+            '"Perhaps he has stopped at the inn."')
+    assert _speakers(text) == ["Mrs. Grey", "Anna"]
+
+
+def test_a_dash_after_a_tagged_name_is_punctuation() -> None:
+    from strata.ingest.extractors.speech_tags import tag_after
+
+    tag = tag_after("--cried Anna.--")
+    assert tag is not None and tag.subject == "Anna"
+
+
+@pytest.mark.parametrize(("pieces", "gender"), [
+    (["Yes, sir."], "m"), (["Thank you, madam; I will."], "f"), (["I am, sir, your servant"], "m"),
+    (["Sir William is here."], None), (["Yes, sir.", "No, madam."], None), (["Mamma, look!"], "f"),
+])
+def test_forms_of_address_tell_the_hearers_gender(pieces: list[str], gender: str | None) -> None:
+    from strata.ingest.extractors.address_terms import addressed_gender
+
+    assert addressed_gender(pieces) == gender
+
+
+def test_sir_is_said_to_the_man_who_spoke_before() -> None:
+    # Anna and Tom and Mrs. Grey present; the untagged turn before "Yes, sir." is the man's, not Mrs. Grey's
+    turns = [Turn(votes={"Anna": 10.0}), Turn(votes={"Tom": 1.0, "Mrs. Grey": 1.0}),
+             Turn(votes={"Anna": 10.0}, called_gender="m")]
+    assert decode(turns, ["Mrs. Grey", "Tom", "Anna"], GENDERS)[1] == "Tom"
+    turns[2] = Turn(votes={"Anna": 10.0})
+    assert decode(turns, ["Mrs. Grey", "Tom", "Anna"], GENDERS)[1] == "Mrs. Grey"  # a tie, without the "sir"
+
+
+def test_said_he_is_the_man_the_narration_before_shows_acting() -> None:
+    # Tom spoke last and Bob is named later in the narration, but its subject is Mr. Hale: "said he" is his
+    text = ('"The roads are bad," said Tom.\n\n'
+            'Mr. Hale shook his head sadly and looked at Bob for a while.\n\n'
+            '"Ah, my boy," said he, "the snow is coming."')
+    assert _speakers(text) == ["Tom", "Mr. Hale"]
