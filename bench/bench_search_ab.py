@@ -3,8 +3,9 @@ minutes apart differ by more than most changes): latency, the process's and Neo4
 and how many of the first setting's top 10 / top 20 each other setting returns.
 
 The settings (``CONFIGS``) are graph/search.py's module constants set before each search: ``A`` those of
-session 16 (fact and entity + passage channels in two queries; facts asked 10 per hit), ``N`` the code as it is,
-the others the steps between. Questions generated about a synthetic ``bench-`` group (bench.generate_graph with
+session 16 (fact and entity + passage channels in two queries; facts asked 10 per hit), ``M`` session 17 (a
+short vector channel asked again 1,000 deep), ``N`` the code as it is, the others the steps between. Besides
+latency and CPU: the asks again per search (a short channel asked once more; a vector channel's depth). Questions generated about a synthetic ``bench-`` group (bench.generate_graph with
 the same seed), given the hash embedder's vector; rescoring off (STRATA_RESCORE_EMBEDDER=none) for a group
 that large, as bench_asks runs it.
 
@@ -35,7 +36,8 @@ from strata.memory.runtime import POOL_THREADS
 
 ORIG = {"fact": (10, 100), "entity": (5, 50), "passage": (5, 50)}  # session 16's OVERFETCH
 S17 = {"fact": (5, 50), "entity": (5, 50), "passage": (5, 50)}  # session 17's OVERFETCH
-# "deepen": DEEPEN_MARGIN (None: a short vector channel asks again MAX_INDEX_DEPTH deep, as up to session 17)
+# "deepen": DEEPEN_MARGIN (None: a short vector channel asks again MAX_INDEX_DEPTH deep, as up to session 17),
+# "to": DEEPEN_TO (what the sized ask is sized for)
 CONFIGS: dict[str, dict[str, Any]] = {
     "A": {"beside": ("fact",), "overfetch": ORIG, "deepen": None},  # session 16: two queries
     "B": {"beside": ("fact", "passage"), "overfetch": ORIG, "deepen": None},  # three queries side by side
@@ -43,11 +45,16 @@ CONFIGS: dict[str, dict[str, Any]] = {
     "D": {"beside": ("fact", "passage"), "overfetch": {"fact": (5, 50), "entity": (4, 40), "passage": (4, 40)},
           "deepen": None},
     "M": {"beside": ("fact", "passage"), "overfetch": S17, "deepen": None},  # session 17: re-ask 1,000 deep
-    "S15": {"beside": ("fact", "passage"), "overfetch": S17, "deepen": 1.5},  # the re-ask sized, margins
-    "S3": {"beside": ("fact", "passage"), "overfetch": S17, "deepen": 3.0},
-    "W": {"beside": ("fact", "passage"), "overfetch": S17, "deepen": 2.0 / 3},  # sized for `want` hits only
-    "E8": {"beside": ("fact", "passage"), "overfetch": {**S17, "entity": (8, 80)}, "deepen": S.DEEPEN_MARGIN},
-    "N": {"beside": S.BESIDE_KINDS, "overfetch": dict(S.OVERFETCH), "deepen": S.DEEPEN_MARGIN},  # the code
+    # sized for `limit` hits (all the ranker reads), asked again while fewer: margins 1.5 and 2
+    "L15": {"beside": ("fact", "passage"), "overfetch": S17, "deepen": 1.5, "to": "limit"},
+    "L2": {"beside": ("fact", "passage"), "overfetch": S17, "deepen": 2.0, "to": "limit"},
+    # sized for `want` hits (the caller's), asked again while fewer: margins 2 (shipped) and 3
+    "W2": {"beside": ("fact", "passage"), "overfetch": S17, "deepen": 2.0, "to": "want"},
+    "W3": {"beside": ("fact", "passage"), "overfetch": S17, "deepen": 3.0, "to": "want"},
+    # and entities asked 8 per hit at first
+    "E8": {"beside": ("fact", "passage"), "overfetch": {**S17, "entity": (8, 80)}, "deepen": 2.0, "to": "want"},
+    "N": {"beside": S.BESIDE_KINDS, "overfetch": dict(S.OVERFETCH), "deepen": S.DEEPEN_MARGIN,  # the code
+          "to": S.DEEPEN_TO},
 }
 KINDS = ("fact", "entity", "passage")
 
@@ -97,6 +104,7 @@ def main() -> None:
         S.OVERFETCH.clear()
         S.OVERFETCH.update(CONFIGS[name]["overfetch"])
         S.DEEPEN_MARGIN = CONFIGS[name]["deepen"]
+        S.DEEPEN_TO = CONFIGS[name].get("to", "limit")
         trips[0] = 0
         asks.clear()
         n0, p0, t0 = cpu_s(pid), time.process_time(), time.perf_counter()
@@ -147,7 +155,7 @@ def main() -> None:
             "vector_depth_asked_again_mean": round(statistics.fmean(R["deep"]), 1) if R["deep"] else None,
             "searches_with_a_third_vector_ask": sum(1 for x in R["rounds"] if x > 1),
             "setting": {"beside": CONFIGS[name]["beside"], "overfetch": CONFIGS[name]["overfetch"],
-                        "deepen_margin": CONFIGS[name]["deepen"]}}
+                        "deepen_margin": CONFIGS[name]["deepen"], "deepen_to": CONFIGS[name].get("to", "limit")}}
     text = json.dumps(out, indent=1)
     print(text)
     if a.out:

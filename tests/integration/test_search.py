@@ -113,7 +113,7 @@ def test_a_crowded_vector_channel_asks_again_as_deep_as_its_yield_says(
     monkeypatch.setattr(graph, "vector_scan_max", 0)  # our group asks the shared index, as a large one does
     try:
         # 400 facts nearest the query, one in ten ours: the first ask (50 deep) keeps 5 of the 10 hits asked for,
-        # a yield that says 30 hits (what the ranker reads) need 300 entries, 600 with the margin.
+        # a yield that says they need 100 entries, 200 with the margin.
         dim, rng = settings.embedding_dim, random.Random(11)
         vectors = [_at_cosine(dim, rng, 0.99 - i * 0.001) for i in range(400)]
         commit_episode(graph, _facts_plan(crowd, 0, [f"crowd fact {i}" for i in range(400) if i % 10],
@@ -131,7 +131,7 @@ def test_a_crowded_vector_channel_asks_again_as_deep_as_its_yield_says(
                     [a["k_fact"] for c, a in sent_queries if "'fact_vector' AS channel" in c])
 
         sized, depths = ask()
-        # Asked again once, sized (not as deep as allowed): enough for what the ranker reads.
+        # Asked again once, sized (not as deep as allowed), and enough.
         assert len(depths) == 2 and 2 * depths[0] <= depths[1] < search_module.MAX_INDEX_DEPTH
         monkeypatch.setattr(search_module, "DEEPEN_MARGIN", None)  # the second ask as deep as allowed
         deepest, depths = ask()
