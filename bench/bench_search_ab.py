@@ -5,8 +5,9 @@ and how many of the first setting's top 10 / top 20 each other setting returns.
 The settings (``CONFIGS``) are graph/search.py's module constants set before each search: ``A`` those of
 session 16 (fact and entity + passage channels in two queries; facts asked 10 per hit), ``M`` session 17 (a
 short vector channel asked again 1,000 deep), ``N`` the code as it is, the others the steps between. Besides
-latency and CPU: the asks again per search (a short channel asked once more; a vector channel's depth). Questions generated about a synthetic ``bench-`` group (bench.generate_graph with
-the same seed), given the hash embedder's vector; rescoring off (STRATA_RESCORE_EMBEDDER=none) for a group
+latency and CPU: the asks again per search (a short channel asked once more; a vector channel's depth).
+Questions generated about a synthetic ``bench-`` group (bench.generate_graph with the same seed), given the
+hash embedder's vector; rescoring off (STRATA_RESCORE_EMBEDDER=none) for a group
 that large, as bench_asks runs it.
 
 Run: STRATA_RESCORE_EMBEDDER=none nice -n 5 .venv/bin/python -m bench.bench_search_ab --group bench-s17-100000 \
