@@ -3,9 +3,11 @@ minutes apart differ by more than most changes): latency, the process's and Neo4
 and how many of the first setting's top 10 / top 20 each other setting returns.
 
 The settings (``CONFIGS``) are graph/search.py's module constants set before each search: ``A`` those of
-session 16 (fact and entity + passage channels in two queries; facts asked 10 per hit), ``N`` the code as it is,
-the others the steps between. Questions generated about a synthetic ``bench-`` group (bench.generate_graph with
-the same seed), given the hash embedder's vector; rescoring off (STRATA_RESCORE_EMBEDDER=none) for a group
+session 16 (fact and entity + passage channels in two queries; facts asked 10 per hit), ``M`` session 17 (a
+short vector channel asked again 1,000 deep), ``N`` the code as it is, the others the steps between. Besides
+latency and CPU: the asks again per search (a short channel asked once more; a vector channel's depth).
+Questions generated about a synthetic ``bench-`` group (bench.generate_graph with the same seed), given the
+hash embedder's vector; rescoring off (STRATA_RESCORE_EMBEDDER=none) for a group
 that large, as bench_asks runs it.
 
 Run: STRATA_RESCORE_EMBEDDER=none nice -n 5 .venv/bin/python -m bench.bench_search_ab --group bench-s17-100000 \
@@ -34,13 +36,28 @@ from strata.ingest.testing.synthetic import generate
 from strata.memory.runtime import POOL_THREADS
 
 ORIG = {"fact": (10, 100), "entity": (5, 50), "passage": (5, 50)}  # session 16's OVERFETCH
+S17 = {"fact": (5, 50), "entity": (5, 50), "passage": (5, 50)}  # session 17's OVERFETCH
+# "deepen": DEEPEN_MARGIN (None: a short vector channel asks again MAX_INDEX_DEPTH deep, as up to session 17),
+# "to": DEEPEN_TO (what the sized ask is sized for)
 CONFIGS: dict[str, dict[str, Any]] = {
-    "A": {"beside": ("fact",), "overfetch": ORIG},  # session 16: two queries
-    "B": {"beside": ("fact", "passage"), "overfetch": ORIG},  # three queries side by side
-    "C": {"beside": ("fact", "passage"), "overfetch": {**ORIG, "fact": (5, 50)}},  # and facts 5 per hit
-    "D": {"beside": ("fact", "passage"), "overfetch": {"fact": (5, 50), "entity": (4, 40), "passage": (4, 40)}},
-    "N": {"beside": S.BESIDE_KINDS, "overfetch": dict(S.OVERFETCH)},  # the code as it is
+    "A": {"beside": ("fact",), "overfetch": ORIG, "deepen": None},  # session 16: two queries
+    "B": {"beside": ("fact", "passage"), "overfetch": ORIG, "deepen": None},  # three queries side by side
+    "C": {"beside": ("fact", "passage"), "overfetch": {**ORIG, "fact": (5, 50)}, "deepen": None},  # facts 5 a hit
+    "D": {"beside": ("fact", "passage"), "overfetch": {"fact": (5, 50), "entity": (4, 40), "passage": (4, 40)},
+          "deepen": None},
+    "M": {"beside": ("fact", "passage"), "overfetch": S17, "deepen": None},  # session 17: re-ask 1,000 deep
+    # sized for `limit` hits (all the ranker reads), asked again while fewer: margins 1.5 and 2
+    "L15": {"beside": ("fact", "passage"), "overfetch": S17, "deepen": 1.5, "to": "limit"},
+    "L2": {"beside": ("fact", "passage"), "overfetch": S17, "deepen": 2.0, "to": "limit"},
+    # sized for `want` hits (the caller's), asked again while fewer: margins 2 (shipped) and 3
+    "W2": {"beside": ("fact", "passage"), "overfetch": S17, "deepen": 2.0, "to": "want"},
+    "W3": {"beside": ("fact", "passage"), "overfetch": S17, "deepen": 3.0, "to": "want"},
+    # and entities asked 8 per hit at first
+    "E8": {"beside": ("fact", "passage"), "overfetch": {**S17, "entity": (8, 80)}, "deepen": 2.0, "to": "want"},
+    "N": {"beside": S.BESIDE_KINDS, "overfetch": dict(S.OVERFETCH), "deepen": S.DEEPEN_MARGIN,  # the code
+          "to": S.DEEPEN_TO},
 }
+KINDS = ("fact", "entity", "passage")
 
 
 def _pct(values: list[float], p: float) -> float:
@@ -66,10 +83,19 @@ def main() -> None:
     graph = Graph.from_settings(settings, pool)
     pid = neo4j_pid(int(settings.neo4j_uri.rsplit(":", 1)[1]))
     trips = [0]
+    asks: list[tuple[str, int]] = []  # this search's asks again: (channel, depth; 0 for full text in-group)
     send = graph.fetch
 
     def counted(cypher: str, **params: Any) -> list[dict[str, Any]]:
         trips[0] += 1
+        first = S._depth("fact", a.limit), S._depth("entity", a.limit), S._depth("passage", a.limit)
+        for kind, depth in zip(KINDS, first, strict=True):
+            if f"'{kind}_vector' AS channel" in cypher and params.get(f"k_{kind}", depth) > depth:
+                asks.append((f"{kind}_vector", params[f"k_{kind}"]))
+            if f"'{kind}_fulltext' AS channel" in cypher and params.get(f"{kind}_lucene") is not None \
+                    and params.get(f"{kind}_lucene") == params.get(f"{kind}_lucene_own") \
+                    and "own_" not in cypher:
+                asks.append((f"{kind}_fulltext", 0))
         return send(cypher, **params)
 
     graph.fetch = counted  # type: ignore[method-assign]
@@ -78,7 +104,10 @@ def main() -> None:
         S.BESIDE_KINDS = CONFIGS[name]["beside"]
         S.OVERFETCH.clear()
         S.OVERFETCH.update(CONFIGS[name]["overfetch"])
+        S.DEEPEN_MARGIN = CONFIGS[name]["deepen"]
+        S.DEEPEN_TO = CONFIGS[name].get("to", "limit")
         trips[0] = 0
+        asks.clear()
         n0, p0, t0 = cpu_s(pid), time.process_time(), time.perf_counter()
         res = search(graph, a.group, SearchQuery(q=text, limit=a.limit), embed=lambda _t: [vectors[text]])
         t1, p1, n1 = time.perf_counter(), time.process_time(), cpu_s(pid)
@@ -90,7 +119,8 @@ def main() -> None:
         for name in names:
             run(name, text)
     rec: dict[str, dict[str, list[float]]] = {
-        n: {"ms": [], "cpu": [], "neo": [], "trips": [], "top10": [], "top20": []} for n in names}
+        n: {"ms": [], "cpu": [], "neo": [], "trips": [], "top10": [], "top20": [], "asks": [], "deep": [],
+            "rounds": []} for n in names}
     load = os.getloadavg()
     for r in range(a.rounds):
         for i, text in enumerate(questions):
@@ -98,6 +128,12 @@ def main() -> None:
             for name in names if (i + r) % 2 == 0 else names[::-1]:  # who goes first alternates
                 ms, cpu, neo, t, hits = run(name, text)
                 got[name] = hits
+                vector = [d for c, d in asks if c.endswith("_vector")]
+                rec[name]["asks"].append(len(asks))
+                rec[name]["deep"].extend(vector)
+                # a vector channel asked again more than once in a search (a sized ask still short)
+                rec[name]["rounds"].append(max([0, *(sum(1 for c2, _ in asks if c2 == c) for c, _ in asks
+                                                     if c.endswith("_vector"))]))
                 for key, value in (("ms", ms), ("cpu", cpu), ("neo", neo), ("trips", t)):
                     rec[name][key].append(value)
             base = got[names[0]]
@@ -114,7 +150,13 @@ def main() -> None:
             "neo4j_cpu_ms": round(statistics.fmean(R["neo"]), 2), "round_trips": round(statistics.fmean(R["trips"]), 3),
             "top10_same_as_first": round(statistics.fmean(R["top10"]), 4),
             "top20_same_as_first": round(statistics.fmean(R["top20"]), 4),
-            "setting": {"beside": CONFIGS[name]["beside"], "overfetch": CONFIGS[name]["overfetch"]}}
+            "asks_again": round(statistics.fmean(R["asks"]), 3),
+            "searches_asking_a_vector_channel_again": round(sum(1 for x in R["rounds"] if x) / len(R["rounds"]), 3),
+            "vector_asks_again_per_search": round(len(R["deep"]) / len(R["ms"]), 3),
+            "vector_depth_asked_again_mean": round(statistics.fmean(R["deep"]), 1) if R["deep"] else None,
+            "searches_with_a_third_vector_ask": sum(1 for x in R["rounds"] if x > 1),
+            "setting": {"beside": CONFIGS[name]["beside"], "overfetch": CONFIGS[name]["overfetch"],
+                        "deepen_margin": CONFIGS[name]["deepen"], "deepen_to": CONFIGS[name].get("to", "limit")}}
     text = json.dumps(out, indent=1)
     print(text)
     if a.out:

@@ -47,10 +47,20 @@ CHANNEL_DEPTH = 3
 # reads: facts are also filtered by time (a third of a busy graph's facts are history), entities and passages by
 # group and expiry. Facts asked 10 per hit (session 16) cost a third more of their query at 100k facts and changed
 # 0.25% of the top 10 when halved (docs/benchmarks.md, session 17); the HNSW ask's cost grows with the depth. A
-# channel left short (fewer hits than asked) while its index had more asks again, MAX_INDEX_DEPTH deep. A vector
+# channel left short (fewer hits than asked) while its index had more asks again (below). A vector
 # channel of a group with at most `graph.vector_scan_max` items of its kind reads its own items instead (exact,
 # never asked again).
 OVERFETCH: dict[str, tuple[int, int]] = {"fact": (5, 50), "entity": (5, 50), "passage": (5, 50)}
+# A short vector channel asks again as deep as its first ask's yield (hits kept / entries read) says `want` hits
+# need (the caller's; DEEPEN_TO), times this margin (a yield from a few kept hits is a rough estimate), at least
+# twice as deep, at most MAX_INDEX_DEPTH; still short, it asks again the same way (each round deeper: at worst it
+# ends at MAX_INDEX_DEPTH). None: straight to MAX_INDEX_DEPTH (session 17). At 100k facts the re-asks went from
+# 1,000 to 674 entries deep on average with the same top 10 and top 20 (docs/benchmarks.md, "A re-ask sized").
+DEEPEN_MARGIN: float | None = 2.0
+# What that ask is sized for and asks again until: "want" (the hits the caller asked for) or "limit" (all the
+# ranker reads of a channel: the maximum depth's answer whenever that depth holds them; costs more, since the
+# first entries of a crowded channel are the least of its own, so the yield mostly says MAX_INDEX_DEPTH).
+DEEPEN_TO: Literal["want", "limit"] = "want"
 EXPANSION_SEEDS = 3
 # A fact cites at most this many evidence spans; an entity its mentions inside the passages among the hits
 # (what the caller reads anyway), this many at most.
@@ -240,8 +250,9 @@ def _index_channels(graph: Graph, args: dict[str, Any], names: tuple[str, ...], 
     A channel left short by the group and time filters while its index had more entries (the index is shared
     by every group: a small group beside a large one can have its matches crowded out of the first k) asks
     once more: a full-text channel with the group required inside Lucene (cheap for a small
-    group, and not paid by a large one whose first ask suffices), a vector channel as deep as allowed.
-    Every short channel asks again in one more round trip, whatever their number. Short means fewer hits
+    group, and not paid by a large one whose first ask suffices), a vector channel as deep as its first ask's
+    yield says (``_deeper``), and again while still short. Every short channel asks again in one more round
+    trip, whatever their number. Short means fewer hits
     than the caller asked for (``want``), while ``limit`` hits per channel are kept for the ranker. A vector
     channel of a group with at most ``graph.vector_scan_max`` items of its kind scans them instead of asking the
     index, and its full-text channel asks the index for the group's own matches at once (``exact``): these
@@ -262,24 +273,42 @@ def _index_channels(graph: Graph, args: dict[str, Any], names: tuple[str, ...], 
     later = expand and "entity_fulltext" in scanning
     cypher = q.index_channels(names, expand and not later, scanning) if names else q.FACT_EXPANSION
     rows = {row["channel"]: row for row in _rows(graph, cypher, args)}
-    again: dict[str, Any] = {}
-    deepened = []
     for name, row in rows.items():
-        prefix, text = name.split("_")[0], name.endswith("_fulltext")
         if name in scanning and not row["exact"]:  # the group is larger than the threshold for this kind
-            nearest.found_large(graph, group, prefix)
-        depth = f"kt_{prefix}" if text else f"k_{prefix}"
-        if name in names and not row["exact"] and len(row["hits"]) < args["want"] \
-                and row["raw"] >= args[depth] and args[depth] < MAX_INDEX_DEPTH:
-            if text:  # the group required inside Lucene, as deep as before
-                again[f"{prefix}_lucene"] = (retry or {})[f"{prefix}_lucene"]
-            else:
-                again[depth] = MAX_INDEX_DEPTH
-            deepened.append(name)
-    if deepened:  # every short channel asks again in one more round trip
-        rows.update({row["channel"]: row for row in _rows(graph, q.index_channels(tuple(deepened)),
-                                                           {**args, **again})})
+            nearest.found_large(graph, group, name.split("_")[0])
+    answered, asked, first = rows, args, True
+    while answered:
+        again: dict[str, Any] = {}
+        deepened = []
+        for name, row in answered.items():
+            prefix, text = name.split("_")[0], name.endswith("_fulltext")
+            depth = f"kt_{prefix}" if text else f"k_{prefix}"
+            # short: fewer hits than asked for (after a sized ask: than DEEPEN_TO says)
+            if name in names and not row["exact"] and len(row["hits"]) < args["want" if first else DEEPEN_TO] \
+                    and row["raw"] >= asked[depth] and asked[depth] < MAX_INDEX_DEPTH \
+                    and (first or not text):  # a full-text channel asks again once
+                if text:  # the group required inside Lucene, as deep as before
+                    again[f"{prefix}_lucene"] = (retry or {})[f"{prefix}_lucene"]
+                else:
+                    again[depth] = _deeper(row["raw"], len(row["hits"]), args[DEEPEN_TO])
+                deepened.append(name)
+        if not deepened:
+            break
+        # every short channel asks again in one more round trip
+        asked, first = {**asked, **again}, False
+        answered = {row["channel"]: row for row in _rows(graph, q.index_channels(tuple(deepened)), asked)}
+        rows.update(answered)
     return rows, later
+
+
+def _deeper(raw: int, kept: int, need: int) -> int:
+    """How deep a short vector channel asks again: as deep as its first ``raw`` entries, of which ``kept``
+    passed the filters, say ``need`` hits need (times DEEPEN_MARGIN), at least twice ``raw``, at most
+    MAX_INDEX_DEPTH."""
+    if DEEPEN_MARGIN is None:
+        return MAX_INDEX_DEPTH
+    sized = -(-raw * need * DEEPEN_MARGIN // max(kept, 1))
+    return min(max(int(sized), 2 * raw), MAX_INDEX_DEPTH)
 
 
 def _rows(graph: Graph, cypher: str, args: dict[str, Any]) -> list[dict[str, Any]]:

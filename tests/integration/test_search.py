@@ -100,6 +100,48 @@ def test_a_small_groups_vector_match_is_not_crowded_out_by_a_large_group(graph: 
         graph.query("MATCH (n {group_id: $g}) DETACH DELETE n", g=crowd)
 
 
+def _at_cosine(dim: int, rng: random.Random, cosine: float) -> list[float]:
+    """A unit vector at ``cosine`` to the first axis, in a random direction otherwise."""
+    other = _unit([0.0] + [rng.gauss(0, 1) for _ in range(dim - 1)])
+    return [cosine if i == 0 else math.sqrt(1 - cosine * cosine) * x for i, x in enumerate(other)]
+
+
+def test_a_crowded_vector_channel_asks_again_as_deep_as_its_yield_says(
+        graph: Graph, settings: Settings, group_id: str, sent_queries: list[tuple[str, dict]],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    crowd = f"{group_id}-crowd"
+    monkeypatch.setattr(graph, "vector_scan_max", 0)  # our group asks the shared index, as a large one does
+    try:
+        # 400 facts nearest the query, one in ten ours: the first ask (50 deep) keeps 5 of the 10 hits asked for,
+        # a yield that says they need 100 entries, 200 with the margin.
+        dim, rng = settings.embedding_dim, random.Random(11)
+        vectors = [_at_cosine(dim, rng, 0.99 - i * 0.001) for i in range(400)]
+        commit_episode(graph, _facts_plan(crowd, 0, [f"crowd fact {i}" for i in range(400) if i % 10],
+                                          [v for i, v in enumerate(vectors) if i % 10]), recompute_timeline, NOW)
+        commit_episode(graph, _facts_plan(group_id, 0, [f"our fact {i}" for i in range(0, 400, 10)],
+                                          vectors[::10]), recompute_timeline, NOW)
+        graph.query("CALL db.awaitIndexes(60)")
+        query = _unit([1.0] + [0.0] * (dim - 1))
+
+        def ask() -> tuple[list[str], list[int]]:
+            sent_queries.clear()
+            hits = search(graph, group_id, SearchQuery(q="unrelated words", kinds=["fact"]),
+                          embed=lambda texts: [query for _ in texts]).hits
+            return ([h.fact.fact for h in hits if h.fact],
+                    [a["k_fact"] for c, a in sent_queries if "'fact_vector' AS channel" in c])
+
+        sized, depths = ask()
+        # Asked again once, sized (not as deep as allowed), and enough.
+        assert len(depths) == 2 and 2 * depths[0] <= depths[1] < search_module.MAX_INDEX_DEPTH
+        monkeypatch.setattr(search_module, "DEEPEN_MARGIN", None)  # the second ask as deep as allowed
+        deepest, depths = ask()
+        assert depths[1] == search_module.MAX_INDEX_DEPTH
+        # The same answer: our ten nearest facts, nearest first.
+        assert sized == deepest == [f"our fact {i}" for i in range(0, 100, 10)]
+    finally:
+        graph.query("MATCH (n {group_id: $g}) DETACH DELETE n", g=crowd)
+
+
 @pytest.fixture
 def sent_queries(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, dict]]:
     """Every (cypher, parameters) the search sends, in order, while still sending it."""
