@@ -124,6 +124,9 @@ ADDRESS_PREFIXES: tuple[tuple[str, ...], ...] = (
 
 # Descriptors that make a name refer to a DIFFERENT person than the bare name ("the late Mr. X").
 DISTINCT_QUALIFIERS = frozenset({"late", "elder", "younger", "junior", "senior", "jr", "sr", "young", "old"})
+# Of those, the ones a narrator or an annotator puts before a name in passing ("old Miss Barry", "little Mary
+# Joe"): a name lookup that finds nobody so qualified tries the name without them (strata.resolve.lookup).
+PASSING_MODIFIERS = frozenset({"old", "young", "little"})
 
 # Kinship nouns after a possessive ("Mr. Collins' father"): the phrase names another person.
 RELATION_NOUNS = frozenset(
