@@ -154,5 +154,5 @@ def _one_edit(a: str, b: str) -> bool:
         a, b = b, a
     if len(b) - len(a) > 1:
         return False
-    i = next((k for k, (x, y) in enumerate(zip(a, b)) if x != y), len(a))
+    i = next((k for k, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), len(a))
     return a[i + 1:] == b[i + 1:] if len(a) == len(b) else a[i:] == b[i + 1:]
