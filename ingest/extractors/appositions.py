@@ -9,7 +9,8 @@ description), evidence the book's consolidation pass weighs against the rest of 
 one person only, and no other character with its head, joins that person: resolve/consolidate.py). The
 description is named the way descriptors.py names it ("the Beadle"), so it is the entity the narration made.
 
-Not a tie: a list ("the women-servants, Mr. Brittles, Mr. Giles, the tinker"), a description followed by more
+Only role nouns tie ("the beadle"; not "the only person", "the very man": said of anyone). Not a tie: a list ("the
+women-servants, Mr. Brittles, Mr. Giles, the tinker", "Holmes, the prisoner, and he"), a description followed by more
 of its clause ("the magistrate, Mr. Bumble instructed Oliver"), a negated copula ("the stranger was not Hall").
 """
 
@@ -31,6 +32,7 @@ PREDICATE = "described_as"
 CONFIDENCE = 0.6
 _CLOSERS = frozenset({",", ".", ";", ":", "!", "?", "\u2014", "--", ")"})
 _COPULA = "be"
+_COORDINATORS = frozenset({"and", "or", "nor"})
 _HEAD_POS = ("NOUN", "PROPN")
 
 
@@ -54,8 +56,8 @@ def find_appositions(doc: Doc, token_names: dict[int, tuple[str, str]]) -> list[
         if t.i in token_names or t.pos_ not in _HEAD_POS or t.tag_ in ("NNS", "NNPS"):
             continue
         word = _head_word(t, words)
-        if word is None or words[word] == "animal":
-            continue
+        if word is None or words[word] != "role":
+            continue  # "the only person", "the very man": a generic noun is said of anyone, no name of its own
         det = next((c for c in t.lefts if c.dep_ == "det"), None)
         if det is None or det.lower_ != "the" or any(i in token_names for i in range(det.i, t.i)):
             continue
@@ -101,8 +103,13 @@ def _person_span(doc: Doc, i: int, token_names: dict[int, tuple[str, str]]) -> t
 
 
 def _closes(doc: Doc, i: int) -> bool:
-    """The phrase ending at token ``i`` ends there: punctuation or the end of the text follows."""
-    return i + 1 >= len(doc) or doc[i + 1].text in _CLOSERS or doc[i + 1].is_quote
+    """The phrase ending at token ``i`` ends there: punctuation or the end of the text follows, and not a comma
+    going on with a list ("Holmes, the prisoner, and he")."""
+    if i + 1 >= len(doc):
+        return True
+    if doc[i + 1].text == "," and i + 2 < len(doc) and doc[i + 2].lower_ in _COORDINATORS:
+        return False
+    return doc[i + 1].text in _CLOSERS or doc[i + 1].is_quote
 
 
 def _listed(doc: Doc, lo: int) -> bool:

@@ -42,3 +42,12 @@ def test_a_list_or_a_clause_is_no_tie(extractor: SpacyExtractor) -> None:
     assert ("Mr. Giles", "the Tinker") not in _ties(extractor, listed)
     clause = "On their way to the magistrate, Mr. Bumble instructed Oliver to look very happy."
     assert _ties(extractor, clause) == set()
+
+
+def test_a_list_going_on_after_the_description_is_no_tie(extractor: SpacyExtractor) -> None:
+    text = "They had only just arrived, Mr. Holmes, the prisoner, and he, for they had changed their plans."
+    assert _ties(extractor, text) == set()
+
+
+def test_a_generic_noun_is_said_of_anyone(extractor: SpacyExtractor) -> None:
+    assert _ties(extractor, "The only person he could have visited was Major Sholto.") == set()
