@@ -51,9 +51,9 @@ def described(cast: Cast, ties: Sequence[Described]) -> bool:
     """A description the text ties to exactly one named member joins it."""
     named_by: dict[str, set[str]] = {}
     for t in ties:
-        d, x = cast.current(t.description), cast.current(t.named)
-        if d != x and d in cast.members and x in cast.members:
-            named_by.setdefault(d, set()).add(x)
+        desc, name = cast.current(t.description), cast.current(t.named)
+        if desc != name and desc in cast.members and name in cast.members:
+            named_by.setdefault(desc, set()).add(name)
     for uuid, named in sorted(named_by.items()):
         if len(named) != 1:
             continue
