@@ -4,7 +4,8 @@ Mrs. Bernstone", "the stranger was Griffin".
 A novel names a character by role for chapters ("the beadle said") and by name elsewhere; the role and the name
 are two entities until something ties them. Here the ties the text writes itself: an apposition (the
 description set off by commas right beside a person's name, either way round) or a copula ("the stranger was
-Griffin", "Griffin was the stranger"). Each tie is stored as a ``described_as`` fact (the named person, the
+Griffin", "Griffin was the stranger"), or a naming participle ("a porter, or gatekeeper, named McMurdo", "an
+Indian butler named Lal Rao"). Each tie is stored as a ``described_as`` fact (the named person, the
 description), evidence the book's consolidation pass weighs against the rest of the cast (a description tied to
 one person only, and no other character with its head, joins that person: resolve/consolidate.py). The
 description is named the way descriptors.py names it ("the Beadle"), so it is the entity the narration made.
@@ -33,6 +34,7 @@ CONFIDENCE = 0.6
 _CLOSERS = frozenset({",", ".", ";", ":", "!", "?", "\u2014", "--", ")"})
 _COPULA = "be"
 _COORDINATORS = frozenset({"and", "or", "nor"})
+_NAMING = frozenset({"named", "called"})
 _HEAD_POS = ("NOUN", "PROPN")
 
 
@@ -70,6 +72,31 @@ def find_appositions(doc: Doc, token_names: dict[int, tuple[str, str]]) -> list[
         name, lo, hi = tie
         out.append(Apposition(name=name, description=_name(kept, t), start=det.idx, end=t.idx + len(t),
                               evidence=(doc[lo].idx, doc[hi].idx + len(doc[hi]))))
+    out += _named(doc, token_names, words)
+    return out
+
+
+def _named(doc: Doc, token_names: dict[int, tuple[str, str]], words: dict[str, str]) -> list[Apposition]:
+    """"a porter, or gatekeeper, named McMurdo", "an Indian butler named Lal Rao": the role nouns right before
+    "named" / "called" and the person's name right after it."""
+    out: list[Apposition] = []
+    for t in doc:
+        if t.lower_ not in _NAMING or t.tag_ != "VBN":
+            continue
+        span = _person_span(doc, t.i + 1, token_names)
+        if span is None or span[0] != t.i + 1 or not _closes(doc, span[1], listed=True):
+            continue
+        i = t.i - 1
+        while i >= 0 and (doc[i].text == "," or doc[i].lower_ == "or" or doc[i].pos_ in ("NOUN", "ADJ")):
+            word = _head_word(doc[i], words) if doc[i].pos_ == "NOUN" and doc[i].tag_ == "NN" else None
+            if word is not None and words[word] == "role":
+                det = next((c for c in doc[i].lefts if c.dep_ == "det"), None)
+                kept = (_modifiers(doc, det.i, doc[i].i, "role") if det is not None else None) or []
+                start = det.idx if det is not None else doc[i].idx
+                end = doc[span[1]].idx + len(doc[span[1]])
+                out.append(Apposition(name=token_names[span[0]][0], description=_name(kept, doc[i]), start=start,
+                                      end=doc[i].idx + len(doc[i]), evidence=(start, end)))
+            i -= 1
     return out
 
 
@@ -102,12 +129,12 @@ def _person_span(doc: Doc, i: int, token_names: dict[int, tuple[str, str]]) -> t
     return lo, hi
 
 
-def _closes(doc: Doc, i: int) -> bool:
+def _closes(doc: Doc, i: int, listed: bool = False) -> bool:
     """The phrase ending at token ``i`` ends there: punctuation or the end of the text follows, and not a comma
-    going on with a list ("Holmes, the prisoner, and he")."""
+    going on with a list ("Holmes, the prisoner, and he"), unless ``listed`` (a list of named roles goes on)."""
     if i + 1 >= len(doc):
         return True
-    if doc[i + 1].text == "," and i + 2 < len(doc) and doc[i + 2].lower_ in _COORDINATORS:
+    if not listed and doc[i + 1].text == "," and i + 2 < len(doc) and doc[i + 2].lower_ in _COORDINATORS:
         return False
     return doc[i + 1].text in _CLOSERS or doc[i + 1].is_quote
 
@@ -120,9 +147,11 @@ def _listed(doc: Doc, lo: int) -> bool:
 def _tied(doc: Doc, det: Token, head: Token,
           token_names: dict[int, tuple[str, str]]) -> tuple[str, int, int] | None:
     """(name, first, last token of the tie) when the text ties the description to one person's name."""
-    # "Mr. Bumble, the beadle," : the name, a comma, the description, and the description ends there
-    if det.i >= 2 and doc[det.i - 1].text == "," and _closes(doc, head.i):
-        span = _person_span(doc, det.i - 2, token_names)
+    # "Mr. Bumble, the beadle," : the name, a comma, the description, and the description ends there; or no
+    # comma ("Bunting the vicar.", "Wadgers the blacksmith")
+    comma = det.i >= 1 and doc[det.i - 1].text == ","
+    if det.i >= 1 + comma and _closes(doc, head.i):
+        span = _person_span(doc, det.i - 1 - comma, token_names)
         if span is not None and not _listed(doc, span[0]):
             return token_names[span[0]][0], span[0], head.i
     # "the housekeeper, Mrs. Bernstone," : the description, a comma, the name, and the name ends there

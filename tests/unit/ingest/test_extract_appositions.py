@@ -51,3 +51,14 @@ def test_a_list_going_on_after_the_description_is_no_tie(extractor: SpacyExtract
 
 def test_a_generic_noun_is_said_of_anyone(extractor: SpacyExtractor) -> None:
     assert _ties(extractor, "The only person he could have visited was Major Sholto.") == set()
+
+
+def test_a_role_named_so_is_that_person(extractor: SpacyExtractor) -> None:
+    text = ("He was arrested, together with an Indian butler named Lal Rao, and a porter, or gatekeeper, named "
+            "McMurdo.")
+    ties = _ties(extractor, text)
+    assert {("Lal Rao", "the Butler"), ("McMurdo", "the Porter"), ("McMurdo", "the Gatekeeper")} <= ties
+
+
+def test_a_description_right_after_a_name_without_comma(extractor: SpacyExtractor) -> None:
+    assert _ties(extractor, "They sent for Mr. Wadgers the blacksmith.") == {("Mr. Wadgers", "the Blacksmith")}
