@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from strata.ingest.extractors.descriptors import _head_word, _modifiers, _name, lexicon
+from strata.ingest.extractors.descriptors import Kind, _head_word, _modifiers, _name, lexicon
 from strata.schema.models import ExtractedFact, Span
 
 if TYPE_CHECKING:
@@ -76,7 +76,7 @@ def find_appositions(doc: Doc, token_names: dict[int, tuple[str, str]]) -> list[
     return out
 
 
-def _named(doc: Doc, token_names: dict[int, tuple[str, str]], words: dict[str, str]) -> list[Apposition]:
+def _named(doc: Doc, token_names: dict[int, tuple[str, str]], words: dict[str, Kind]) -> list[Apposition]:
     """"a porter, or gatekeeper, named McMurdo", "an Indian butler named Lal Rao": the role nouns right before
     "named" / "called" and the person's name right after it."""
     out: list[Apposition] = []
