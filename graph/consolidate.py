@@ -13,6 +13,8 @@ from strata.graph.queries import consolidate as q
 # Facts that make two people a couple, for married names ("Mrs. Collins" is the woman married to Mr. Collins).
 # Stored predicates are the ontology's canonical names: "married_to", "wife_of" are written as spouse_of.
 MARRIAGE_PREDICATES = ("spouse_of", "engaged_to")
+# A description the text ties to a name ("Mr. Bumble, the beadle": ingest/extractors/appositions.py).
+DESCRIPTION_PREDICATES = ("described_as",)
 
 
 class CastRow(BaseModel):
@@ -36,6 +38,11 @@ def read_cast(graph: Graph, group_id: str, source_uuid: str | None) -> list[Cast
 
 def read_marriages(graph: Graph, group_id: str, uuids: Sequence[str]) -> list[dict[str, object]]:
     return graph.query(q.MARRIAGES, group_id=group_id, uuids=list(uuids), predicates=list(MARRIAGE_PREDICATES))
+
+
+def read_descriptions(graph: Graph, group_id: str, uuids: Sequence[str]) -> list[dict[str, object]]:
+    """(a, b): the text says cast member ``b`` (a description) is ``a`` (a name); same query as marriages."""
+    return graph.query(q.MARRIAGES, group_id=group_id, uuids=list(uuids), predicates=list(DESCRIPTION_PREDICATES))
 
 
 def read_replies(graph: Graph, group_id: str, source_uuid: str | None) -> list[dict[str, str]]:

@@ -25,7 +25,7 @@ from strata.ingest.extractors.person_shape import given_name_led
 from strata.ingest.logging import log_event
 from strata.ingest.rules import split_rules
 from strata.resolve.cleanup import cleanup
-from strata.resolve.consolidate import CastMember, Marriage, Reply, consolidate
+from strata.resolve.consolidate import CastMember, Described, Marriage, Reply, consolidate
 from strata.resolve.given_names import census_first_names
 from strata.resolve.names import parse_name
 from strata.resolve.narrator import book_narrator
@@ -129,7 +129,9 @@ def consolidate_source(graph: Graph, group_id: str, source_uuid: str | None,
     marriages = [Marriage(a=str(x["a"]), b=str(x["b"]), position=x["position"])
                  for x in store.read_marriages(graph, group_id, uuids)]
     replies = [Reply(**x) for x in store.read_replies(graph, group_id, source_uuid)]
-    plan = consolidate(members, marriages, replies)
+    descriptions = [Described(named=str(x["a"]), description=str(x["b"]))
+                    for x in store.read_descriptions(graph, group_id, uuids)]
+    plan = consolidate(members, marriages, replies, descriptions)
     for m in plan.merges:
         evidence = MergeEvidence(**m.model_dump(exclude={"from_uuid", "into_uuid"}), source_uuid=source_uuid)
         try:

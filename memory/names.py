@@ -12,7 +12,7 @@ from strata.graph import Graph, lucene
 from strata.graph.read import Candidate, entity_candidates
 from strata.graph.search import EmbedFn, embed_query
 from strata.graph.traverse import entity_types
-from strata.resolve.lookup import rank_by_name
+from strata.resolve.lookup import looser_forms, looser_pick, one_letter_off, rank_by_name, related
 from strata.resolve.normalize import entity_key
 from strata.resolve.types import CandidateEntity
 from strata.schema.errors import InputError
@@ -32,7 +32,26 @@ class Resolution(BaseModel):
 
 
 def resolve_name(graph: Graph, group: str, name: str, limit: int, embed: EmbedFn | None) -> Resolution:
-    """Exact key, full-text and name-vector matches, on one score scale, ranked by the name rules."""
+    """Exact key, full-text and name-vector matches, on one score scale, ranked by the name rules. A name the
+    rules relate to nobody is tried without the modifiers written before it ("Little Mary Joe"), then as a
+    misspelling of the one entity one letter away ("Miss Lucillia Harris")."""
+    found, order, degraded = _ranked(graph, group, name, embed, limit)
+    if not related(order):
+        for form in looser_forms(name):
+            loose, loose_order, _ = _ranked(graph, group, form, embed, limit)
+            if looser_pick(form, _as_entities(loose), loose_order):
+                found, order = loose, loose_order
+                break
+        else:
+            near = one_letter_off(name, _as_entities(found))
+            if near is not None:
+                order = [(near, 1.0)]
+    picked = [found[i].model_copy(update={"query": name}) for i, _ in order]
+    return Resolution(name=name, candidates=picked[:limit], degraded=degraded)
+
+
+def _ranked(graph: Graph, group: str, name: str, embed: EmbedFn | None,
+            limit: int) -> tuple[list[Candidate], list[tuple[int, float]], list[Literal["vector"]]]:
     embedding, degraded = embed_query(embed, name)
     vectors = [("q", embedding)] if embedding is not None else []
     text = lucene.any_terms(name, fuzzy=True)
@@ -45,10 +64,12 @@ def resolve_name(graph: Graph, group: str, name: str, limit: int, embed: EmbedFn
             best[hit.uuid] = hit
     found = sorted(best.values(), key=lambda c: (-c.score, c.name))
     # Channels say how alike two strings are; the name rules say whether the name can mean the entity.
-    order = rank_by_name(name, [CandidateEntity(uuid=c.uuid, name=c.name, type=c.type or "Entity",
-                                                aliases=c.aliases, mentions=c.mentions) for c in found],
-                         [c.score for c in found])
-    return Resolution(name=name, candidates=[found[i] for i, _ in order][:limit], degraded=degraded)
+    return found, rank_by_name(name, _as_entities(found), [c.score for c in found]), degraded
+
+
+def _as_entities(found: list[Candidate]) -> list[CandidateEntity]:
+    return [CandidateEntity(uuid=c.uuid, name=c.name, type=c.type or "Entity", aliases=c.aliases,
+                            mentions=c.mentions) for c in found]
 
 
 def _scaled(channel: str, score: float) -> float:
@@ -63,10 +84,12 @@ def _scaled(channel: str, score: float) -> float:
 def name_keys(graph: Graph, group: str, name: str) -> list[str]:
     """The exact keys a name has under every entity type the group uses."""
     types = ["Entity", *[t.name for t in entity_types(graph, group) if t.name]]
+    # "The Station-Master" is also written "the Stationmaster": a hyphened name asks for its joined key too
+    forms = [name, *([re.sub(r"\s*[-\u2010\u2011]\s*", "", name)] if re.search(r"\w[-\u2010\u2011]\w", name) else [])]
     keys = set()
     for t in types:
         try:
-            keys.add(entity_key(name, t))
+            keys |= {entity_key(f, t) for f in forms}
         except InputError:
             return []
     return sorted(keys)

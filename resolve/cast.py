@@ -38,6 +38,13 @@ class Marriage(Frozen):
     position: int | None = None
 
 
+class Described(Frozen):
+    """The text ties a description to a named member ("Mr. Bumble, the beadle": a ``described_as`` fact)."""
+
+    named: str
+    description: str
+
+
 class Reply(Frozen):
     """A quote spoken to ``addressed`` answered by the next quote, spoken by ``replier``."""
 

@@ -20,6 +20,7 @@ from strata.resolve.cast import (
     CastMerge,
     CastSuggestion,
     ConsolidationPlan,
+    Described,
     Marriage,
     Member,
     Reply,
@@ -31,6 +32,7 @@ from strata.resolve.cast import (
     viable,
 )
 from strata.resolve.decide import evidence, prominent
+from strata.resolve.description_rules import described, role_title
 from strata.resolve.family_rules import (
     bare_surname,
     married_name,
@@ -45,8 +47,8 @@ from strata.resolve.normalize import LEADING_ARTICLES, match_form
 from strata.resolve.scoring import MERGE_THRESHOLD, score_pair
 from strata.resolve.types import CandidateEntity, MatchScore, MentionCandidate
 
-__all__ = ["CastMember", "CastMerge", "CastSuggestion", "ConsolidationPlan", "Marriage", "Reply", "consolidate",
-           "other_surnames"]
+__all__ = ["CastMember", "CastMerge", "CastSuggestion", "ConsolidationPlan", "Described", "Marriage", "Reply",
+           "consolidate", "other_surnames"]
 
 # A name spoken to ("..., Caroline") names whoever answers: it joins the one who gave this share of the replies,
 # with at least this many replies.
@@ -237,11 +239,12 @@ def _vocative(cast: Cast, replies: Sequence[Reply]) -> bool:
 
 
 def consolidate(members: Sequence[CastMember], marriages: Sequence[Marriage] = (),
-                replies: Sequence[Reply] = ()) -> ConsolidationPlan:
+                replies: Sequence[Reply] = (), descriptions: Sequence[Described] = ()) -> ConsolidationPlan:
     """The merges (in order: each ``into`` is current when its turn comes) and suggestions for one book."""
     cast = Cast(members)
     rules = (_shared_full_name, _name_match, title_surname, title_given, title_initial, bare_surname,
-             lambda c: married_name(c, marriages), miss_surname, lambda c: _vocative(c, replies))
+             lambda c: married_name(c, marriages), miss_surname, lambda c: _vocative(c, replies),
+             lambda c: described(c, descriptions), role_title)
     progress = True
     while progress:  # each step merges one pair: at most len(members) rounds
         progress = any(rule(cast) for rule in rules)

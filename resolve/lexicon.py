@@ -124,6 +124,10 @@ ADDRESS_PREFIXES: tuple[tuple[str, ...], ...] = (
 
 # Descriptors that make a name refer to a DIFFERENT person than the bare name ("the late Mr. X").
 DISTINCT_QUALIFIERS = frozenset({"late", "elder", "younger", "junior", "senior", "jr", "sr", "young", "old"})
+# Modifiers a narrator or an annotator puts before a name in passing ("little Mary Joe"): a name lookup that finds
+# nobody so qualified tries the name without them (strata.resolve.lookup). Not "old" / "young": beside a family
+# they name another generation ("young Mr. X" is not the father who holds "Mr. X"), so they stay qualifiers.
+PASSING_MODIFIERS = frozenset({"little"})
 
 # Kinship nouns after a possessive ("Mr. Collins' father"): the phrase names another person.
 RELATION_NOUNS = frozenset(

@@ -13,8 +13,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from strata.resolve.decide import surname_match
+from strata.resolve.lexicon import PASSING_MODIFIERS
 from strata.resolve.names import NameRelation, parse_name
-from strata.resolve.normalize import LEADING_ARTICLES
+from strata.resolve.normalize import LEADING_ARTICLES, match_form
 from strata.resolve.ontology import Ontology
 from strata.resolve.scoring import MERGE_THRESHOLD, POSSIBLE_THRESHOLD, score_pair
 from strata.resolve.types import CandidateEntity, MatchScore, MentionCandidate
@@ -25,6 +26,9 @@ SCORE_STEP = 0.05
 # index score of 0.8 is a cosine of 0.6): "The Waiter" is nobody in a book that never names one, not the
 # nearest officer.
 UNRELATED_FLOOR = 0.8
+# A misspelt name ("Miss Lucillia Harris" for "Miss Lucilla Harris") is one letter off in a word at least this
+# long: shorter words one letter apart are other names ("Hall" / "Hill", "Mann" / "Mary").
+MISSPELT_MIN_LENGTH = 6
 _NICKNAMES = frozenset({NameRelation.DIMINUTIVE.value, NameRelation.PARTIAL_DIMINUTIVE.value})
 
 
@@ -90,3 +94,65 @@ def _narrower(m: MatchScore) -> bool:
     asked, held = parse_name(m.mention_form), parse_name(m.candidate_form)
     return len(asked.name_tokens) > len(held.name_tokens) or (bool(asked.designation) and not held.designation)
 
+
+
+def related(ranked: Sequence[tuple[int, float]]) -> bool:
+    """Some candidate the name rules relate to the name (not only one a channel found near)."""
+    return any(s >= POSSIBLE_THRESHOLD for _, s in ranked)
+
+
+def looser_forms(name: str) -> list[str]:
+    """The name without the passing modifiers written before it ("Little Mary Joe" -> "Mary Joe", "a Little
+    Lucas" -> "Lucas"), for a lookup the name itself answers with nobody; [] when it has none."""
+    words = name.split()
+    while len(words) > 1 and words[0].lower() in LEADING_ARTICLES:
+        words = words[1:]
+    cut = 0
+    while cut < len(words) - 1 and words[cut].lower() in PASSING_MODIFIERS:
+        cut += 1
+    return [" ".join(words[cut:])] if cut else []
+
+
+def looser_pick(form: str, candidates: Sequence[CandidateEntity], ranked: Sequence[tuple[int, float]],
+                ontology: Ontology | None = None) -> bool:
+    """Whether the looser form's answer stands for the name: its top candidate holds that very form, and a bare
+    word ("Lucas" for "Young Lucas", one of a family) is held by no other candidate: "old Miss Barry" is the Miss
+    Barry, "young Lucas" is some Lucas, not the one a lookup of "Lucas" ranks first."""
+    if not ranked:
+        return False
+    matches = name_scores(form, [candidates[i] for i, _ in ranked], ontology)
+    if not matches[0].exact:
+        return False
+    parsed = parse_name(form)
+    if parsed.honorifics or len(parsed.name_tokens) > 1:
+        return True
+    return sum(1 for m, (_, s) in zip(matches, ranked, strict=True) if s >= POSSIBLE_THRESHOLD) == 1
+
+
+def one_letter_off(name: str, candidates: Sequence[CandidateEntity]) -> int | None:
+    """The index of the one candidate a form of which is the name with one word misspelt by one letter ("Miss
+    Lucillia Harris" / "Miss Lucilla Harris", "Mrs. Forester" / "Mrs. Forster"), the other words as written;
+    None when no candidate is, or several are (then the spelling does not say which)."""
+    asked = match_form(name).split()
+    found = {i for i, c in enumerate(candidates)
+             if any(_misspelt(asked, match_form(f).split()) for f in (c.name, *c.aliases))}
+    uuids = {candidates[i].uuid for i in found}
+    return min(found) if len(uuids) == 1 else None
+
+
+def _misspelt(a: list[str], b: list[str]) -> bool:
+    if len(a) != len(b) or a == b:
+        return False
+    diff = [(x, y) for x, y in zip(a, b, strict=True) if x != y]
+    return len(diff) == 1 and min(len(diff[0][0]), len(diff[0][1])) >= MISSPELT_MIN_LENGTH - 1 and max(
+        len(diff[0][0]), len(diff[0][1])) >= MISSPELT_MIN_LENGTH and _one_edit(*diff[0])
+
+
+def _one_edit(a: str, b: str) -> bool:
+    """One letter inserted, dropped or replaced."""
+    if len(a) > len(b):
+        a, b = b, a
+    if len(b) - len(a) > 1:
+        return False
+    i = next((k for k, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), len(a))
+    return a[i + 1:] == b[i + 1:] if len(a) == len(b) else a[i:] == b[i + 1:]
