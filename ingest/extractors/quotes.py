@@ -23,6 +23,7 @@ from strata.ingest.extractors.discourse import PRONOUN_GENDER
 from strata.ingest.extractors.epithets import join_epithets, speaker
 from strata.ingest.extractors.exchange_people import People, join_called
 from strata.ingest.extractors.intro_tags import asked, intro_tag
+from strata.ingest.extractors.narration_address import narrated_hearer
 from strata.ingest.extractors.narration_people import Window, is_honorific
 from strata.ingest.extractors.narrator import NARRATOR, narrator_name
 from strata.ingest.extractors.quote_context import ContextDialogue, context_dialogue
@@ -52,10 +53,13 @@ PRONOUN_REFERENT = 1.5  # "said she": the latest woman acting, among the women p
 PRONOUN_IN_SENTENCE = 4.0  # ‹entering Emma's brain, she said›: the woman its own sentence names
 NARRATION = 3.0  # the subject of the sentence next to the quote in its paragraph
 NARRATION_BEFORE = 1.5  # the subject of the last sentence of the narration paragraph before
+NARRATION_PRONOUN_BEFORE = 3.0  # the same pronoun as the subject of the narration paragraph before
 NARRATION_PRONOUN = 3.0  # "She shook her head. "...": a woman speaks (weight against a man)
 PRIOR = (0.8, 0.6, 0.4, 0.2)  # the people active just before an exchange, latest first
 ACTIVE = 1.0  # someone a tag, the narration or a vocative brings into the exchange nearby...
 ACTIVE_REACH = 3  # ...within this many turns
+NARRATED_HEARER = True  # ‹turned to Frank Churchill.›: the narration names the quote's hearer
+DESCRIBED_SUBJECT = True  # a "the ..." subject is the window's description at that place, if any
 PRESENT = 0.0  # someone the narration before the quote points at with a pronoun: present, no more
 CONFIDENCE: dict[str, float] = {"name": 0.9, "pronoun": 0.75, "nominal": 0.65, "narration": 0.6, "turn": 0.5}
 
@@ -197,6 +201,10 @@ def _acting_before(win: Window, u: Utterance, gender: Gender) -> str | None:
 def _subject_name(win: Window, t: Token) -> str | None:
     if t.lower_ in _BODY and (owner := next((c for c in t.children if c.dep_ == "poss"), None)) is not None:
         t = owner  # "Mrs. Bennet's eyes sparkled"
+    det = next((c for c in t.children if c.dep_ == "det" and c.lower_ == "the"), None)
+    described = next((m.name for m in win.mentions if m.pos == det.idx), None) if det is not None else None
+    if described is not None and DESCRIBED_SUBJECT:  # ‹The Invisible Man swore.›: the description, not "Invisible"
+        return described
     if not t.text[:1].isupper() or t.lower_ in ("he", "she", "i"):
         return None
     start = t
@@ -255,12 +263,32 @@ def _narration_evidence(win: Window, s: _Said, turn: Turn) -> None:
                 turn.gender, turn.gender_weight = gender, NARRATION_PRONOUN
                 who = win.latest(t.idx, gender)
                 s.referent = (who, weight) if who else None
+            elif t.lower_ in ("he", "she"):  # ‹She shook her head.› alone before the quote: a woman speaks, less surely
+                turn.gender, turn.gender_weight = PRONOUN_GENDER[t.lower_], NARRATION_PRONOUN_BEFORE
+                return
             else:
                 who = _subject_name(win, t)
             if who is not None:
                 s.narrated.add(who)
                 turn.votes[who] = turn.votes.get(who, 0.0) + weight
             return
+
+
+def _narrated_hearer(win: Window, s: _Said) -> str | None:
+    """The named person the narration just before the quote turns its speaker to (‹turned to Frank
+    Churchill.›): the narration of the quote's own paragraph before it, else the narration paragraph before."""
+    _, before, _ = _regions(win, s.utterance)
+    region = before if before[1] > before[0] else _narration_before(win, s.utterance)
+    if region is None:
+        return None
+    def name_of(t: Token) -> str | None:
+        if t.lower_ in ("him", "her"):
+            return win.latest(t.idx, PRONOUN_GENDER[t.lower_], frozenset({s.tagged} if s.tagged else ()),
+                              subject_first=False)
+        return _subject_name(win, t)
+
+    who = narrated_hearer(win.tokens(*region), name_of)
+    return who if who is not None and who != s.tagged and who not in s.narrated else None
 
 
 def _pronoun_presence(win: Window, u: Utterance, since: int | None, turn: Turn) -> None:
@@ -386,6 +414,8 @@ def _exchange(win: Window, said: list[_Said], run: list[int], before: ContextDia
         if not _tag_evidence(win, s, turn, turns[-1].called if turns else None):
             _narration_evidence(win, s, turn)
         vocatives = [v for v in vocatives if v != s.tagged]
+        if NARRATED_HEARER and not vocatives and not s.addressee:
+            s.addressee = _narrated_hearer(win, s)
         if vocatives:  # the last one called answers: "Here, Tom. And what do you think, Bob?"
             s.addressee = vocatives[-1]
         if s.addressee:

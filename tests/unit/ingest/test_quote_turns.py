@@ -214,3 +214,31 @@ def test_said_he_is_the_man_the_narration_before_shows_acting() -> None:
             'Mr. Hale shook his head sadly and looked at Bob for a while.\n\n'
             '"Ah, my boy," said he, "the snow is coming."')
     assert _speakers(text) == ["Tom", "Mr. Hale"]
+
+
+def test_the_person_the_narration_turns_to_answers() -> None:
+    # alternation alone gives the last turn to Tom; Anna turned to Bob, so Bob answers her
+    text = ('"It is cold tonight," said Tom.\n\n"It is," said Anna.\n\n"Shall I light the lamp?" said Tom.\n\n'
+            'Anna turned to Bob.\n\n"Will you sit nearer?" said she.\n\n"Thank you, I will."')
+    assert _speakers(text) == ["Tom", "Anna", "Tom", "Anna", "Bob"]
+
+
+def test_hearer_verbs_are_data() -> None:
+    from strata.ingest.extractors.narration_address import _verbs
+
+    to_verbs, object_verbs = _verbs()
+    assert {"turn", "speak"} <= to_verbs and {"address", "accost"} <= object_verbs
+
+
+def test_a_pronoun_acting_in_the_narration_before_keeps_the_speaker() -> None:
+    # ‹He frowned.› alone between two quotes: the man speaks again, against the alternation that gives Anna
+    text = ('"Tea?" said Anna.\n\n"Yes, please," said Tom.\n\n"Milk?"\n\n"No, thank you."\n\nHe frowned.\n\n'
+            '"Have you no lemon?"')
+    assert _speakers(text) == ["Anna", "Tom", "Anna", "Tom", "Tom"]
+
+
+def test_a_described_subject_is_the_description_not_its_adjective() -> None:
+    # ‹The Invisible Man swore.› next to the quote names its speaker: the description the window knows
+    text = ('"Who is he?" asked Kemp.\n\n"A stranger," said Adye.\n\n"Where from?" said Kemp.\n\n'
+            'The Invisible Man swore. "From Iping, of course."')
+    assert _speakers(text) == ["Kemp", "Adye", "Kemp", "the Invisible Man"]
