@@ -20,7 +20,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from strata.ingest.extractors.descriptors import Kind, _head_word, _modifiers, _name, lexicon
+from strata.ingest.extractors.descriptors import (
+    Kind,
+    definite_descriptions,
+    description_name,
+    head_word,
+    kept_modifiers,
+    lexicon,
+)
 from strata.schema.models import ExtractedFact, Span
 
 if TYPE_CHECKING:
@@ -52,27 +59,18 @@ class Apposition:
 def find_appositions(doc: Doc, token_names: dict[int, tuple[str, str]]) -> list[Apposition]:
     """The ties between a person's name (``token_names``: token index -> (name, type)) and a definite role or
     described noun ("the beadle", "the old woman") the sentence writes beside it."""
-    words = lexicon()
     out: list[Apposition] = []
-    for t in doc:
-        if t.i in token_names or t.pos_ not in _HEAD_POS or t.tag_ in ("NNS", "NNPS"):
-            continue
-        word = _head_word(t, words)
-        if word is None or words[word] != "role":
+    for found in definite_descriptions(doc, token_names, _HEAD_POS):
+        if found.kind != "role":
             continue  # "the only person", "the very man": a generic noun is said of anyone, no name of its own
-        det = next((c for c in t.lefts if c.dep_ == "det"), None)
-        if det is None or det.lower_ != "the" or any(i in token_names for i in range(det.i, t.i)):
-            continue
-        kept = _modifiers(doc, det.i, t.i, words[word])
-        if kept is None:
-            continue
+        det, t = found.det, found.head
         tie = _tied(doc, det, t, token_names)
         if tie is None:
             continue
         name, lo, hi = tie
-        out.append(Apposition(name=name, description=_name(kept, t), start=det.idx, end=t.idx + len(t),
+        out.append(Apposition(name=name, description=found.name, start=det.idx, end=t.idx + len(t),
                               evidence=(doc[lo].idx, doc[hi].idx + len(doc[hi]))))
-    out += _named(doc, token_names, words)
+    out += _named(doc, token_names, lexicon())
     return out
 
 
@@ -88,14 +86,14 @@ def _named(doc: Doc, token_names: dict[int, tuple[str, str]], words: dict[str, K
             continue
         i = t.i - 1
         while i >= 0 and (doc[i].text == "," or doc[i].lower_ == "or" or doc[i].pos_ in ("NOUN", "ADJ")):
-            word = _head_word(doc[i], words) if doc[i].pos_ == "NOUN" and doc[i].tag_ == "NN" else None
+            word = head_word(doc[i], words) if doc[i].pos_ == "NOUN" and doc[i].tag_ == "NN" else None
             if word is not None and words[word] == "role":
                 det = next((c for c in doc[i].lefts if c.dep_ == "det"), None)
-                kept = (_modifiers(doc, det.i, doc[i].i, "role") if det is not None else None) or []
+                kept = (kept_modifiers(doc, det.i, doc[i].i, "role") if det is not None else None) or []
                 start = det.idx if det is not None else doc[i].idx
                 end = doc[span[1]].idx + len(doc[span[1]])
-                out.append(Apposition(name=token_names[span[0]][0], description=_name(kept, doc[i]), start=start,
-                                      end=doc[i].idx + len(doc[i]), evidence=(start, end)))
+                out.append(Apposition(name=token_names[span[0]][0], description=description_name(kept, doc[i]),
+                                      start=start, end=doc[i].idx + len(doc[i]), evidence=(start, end)))
             i -= 1
     return out
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter, defaultdict
+from collections.abc import Container, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -69,14 +70,14 @@ def lexicon() -> dict[str, Kind]:
     return out
 
 
-def _head_word(t: Token, words: dict[str, Kind]) -> str | None:
+def head_word(t: Token, words: dict[str, Kind]) -> str | None:
     for form in (t.lower_, t.lemma_.lower()):
         if form in words:
             return form
     return None
 
 
-def _modifiers(doc: Doc, det: int, head: int, kind: Kind) -> list[Token] | None:
+def kept_modifiers(doc: Doc, det: int, head: int, kind: Kind) -> list[Token] | None:
     """The words between "the" and the head that stay in the name, or None when the phrase is not one."""
     between = [doc[i] for i in range(det + 1, head)]
     if any(t.pos_ not in ("ADJ", "NOUN", "PROPN", "VERB", "ADV", "NUM", "PUNCT") for t in between):
@@ -103,7 +104,7 @@ def _modifiers(doc: Doc, det: int, head: int, kind: Kind) -> list[Token] | None:
     return kept
 
 
-def _name(kept: list[Token], head: Token) -> str:
+def description_name(kept: list[Token], head: Token) -> str:
     """"the" and the kept words, each capitalised, spaced as written ("the Station-Master")."""
     out = "the"
     prev: Token | None = None
@@ -112,6 +113,34 @@ def _name(kept: list[Token], head: Token) -> str:
         out += sep + _WORD.sub(lambda m: m.group(0)[0].upper() + m.group(0)[1:].lower(), t.text)
         prev = t
     return out
+
+
+@dataclass(frozen=True)
+class Definite:
+    """A definite person or animal description as written: its head noun, its "the", the head's kind in the
+    lexicon and the name it gets ("the Mail Guard")."""
+
+    head: Token
+    det: Token
+    kind: Kind
+    name: str
+
+
+def definite_descriptions(doc: Doc, taken: Container[int], heads: tuple[str, ...] = _HEAD_POS) -> Iterator[Definite]:
+    """Every "the" + lexicon noun phrase of the doc outside ``taken`` (tokens inside names), in text order."""
+    words = lexicon()
+    for t in doc:
+        if t.i in taken or t.pos_ not in heads or t.tag_ in ("NNS", "NNPS"):
+            continue
+        word = head_word(t, words)
+        if word is None:
+            continue
+        det = next((c for c in t.lefts if c.dep_ == "det"), None)
+        if det is None or det.lower_ != "the" or any(i in taken for i in range(det.i, t.i)):
+            continue
+        kept = kept_modifiers(doc, det.i, t.i, words[word])
+        if kept is not None:
+            yield Definite(t, det, words[word], description_name(kept, t))
 
 
 def _after_speech_verb(t: Token, speech_verbs: frozenset[str]) -> bool:
@@ -126,26 +155,14 @@ def _after_speech_verb(t: Token, speech_verbs: frozenset[str]) -> bool:
 def find_descriptors(doc: Doc, taken: set[int], speech_verbs: frozenset[str]) -> list[Descriptor]:
     """Definite person/animal descriptions the window uses as characters. ``taken``: token indices already
     inside a name (NER), left alone."""
-    words = lexicon()
     spans: dict[str, list[tuple[int, int]]] = defaultdict(list)
     types: dict[str, str] = {}
     spoke: Counter[str] = Counter()
     acted: Counter[str] = Counter()
-    for t in doc:
-        if t.i in taken or t.pos_ not in _HEAD_POS or t.tag_ in ("NNS", "NNPS"):
-            continue
-        word = _head_word(t, words)
-        if word is None:
-            continue
-        det = next((c for c in t.lefts if c.dep_ == "det"), None)
-        if det is None or det.lower_ != "the" or any(i in taken for i in range(det.i, t.i)):
-            continue
-        kept = _modifiers(doc, det.i, t.i, words[word])
-        if kept is None:
-            continue
-        name = _name(kept, t)
+    for found in definite_descriptions(doc, taken):
+        t, det, name = found.head, found.det, found.name
         spans[name].append((det.idx, t.idx + len(t)))
-        types[name] = "Animal" if words[word] == "animal" else "Person"
+        types[name] = "Animal" if found.kind == "animal" else "Person"
         verb = t.head
         inverted = _after_speech_verb(t, speech_verbs)
         if inverted or (t.dep_ in _SUBJECT_DEPS and verb.pos_ in ("VERB", "AUX") and not is_irrealis(verb)):
