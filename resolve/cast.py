@@ -201,6 +201,11 @@ def score(a: Member, b: Member) -> MatchScore:
     return score_pair(a.as_mention(), b.as_candidate(), scene=shared_scene(a, b))
 
 
+def smaller_first(a: Member, b: Member) -> tuple[Member, Member]:
+    """(the less written, the more written) of two members: a merge keeps the one the book writes more."""
+    return (a, b) if (a.mentions, a.uuid) <= (b.mentions, b.uuid) else (b, a)
+
+
 def shared_scene(a: Member, b: Member) -> bool:
     """Some episode mentions both: evidence that a nickname and a full name may be one person there."""
     return bool(a.episodes & b.episodes)

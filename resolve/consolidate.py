@@ -29,6 +29,7 @@ from strata.resolve.cast import (
     score,
     settled,
     shared_scene,
+    smaller_first,
     viable,
 )
 from strata.resolve.decide import evidence, prominent
@@ -163,7 +164,7 @@ def _name_match(cast: Cast) -> bool:
             continue
         o, s = pick
         back = [x for x, _ in viable(o, cast.neighbours(o, blocks)) if x is not m]
-        src, dst = (m, o) if (m.mentions, m.uuid) <= (o.mentions, o.uuid) else (o, m)
+        src, dst = smaller_first(m, o)
         if any(score(m, x).conflict for x in back) or not _introduced_first(m, o, s) or not _every_form_fits(src, dst):
             continue  # the other also fits one this name rules out: "Caroline Bingley" fits "Miss Bingley" too
         if not settled(cast, m, o, blocks):

@@ -17,6 +17,7 @@ from strata.resolve.cast import (
     score,
     settled,
     shared_scene,
+    smaller_first,
     viable,
 )
 from strata.resolve.decide import PROMINENCE_MIN, PROMINENCE_RATIO
@@ -134,12 +135,8 @@ def title_surname(cast: Cast) -> bool:
         o = known[0]
         if titles <= UNMARRIED_TITLES and any(set(p.honorifics) - MAIDEN_TITLES for p in o.parsed):
             continue  # a daughter's title for a woman named under another ("Lady", "Mrs.")
-        s = score(m, o)
-        if s.conflict is not None or not shared_scene(m, o) or not settled(cast, m, o, blocks):
-            continue
-        src, dst = (m, o) if (m.mentions, m.uuid) <= (o.mentions, o.uuid) else (o, m)
-        cast.merge(src, dst, "title_surname", "the only full name of this gender with this surname", s)
-        return True
+        if _join_in_scene(cast, m, o, blocks, "title_surname", "the only full name of this gender with this surname"):
+            return True
     return False
 
 
@@ -185,14 +182,20 @@ def title_initial(cast: Cast) -> bool:
         if len(named) != 1:
             continue
         o = named[0]
-        s = score(m, o)
-        if s.conflict is not None or not shared_scene(m, o) or not settled(cast, m, o, blocks):
-            continue
-        src, dst = (m, o) if (m.mentions, m.uuid) <= (o.mentions, o.uuid) else (o, m)
-        cast.merge(src, dst, "title_initial", "the only one written with this title before a surname of this "
-                   "initial", s)
-        return True
+        if _join_in_scene(cast, m, o, blocks, "title_initial",
+                          "the only one written with this title before a surname of this initial"):
+            return True
     return False
+
+
+def _join_in_scene(cast: Cast, m: Member, o: Member, blocks: dict[str, set[str]], rule: str, reason: str) -> bool:
+    """Merge the less written of ``m`` and ``o`` into the other, when no name conflict parts them, a scene holds
+    both, and no other candidate contests the pair."""
+    s = score(m, o)
+    if s.conflict is not None or not shared_scene(m, o) or not settled(cast, m, o, blocks):
+        return False
+    cast.merge(*smaller_first(m, o), rule, reason, s)
+    return True
 
 
 def _holders(cast: Cast, m: Member, surname: str, blocks: dict[str, set[str]]) -> list[tuple[Member, MatchScore]]:
