@@ -18,6 +18,8 @@ better part of an hour and the database is meant to be new (deleted vector index
   on the first ``--truth-checks`` queries;
 - ``import``: the first load through ``neo4j-admin`` against the Cypher bulk path, each into an empty database
   (bench/bench_import.py; it replaces the store), with ``--rebuild`` the vector indexes rebuilt after;
+- ``ratios``: the search cost at two sizes in one run (bench/bench_ratios.py): first load of each through
+  ``neo4j-admin``, searches quiet and beside a worker with CPU per search, 8 clients, and the 1M / 100k ratios;
 - ``hnsw``: one kind's vector index built again with other HNSW settings (``--hnsw-m``,
   ``--hnsw-ef-construction``, ``--no-quantization``): its population time, recall and latency by depth.
 Vectors: ``--vectors hash`` (the deterministic HashEmbedder, fast), or ``cache`` (ONNX MiniLM vectors computed
@@ -404,8 +406,16 @@ def phase_import(graph: Graph, settings: Settings, args: argparse.Namespace) -> 
     return run(graph, settings, args)
 
 
+def phase_ratios(graph: Graph, settings: Settings, args: argparse.Namespace) -> dict[str, Any]:
+    """The search cost at 100k and 1M in one run, and their ratios (bench/bench_ratios.py)."""
+    from bench.bench_ratios import run  # it uses this module's helpers
+
+    return run(graph, settings, args)
+
+
 PHASES = {"baseline": phase_baseline, "load": phase_load, "restart": phase_restart, "search": phase_search,
-          "ingest": phase_ingest, "recall": phase_recall, "hnsw": phase_hnsw, "import": phase_import}
+          "ingest": phase_ingest, "recall": phase_recall, "hnsw": phase_hnsw, "import": phase_import,
+          "ratios": phase_ratios}
 
 
 def main() -> None:
@@ -437,6 +447,10 @@ def main() -> None:
                         help="import: rebuild the vector indexes after the Cypher load (strata maintain), measured")
     parser.add_argument("--job", default=None, help="baseline: record this finished job instead of running one")
     parser.add_argument("--label", default=None, help="the key the phase's results are stored under")
+    parser.add_argument("--sizes", type=int, nargs="+", default=[100_000, 1_000_000],
+                        help="ratios: the sizes measured in one run (facts)")
+    parser.add_argument("--maintain", action="store_true",
+                        help="ratios: rebuild the vector indexes after each load (strata maintain)")
     args = parser.parse_args()
     settings = settings_for(args.vectors)
     with Graph.from_settings(settings) as graph:
