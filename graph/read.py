@@ -184,12 +184,26 @@ def follow_merges(graph: Graph, group_id: str, uuids: Sequence[str], max_hops: i
 MAX_INDEX_DEPTH = 1000
 # The name-vector lookup asks this many per candidate wanted the first time.
 VECTOR_DEPTH_PER_CANDIDATE = 4
+# A short name-vector lookup asks again as deep as its first ask's yield says, times this margin (as search's
+# vector channels do: graph/search.py DEEPEN_MARGIN), instead of straight to MAX_INDEX_DEPTH.
+LOOKUP_DEEPEN_MARGIN = 2.0
+
+
+def sized_depth(raw: int, kept: int, need: int, margin: float | None) -> int:
+    """How deep a short vector ask asks again: as deep as its first ``raw`` entries, of which ``kept`` passed
+    the filters, say ``need`` hits need (times ``margin``), at least twice ``raw``, at most MAX_INDEX_DEPTH;
+    without a margin, MAX_INDEX_DEPTH."""
+    if margin is None:
+        return MAX_INDEX_DEPTH
+    sized = -(-raw * need * margin // max(kept, 1))
+    return min(max(int(sized), 2 * raw), MAX_INDEX_DEPTH)
 
 
 def _vector_candidates(graph: Graph, group_id: str, queries: list[dict[str, Any]], limit: int) -> list[Candidate]:
     """Name-vector candidates. A group with at most ``graph.vector_scan_max`` entities is scanned exactly (no other
     group's names can crowd its own out); a larger one asks the shared index (graph/nearest.py), and a query left
-    short by the group filter while the index had more asks once more, as deep as allowed."""
+    short by the group filter while the index had more asks again, as deep as its yield says (``sized_depth``),
+    until it is not short or the index is asked as deep as allowed."""
     depth = limit * VECTOR_DEPTH_PER_CANDIDATE
     scanning = nearest.scans(graph, group_id, "entity")
     scan = {"scan_max": graph.vector_scan_max, "scan_cap": graph.vector_scan_max + 1}
@@ -197,10 +211,13 @@ def _vector_candidates(graph: Graph, group_id: str, queries: list[dict[str, Any]
                        limit=limit, depth=depth, **scan)
     if scanning and rows and not rows[0]["exact"]:
         nearest.found_large(graph, group_id, "entity")
-    short = {r["query"] for r in rows if not r["exact"] and len(r["hits"]) < limit and r["raw"] >= depth}
-    if short and depth < MAX_INDEX_DEPTH:
+    while depth < MAX_INDEX_DEPTH:  # each round as deep as the shortest query's yield says, at worst the maximum
+        short = {r["query"]: r for r in rows if not r["exact"] and len(r["hits"]) < limit and r["raw"] >= depth}
+        if not short:
+            break
+        depth = max(sized_depth(r["raw"], len(r["hits"]), limit, LOOKUP_DEEPEN_MARGIN) for r in short.values())
         again = graph.query(q.ENTITY_VECTOR, group_id=group_id, queries=[x for x in queries if x["name"] in short],
-                            limit=limit, depth=MAX_INDEX_DEPTH)
+                            limit=limit, depth=depth)
         rows = [r for r in rows if r["query"] not in short] + again
     return [Candidate(**hit, query=r["query"], channel="vector") for r in rows for hit in r["hits"]]
 

@@ -23,7 +23,7 @@ from strata.graph import local_text, lucene, nearest, rescore, retention
 from strata.graph.driver import Graph
 from strata.graph.queries import search as q
 from strata.graph.ranking import Candidate, RankWeights, rank, rescored
-from strata.graph.read import MAX_INDEX_DEPTH, native
+from strata.graph.read import MAX_INDEX_DEPTH, native, sized_depth
 from strata.graph.story import story_params
 from strata.schema.errors import UpstreamUnavailableError
 from strata.schema.models import Entity, Fact, as_utc, utcnow
@@ -302,13 +302,8 @@ def _index_channels(graph: Graph, args: dict[str, Any], names: tuple[str, ...], 
 
 
 def _deeper(raw: int, kept: int, need: int) -> int:
-    """How deep a short vector channel asks again: as deep as its first ``raw`` entries, of which ``kept``
-    passed the filters, say ``need`` hits need (times DEEPEN_MARGIN), at least twice ``raw``, at most
-    MAX_INDEX_DEPTH."""
-    if DEEPEN_MARGIN is None:
-        return MAX_INDEX_DEPTH
-    sized = -(-raw * need * DEEPEN_MARGIN // max(kept, 1))
-    return min(max(int(sized), 2 * raw), MAX_INDEX_DEPTH)
+    """How deep a short vector channel asks again (graph/read.py ``sized_depth`` with DEEPEN_MARGIN)."""
+    return sized_depth(raw, kept, need, DEEPEN_MARGIN)
 
 
 def _rows(graph: Graph, cypher: str, args: dict[str, Any]) -> list[dict[str, Any]]:
