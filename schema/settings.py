@@ -155,6 +155,9 @@ class Settings(BaseSettings):
     # Unset: sized to the machine and the store at each `strata services up` (services/memory.py).
     neo4j_heap: str | None = Field(default=None, pattern=r"^\d+[kmgKMG]$")
     neo4j_pagecache: str | None = Field(default=None, pattern=r"^\d+[kmgKMG]$")
+    # Segments a Neo4j vector index merges at a time (Lucene's merge factor; unset: Neo4j's own, 50). Fewer
+    # segments make each vector ask cheaper and bulk writes a little slower (docs/scaling.md, "Segments").
+    neo4j_vector_merge_factor: int | None = Field(default=None, ge=2, le=1000)
     neo4j_bolt_port: int = 7687
     neo4j_http_port: int = 7474
     redis_port: int = 6379

@@ -160,6 +160,7 @@ class Neo4jService:
             # would otherwise be kept for the default 10 s, several times slower per commit.
             "dbms.cypher.min_replan_interval=1s",
             *browser_settings(s),
+            *vector_merge_settings(s),
         ]
         conf.write_text("\n".join(lines) + "\n")
         return conf
@@ -261,3 +262,10 @@ def java_major_version(java: str) -> int:
         raise ServiceError(f"cannot read the Java version from `{java} -version`")
     major = int(match.group(1))
     return int(match.group(2)) if major == 1 and match.group(2) else major
+
+
+def vector_merge_settings(s: Settings) -> list[str]:
+    """Neo4j reads the vector indexes' merge factor from an internal setting (5.26): written only when set."""
+    if s.neo4j_vector_merge_factor is None:
+        return []
+    return [f"internal.dbms.index.vector.standard_merge_factor={s.neo4j_vector_merge_factor}"]

@@ -43,6 +43,13 @@ def test_config_binds_loopback_and_disables_auth_without_password(tmp_path: Path
     assert "dbms.security.auth_enabled=true" in conf
 
 
+def test_vector_merge_factor_is_written_only_when_set(tmp_path: Path) -> None:
+    conf = Neo4jService(_cfg(tmp_path)).write_config().read_text()
+    assert "standard_merge_factor" not in conf  # Neo4j's own default
+    conf = Neo4jService(_cfg(tmp_path, neo4j_vector_merge_factor=10)).write_config().read_text()
+    assert "internal.dbms.index.vector.standard_merge_factor=10" in conf.splitlines()
+
+
 def _cli(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "strata.api.cli", *args], capture_output=True, text=True,
                           env=env, timeout=120)
