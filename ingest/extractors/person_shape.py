@@ -25,6 +25,15 @@ PLACE_HEADS = frozenset({
     "manor", "farm", "green", "cross", "gardens", "terrace", "row", "wood", "forest", "hospital", "museum",
     "theatre", "theater", "library", "mountains", "valley", "airport", "corporation", "institute", "foundation",
 })
+# Of those, the words that end a place's name and almost never a family name ("Lane", "Hill", "Green", "Hall"
+# are surnames too): a name of two words or more after its titles that ends in one names a place, whatever the
+# model tagged ("Trafalgar Square", "King Edward Street", "Waterloo Bridge").
+PLACE_ONLY_HEADS = frozenset({
+    "street", "road", "square", "bridge", "station", "avenue", "terrace", "crescent", "gardens", "embankment",
+    "quay", "wharf", "college", "university", "school", "hospital", "museum", "theatre", "theater", "library",
+    "hotel", "company", "society", "club", "institute", "corporation", "foundation", "county", "airport",
+    "cathedral", "abbey", "chapel",
+})
 MAX_PERSON_TOKENS = 3
 
 
@@ -40,6 +49,15 @@ def given_name_led(name: str) -> bool:
     if words[0].lower().strip(".") in HONORIFICS or words[-1].lower() in PLACE_HEADS:
         return False
     return given_name_gender(words[0]) is not None
+
+
+def place_shaped(name: str) -> bool:
+    """Two or more capitalized words after any titles, the last a word that ends only places' names."""
+    words = _words(name)
+    while words and words[0].lower().strip(".") in HONORIFICS:
+        words = words[1:]
+    return (len(words) >= 2 and all(w[:1].isupper() for w in words)
+            and words[-1].lower().strip(".,") in PLACE_ONLY_HEADS)
 
 
 def person_names(names: Iterable[str], person_once: set[str], quote_parties: set[str]) -> set[str]:

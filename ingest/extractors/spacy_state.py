@@ -9,7 +9,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 
 from strata.ingest.extractors.dates import resolve_date
-from strata.ingest.extractors.person_shape import person_names
+from strata.ingest.extractors.person_shape import person_names, place_shaped
 from strata.schema.models import ExtractedEntity, ExtractedFact, ExtractedNote, Span
 
 if TYPE_CHECKING:
@@ -57,6 +57,8 @@ class Collector:
         persons = person_names(self.mentions, person_once, quote_parties or set())
         for name, spans in self.mentions.items():
             type_ = "Person" if name in persons else self.labels[name].most_common(1)[0][0]
+            if type_ == "Person" and name.lower() not in self.roster_types and place_shaped(name):
+                type_ = "Place"  # the small model tags "Trafalgar Square" a person now and then
             unique = sorted(set(spans), key=lambda s: s.start)
             out.append(ExtractedEntity(name=name, type=type_, spans=unique, aliases=self.aliases.get(name, [])))
         return out
