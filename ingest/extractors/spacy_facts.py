@@ -13,6 +13,7 @@ from strata.ingest.extractors.discourse import FIRST_PERSON
 from strata.ingest.extractors.frames import FrameFact, is_negated, subjects_of
 from strata.ingest.extractors.modality import is_irrealis
 from strata.ingest.extractors.name_shape import argument_shaped
+from strata.ingest.extractors.person_shape import place_shaped
 from strata.ingest.extractors.relation_words import FRAME_PREDICATES, RELATION_NOUNS
 from strata.ingest.extractors.spacy_arguments import NOT_ARGUMENTS, Arguments
 from strata.ingest.extractors.spacy_state import Collector, Dates, Segment
@@ -101,18 +102,21 @@ def add_fact(col: Collector, claim: Claim, evidence: Span, when: datetime | None
     shaped = argument_shaped(subject) and (argument_shaped(obj) or claim.object_type == "Concept")
     if segment.speaker is None and not shaped:
         return  # narration's names come from a noisier NER: "CHAPTER VI", "Longbourn if Lydia"
+    types = {n: t for n, t in (names or {}).values()}
+    subject_type = col.roster_types.get(subject.lower(), types.get(subject, claim.subject_type or "Person"))
+    object_type = col.roster_types.get(obj.lower(), types.get(obj, claim.object_type or "Person"))
+    if (subject_type == "Person" and place_shaped(subject)) or (object_type == "Person" and place_shaped(obj)):
+        return  # a person's slot filled by "King Edward Street": the parse went wrong
     key = (subject, claim.predicate, obj, claim.negated, claim.role)
     known = col.facts.get(key)
     if known is not None:
         if evidence not in known.spans:
             col.facts[key] = known.model_copy(update={"spans": [*known.spans, evidence]})
         return
-    types = {n: t for n, t in (names or {}).values()}
     col.facts[key] = ExtractedFact(
         subject=subject, predicate=claim.predicate, object=obj, fact=claim.text,
-        subject_type=col.roster_types.get(subject.lower(), types.get(subject, claim.subject_type or "Person")),
-        object_type=col.roster_types.get(obj.lower(), types.get(obj, claim.object_type or "Person")),
-        valid_at=when, negated=claim.negated, spans=[evidence], asserted_by=segment.speaker, role=claim.role,
+        subject_type=subject_type, object_type=object_type, valid_at=when, negated=claim.negated,
+        spans=[evidence], asserted_by=segment.speaker, role=claim.role,
         confidence=0.6,  # parse-based facts are noisier than LLM ones; lets resolve/ weigh them
     )
 

@@ -47,3 +47,18 @@ def test_the_extractor_types_a_street_a_place_whatever_the_model_said() -> None:
     collector.add_mention("Mr. Street", "Person", Span(start=20, end=30))
     types = {e.name: e.type for e in collector.entities()}
     assert types == {"Baker Street": "Place", "Mr. Street": "Person"}
+
+
+def test_a_street_in_a_persons_slot_is_no_fact() -> None:
+    from datetime import UTC, datetime
+
+    from strata.ingest.extractors.factory import make_extractor
+    from strata.schema.models import Episode
+    from strata.schema.settings import Settings
+
+    text = ("He did tell me the address. Yes, 17 King Edward Street, near St. Paul's.\n\n"
+            "Mr. Holder was made chairman of the bank.")
+    episode = Episode(uuid="ep", group_id="g", kind="text", content=text,
+                      reference_time=datetime(2026, 1, 1, tzinfo=UTC), content_hash="h")
+    out = make_extractor(Settings(extractor="spacy")).extract(episode)
+    assert not any("Street" in f.subject or ("Street" in f.object and f.object_type == "Person") for f in out.facts)
