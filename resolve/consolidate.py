@@ -36,6 +36,7 @@ from strata.resolve.decide import evidence, prominent
 from strata.resolve.description_rules import described, role_title
 from strata.resolve.family_rules import (
     bare_surname,
+    maiden_name,
     married_name,
     miss_surname,
     title_given,
@@ -244,8 +245,8 @@ def consolidate(members: Sequence[CastMember], marriages: Sequence[Marriage] = (
     """The merges (in order: each ``into`` is current when its turn comes) and suggestions for one book."""
     cast = Cast(members)
     rules = (_shared_full_name, _name_match, title_surname, title_given, title_initial, bare_surname,
-             lambda c: married_name(c, marriages), miss_surname, lambda c: _vocative(c, replies),
-             lambda c: described(c, descriptions), role_title)
+             lambda c: married_name(c, marriages), lambda c: maiden_name(c, descriptions), miss_surname,
+             lambda c: _vocative(c, replies), lambda c: described(c, descriptions), role_title)
     progress = True
     while progress:  # each step merges one pair: at most len(members) rounds
         progress = any(rule(cast) for rule in rules)
