@@ -137,11 +137,18 @@ def title_surname(cast: Cast) -> bool:
         if len(known) != 1 or any(x.mentions * PROMINENCE_RATIO > known[0].mentions for x in could):
             continue
         o = known[0]
-        if titles <= UNMARRIED_TITLES and any(set(p.honorifics) - MAIDEN_TITLES for p in o.parsed):
+        if titles <= UNMARRIED_TITLES and not _maiden(o, _stem(surname)):
             continue  # a daughter's title for a woman named under another ("Lady", "Mrs.")
         if _join_in_scene(cast, m, o, blocks, "title_surname", "the only full name of this gender with this surname"):
             return True
     return False
+
+
+def _maiden(o: Member, stem: str) -> bool:
+    """``o`` bears no title but a daughter's under this surname (``stem``): "Lady Lucas" is the mother, but a
+    "Charlotte Lucas" the pass already joined to her married name ("Mrs. Collins") is still Miss Lucas."""
+    return all(set(p.honorifics) <= MAIDEN_TITLES for p in o.parsed
+               if p.surname is None or _stem(p.surname) == stem or not p.honorifics)
 
 
 def _one_person(found: Sequence[Member]) -> bool:
@@ -375,7 +382,7 @@ def miss_surname(cast: Cast) -> bool:
             continue
         sisters = [o for o, s in _holders_any(cast, m, surname, blocks)
                    if s.conflict is None and surname in o.surnames(titled=False) and not o.genders - {"f"}
-                   and all(set(p.honorifics) <= MAIDEN_TITLES for p in o.parsed)]
+                   and _maiden(o, _stem(surname))]
         if not sisters:
             continue
         lifts = sorted(((len(m.episodes & o.episodes) * cast.episodes / (m.mentions * o.mentions or 1), o)

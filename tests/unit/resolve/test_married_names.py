@@ -98,3 +98,16 @@ def test_a_former_name_tied_to_two_married_names_stays_apart() -> None:
 def test_a_man_is_no_former_name() -> None:
     cast = [member("mr", "Mr. Cradock", episodes=range(0, 5)), member("mrs", "Mrs. Pardoe", episodes=range(3, 90))]
     assert consolidate(cast, descriptions=[Described(named="mrs", description="mr")]).merges == []
+
+
+def test_a_bride_joined_to_her_married_name_is_still_miss_of_her_own_family() -> None:
+    # once "Mrs. Pardoe" has joined Eleanor Cradock, "Miss Cradock" still means her (her mother, "Lady Cradock",
+    # bears a title under the family name and is no daughter)
+    cast = [HUSBAND, member("ell", "Eleanor Cradock", episodes=range(0, 40)), WIFE,
+            member("miss", "Miss Cradock", episodes=range(0, 20)),
+            member("lady", "Lady Cradock", "Lady Ann Cradock", episodes=range(0, 10)),
+            member("her", "Emily", episodes=range(300))]
+    plan = consolidate(cast, [wed("ell", "mr", 31)])
+    assert {("mrs", "ell", "married_name")} <= merged(plan)
+    assert any(f == "miss" and i == "ell" for f, i, _ in merged(plan))
+    assert not any("lady" in (f, i) for f, i, _ in merged(plan))
