@@ -36,14 +36,13 @@ from strata.resolve.decide import evidence, prominent
 from strata.resolve.description_rules import described, role_title
 from strata.resolve.family_rules import (
     bare_surname,
-    maiden_name,
-    married_name,
     miss_surname,
     title_given,
     title_initial,
     title_surname,
 )
 from strata.resolve.lexicon import PLAIN_HONORIFICS
+from strata.resolve.married_names import maiden_name, married_name
 from strata.resolve.names import ParsedName, given_compatible, parse_name, titles_overlap
 from strata.resolve.normalize import LEADING_ARTICLES, match_form
 from strata.resolve.scoring import MERGE_THRESHOLD, score_pair

@@ -5,7 +5,7 @@ word lists are data: ``ingest/assets/name_change.json``):
 - a former name: "Mrs. Weston (poor Miss Taylor that was)", "Mrs. Bumble, formerly Mrs. Corney", "Mrs. Elton,
   née Hawkins", "Isabella, now Mrs. John Knightley", "Miss Lucas became Mrs. Collins". Stored as a
   ``described_as`` tie (the married name, the former name): the book's consolidation pass joins the two
-  (resolve/family_rules.py ``maiden_name``);
+  (resolve/married_names.py ``maiden_name``);
 - a marriage named by a noun: "Miss Taylor's marriage to Mr. Weston", "the wedding of Jane and Mr. Bingley":
   a ``spouse_of`` fact, like "X married Y" (the verb frames of relation_words.py).
 Not a statement: a married name followed by more of its clause ("Miss Bates, now Mrs. Elton is gone, ..."), a

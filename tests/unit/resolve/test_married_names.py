@@ -1,4 +1,4 @@
-"""The married-name rules of the consolidation pass (resolve/family_rules.py): a woman's maiden or given name and
+"""The married-name rules of the consolidation pass (resolve/married_names.py): a woman's maiden or given name and
 "Mrs. <husband's surname>" are one character when the text ties them, and only then.
 
 Invented casts; episodes are seqs, a marriage's ``seq`` the first episode stating it."""
