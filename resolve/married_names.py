@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from strata.resolve.cast import Cast, Described, Marriage, Member, kept_apart, score, smaller_first
+from strata.resolve.description_rules import is_description
 from strata.resolve.family_rules import holders_any
 
 # A married name already in use before its marriage is told names someone else (his mother, a first wife, a
@@ -123,8 +124,8 @@ def maiden_name(cast: Cast, ties: Sequence[Described]) -> bool:
         m, w = cast.members[uuid], cast.members[next(iter(names))]
         if any(uuid != a and w.uuid in others for a, others in tied.items()):
             continue  # one name tied to two married names: which is she?
-        if (m.genders | w.genders) - {"f"} or kept_apart(m, w):
-            continue
+        if is_description(w) or (m.genders | w.genders) - {"f"} or kept_apart(m, w):
+            continue  # "Mrs. Bernstone, the housekeeper" is a description tie: `described` weighs its rivals
         cast.merge(*smaller_first(m, w), "maiden_name", "the text names this woman's former name", score(m, w))
         return True
     return False

@@ -111,3 +111,11 @@ def test_a_bride_joined_to_her_married_name_is_still_miss_of_her_own_family() ->
     assert {("mrs", "ell", "married_name")} <= merged(plan)
     assert any(f == "miss" and i == "ell" for f, i, _ in merged(plan))
     assert not any("lady" in (f, i) for f, i, _ in merged(plan))
+
+
+def test_a_description_tied_to_a_married_name_is_no_former_name() -> None:
+    # "Mrs. Pardoe, the housekeeper": a description tie, left to the description rules and their rivals
+    cast = [member("mrs", "Mrs. Pardoe", episodes=range(3, 90)), member("hk", "the Housekeeper", episodes=range(5)),
+            member("hk2", "the Second Housekeeper", episodes=range(5, 9))]
+    plan = consolidate(cast, descriptions=[Described(named="mrs", description="hk")])
+    assert not any(r == "maiden_name" for _, _, r in merged(plan))
