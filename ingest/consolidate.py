@@ -126,8 +126,8 @@ def consolidate_source(graph: Graph, group_id: str, source_uuid: str | None,
     members = _members(graph, group_id, source_uuid)
     result.cast = len(members)
     uuids = [m.uuid for m in members]
-    marriages = [Marriage(a=str(x["a"]), b=str(x["b"]), position=x["position"])
-                 for x in store.read_marriages(graph, group_id, uuids)]
+    marriages = [Marriage(a=str(x["a"]), b=str(x["b"]), position=x["position"], predicate=str(x["predicate"]),
+                          seq=x["seq"]) for x in store.read_marriages(graph, group_id, uuids)]
     replies = [Reply(**x) for x in store.read_replies(graph, group_id, source_uuid)]
     descriptions = [Described(named=str(x["a"]), description=str(x["b"]))
                     for x in store.read_descriptions(graph, group_id, uuids)]

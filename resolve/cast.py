@@ -36,6 +36,8 @@ class Marriage(Frozen):
     a: str
     b: str
     position: int | None = None
+    predicate: str = "spouse_of"  # or "engaged_to": a promise, not yet a change of name
+    seq: int | None = None  # the first episode (seq) stating it: compared with the members' episodes
 
 
 class Described(Frozen):

@@ -36,13 +36,13 @@ from strata.resolve.decide import evidence, prominent
 from strata.resolve.description_rules import described, role_title
 from strata.resolve.family_rules import (
     bare_surname,
-    married_name,
     miss_surname,
     title_given,
     title_initial,
     title_surname,
 )
 from strata.resolve.lexicon import PLAIN_HONORIFICS
+from strata.resolve.married_names import maiden_name, married_name
 from strata.resolve.names import ParsedName, given_compatible, parse_name, titles_overlap
 from strata.resolve.normalize import LEADING_ARTICLES, match_form
 from strata.resolve.scoring import MERGE_THRESHOLD, score_pair
@@ -244,8 +244,8 @@ def consolidate(members: Sequence[CastMember], marriages: Sequence[Marriage] = (
     """The merges (in order: each ``into`` is current when its turn comes) and suggestions for one book."""
     cast = Cast(members)
     rules = (_shared_full_name, _name_match, title_surname, title_given, title_initial, bare_surname,
-             lambda c: married_name(c, marriages), miss_surname, lambda c: _vocative(c, replies),
-             lambda c: described(c, descriptions), role_title)
+             lambda c: married_name(c, marriages), lambda c: maiden_name(c, descriptions), miss_surname,
+             lambda c: _vocative(c, replies), lambda c: described(c, descriptions), role_title)
     progress = True
     while progress:  # each step merges one pair: at most len(members) rounds
         progress = any(rule(cast) for rule in rules)

@@ -9,7 +9,6 @@ from collections.abc import Sequence
 
 from strata.resolve.cast import (
     Cast,
-    Marriage,
     Member,
     contested,
     kept_apart,
@@ -133,11 +132,18 @@ def title_surname(cast: Cast) -> bool:
         if len(known) != 1 or any(x.mentions * PROMINENCE_RATIO > known[0].mentions for x in could):
             continue
         o = known[0]
-        if titles <= UNMARRIED_TITLES and any(set(p.honorifics) - MAIDEN_TITLES for p in o.parsed):
+        if titles <= UNMARRIED_TITLES and not _maiden(o, _stem(surname)):
             continue  # a daughter's title for a woman named under another ("Lady", "Mrs.")
         if _join_in_scene(cast, m, o, blocks, "title_surname", "the only full name of this gender with this surname"):
             return True
     return False
+
+
+def _maiden(o: Member, stem: str) -> bool:
+    """``o`` bears no title but a daughter's under this surname (``stem``): "Lady Lucas" is the mother, but a
+    "Charlotte Lucas" the pass already joined to her married name ("Mrs. Collins") is still Miss Lucas."""
+    return all(set(p.honorifics) <= MAIDEN_TITLES for p in o.parsed
+               if p.surname is None or _stem(p.surname) == stem or not p.honorifics)
 
 
 def _one_person(found: Sequence[Member]) -> bool:
@@ -239,54 +245,7 @@ def _titled_only(m: Member, title: str) -> str | None:
     return next(iter(surnames)) if len(surnames) == 1 and not others else None
 
 
-def married_name(cast: Cast, marriages: Sequence[Marriage]) -> bool:
-    """"Mrs. Collins" is the woman married to the only Mr. Collins: the one woman the book marries (or engages)
-    to him before the married name first appears, and no longer calls Miss; several are a suggestion."""
-    blocks = cast.blocks()
-    for m in cast.by_size():
-        surname = _titled_only(m, "mrs")
-        if surname is None:
-            continue
-        men = [o for o, _ in _holders_any(cast, m, surname, blocks) if o.genders == {"m"}]
-        if len(men) != 1:
-            continue
-        husband = men[0].uuid
-        women = {w for x in marriages if husband in (a := cast.current(x.a), b := cast.current(x.b))
-                 for w in (a, b) if w != husband}
-        if len(women - {m.uuid}) != 1:
-            if women - {m.uuid}:
-                cast.suggest(m, [cast.members[w] for w in sorted(women - {m.uuid}) if w in cast.members],
-                             "married_name")
-            continue
-        stated: dict[str, int] = {}
-        for x in marriages:
-            a, b = cast.current(x.a), cast.current(x.b)
-            if husband not in (a, b) or a == b:
-                continue
-            wife = b if a == husband else a
-            if wife == m.uuid or wife not in cast.members or cast.members[wife].genders - {"f"}:
-                continue
-            if any("miss" in p.honorifics for p in cast.members[wife].parsed):
-                continue  # still called Miss: the book has not married her under this name (a proposal, a rumour)
-            pos = x.position if x.position is not None else m.first_position
-            if pos <= m.first_position:
-                stated[wife] = max(stated.get(wife, -1), pos)
-        if not stated:
-            continue
-        ranked = sorted(stated.items(), key=lambda kv: -kv[1])
-        if len(ranked) > 1:
-            cast.suggest(m, [cast.members[w] for w, _ in ranked], "married_name")
-            continue
-        bride = cast.members[ranked[0][0]]
-        s = score(m, bride)
-        if s.conflict is not None:
-            continue
-        cast.merge(m, bride, "married_name", "the woman married to the only man of this surname", s)
-        return True
-    return False
-
-
-def _holders_any(cast: Cast, m: Member, surname: str,
+def holders_any(cast: Cast, m: Member, surname: str,
                  blocks: dict[str, set[str]]) -> list[tuple[Member, MatchScore]]:
     """Holders of ``surname`` whatever their score against ``m`` (a Mr. conflicts with a Mrs. by design)."""
     return [(o, score(m, o)) for o in cast.neighbours(m, blocks) if surname in o.surnames()]
@@ -300,9 +259,9 @@ def miss_surname(cast: Cast) -> bool:
         surname = _titled_only(m, "miss")
         if surname is None:
             continue
-        sisters = [o for o, s in _holders_any(cast, m, surname, blocks)
+        sisters = [o for o, s in holders_any(cast, m, surname, blocks)
                    if s.conflict is None and surname in o.surnames(titled=False) and not o.genders - {"f"}
-                   and all(set(p.honorifics) <= MAIDEN_TITLES for p in o.parsed)]
+                   and _maiden(o, _stem(surname))]
         if not sisters:
             continue
         lifts = sorted(((len(m.episodes & o.episodes) * cast.episodes / (m.mentions * o.mentions or 1), o)

@@ -21,7 +21,9 @@ MARRIAGES = """
 MATCH (a:Entity)-[r:RELATES_TO]->(b:Entity)
 WHERE a.uuid IN $uuids AND b.uuid IN $uuids AND r.group_id = $group_id AND r.expired_at IS NULL
   AND r.predicate IN $predicates AND NOT coalesce(r.negated, false)
-RETURN a.uuid AS a, b.uuid AS b, r.story_at AS position
+OPTIONAL MATCH (ep:Episode {group_id: $group_id}) WHERE ep.uuid IN coalesce(r.episodes, [])
+WITH a, b, r, min(ep.seq) AS seq
+RETURN a.uuid AS a, b.uuid AS b, r.story_at AS position, r.predicate AS predicate, seq
 """
 
 # A quote spoken to someone, and the next quote of the same episode by another speaker: who answers a name.

@@ -130,7 +130,8 @@ def _named_relative(noun: Token, args: Arguments, named_type: str) -> list[tuple
         return args.names(noun.head)
     if noun.dep_ == "appos":  # "Sofia, my sister"
         return args.names(noun.head)
-    if noun.dep_ == "attr" and noun.head.lemma_ == "be":  # "Sofia is my sister", "Ann seemed to be his aunt"
+    # "Sofia is my sister", "Ann seemed to be his aunt", "Charlotte became the wife of Mr. Collins"
+    if noun.dep_ == "attr" and noun.head.lemma_ in ("be", "become"):
         subs = [c for c in subjects_of(noun.head)[0] if c.dep_ == "nsubj"]
         return [n for s in subs for n in args.names(s)]
     return _comma_apposition(noun, args)

@@ -39,7 +39,7 @@ RELATION_NOUNS: dict[str, NounRelation] = {
             "stepmother", "stepfather", "stepmom", "stepdad", "ma", "pa"),
     **_same("child_of", "son", "daughter", "child", "stepson", "stepdaughter"),
     **_same("child_of", "kid", "baby", "boy", "girl", spoken_only=True),
-    **_same("spouse_of", "wife", "husband", "spouse"),
+    **_same("spouse_of", "wife", "husband", "spouse", "bride", "bridegroom"),
     **_same("spouse_of", "ex-wife", "ex-husband", negated=True),
     **_same("partner_of", "boyfriend", "girlfriend"),
     **_same("partner_of", "partner", "lover", "date", spoken_only=True),
@@ -75,12 +75,12 @@ MALE: Gender = "m"
 NOUN_GENDER: dict[str, Gender] = {
     **dict.fromkeys(["sister", "sis", "mother", "mom", "mum", "mommy", "mama", "daughter", "wife", "ex-wife",
                      "girlfriend", "ex-girlfriend", "aunt", "niece", "grandmother", "grandma", "granny",
-                     "stepmother", "stepmom", "stepdaughter", "fiancee", "fiancée", "girl", "ma", "heiress",
+                     "stepmother", "stepmom", "stepdaughter", "fiancee", "fiancée", "girl", "ma", "heiress", "bride",
                      "housekeeper", "maid", "maidservant", "governess", "kinswoman", "mistress"], FEMALE),
     **dict.fromkeys(["brother", "bro", "father", "dad", "daddy", "papa", "son", "husband", "ex-husband",
                      "boyfriend", "ex-boyfriend", "uncle", "nephew", "grandfather", "grandpa", "stepfather",
                      "stepdad", "stepson", "fiance", "fiancé", "boy", "pa", "kinsman", "butler", "footman",
-                     "valet", "master"], MALE),
+                     "bridegroom", "valet", "master"], MALE),
 }
 PET_NOUNS = frozenset(n for n, r in RELATION_NOUNS.items() if r.predicate == "has_pet")
 

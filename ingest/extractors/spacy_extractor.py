@@ -19,6 +19,7 @@ from strata.ingest.extractors.common import MAX_SPANS_PER_ENTITY, clean_mention,
 from strata.ingest.extractors.descriptors import find_descriptors
 from strata.ingest.extractors.discourse import NOT_NAMES, Discourse
 from strata.ingest.extractors.frames import FrameFact, frame_facts, relation_noun_facts
+from strata.ingest.extractors.name_change import marriage_noun_facts, record_name_changes
 from strata.ingest.extractors.name_shape import HEADING, acronym, is_honorific, name_shaped, shouted
 from strata.ingest.extractors.narration import couple_facts, surname_genders
 from strata.ingest.extractors.notes import memory_worthy, rewrite
@@ -164,6 +165,7 @@ class SpacyExtractor:
                 found += relation_noun_facts(token, args, segment.speaker, args.addressee, token.i in vocatives,
                                              narration)
         if narration:
+            found += marriage_noun_facts(sent, args.token_names)  # "Miss Taylor's marriage to Mr. Weston"
             for couple in couple_facts(sent.text):
                 found.append(couple)
                 col.kin.setdefault((couple.subject, "wife"), couple.object)
@@ -247,6 +249,8 @@ class SpacyExtractor:
                     col.add_mention(found.name, found.type, Span(start=start + base, end=end + base))
             # "Mr. Bumble, the beadle": the text ties a description to a name (appositions.py)
             record_appositions(col, doc, token_names, segment.offset)
+            # "Mrs. Weston (Miss Taylor that was)": a married name's former name (name_change.py)
+            record_name_changes(col, doc, token_names, segment.offset)
         return token_names
 
     def _sweep(self, col: Collector, segment: Segment, doc: Doc, token_names: dict[int, tuple[str, str]]) -> None:
