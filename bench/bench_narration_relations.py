@@ -204,15 +204,16 @@ def score(predicted: list[tuple[dict[str, Any], str, list[Triple], int]]) -> tup
                 counts[key][FAMILIES[g.predicate]]["gold"] += 1
                 counts[key][FAMILIES[g.predicate]]["found"] += ok
             if not ok and fold == "fitted":
+                said = [(f.subject, f.predicate, f.object) for f in facts]
                 errors.append(f"FN {row['novel']} {row['start']}: {g.subject} {g.predicate} {g.object}"
-                              f"  | {' '.join(sentence.split())}  || predicted: {[tuple(f.__dict__.values()) for f in facts]}")
+                              f"  | {' '.join(sentence.split())}  || predicted: {said}")
         for key in (fold, "all"):
             counts[key]["_"]["sentences"] += 1
             counts[key]["_"]["negated_left_aside"] += negated
     report: dict[str, Any] = {}
     for key, fams in counts.items():
         table: dict[str, Any] = {}
-        total = defaultdict(int)
+        total: dict[str, int] = defaultdict(int)
         for family in ("family", "marriage", "employment", "residence"):
             c = fams.get(family, {})
             table[family] = _prf(c)
