@@ -102,7 +102,7 @@ def relation_noun_facts(noun: Token, args: Arguments, speaker: str | None, addre
     wife of Mr. Collins", "nephew to Lady Catherine", "Mr. Bingley's sisters, Mrs. Hurst and Miss Bingley"."""
     rel = RELATION_NOUNS.get(noun.lower_) or RELATION_NOUNS.get(noun.lemma_.lower())
     # a job noun says what its person works as: relation nouns of a household anywhere, any job in narration
-    job = _singular(noun) if noun.pos_ == "NOUN" and (rel is not None or narration) else ""
+    job = _singular(noun) if noun.pos_ not in ("VERB", "AUX") and (rel is not None or narration) else ""
     job = job if job in OCCUPATIONS and not vocative else ""
     if (rel is None and not job) or (rel is not None and narration and rel.spoken_only) or _is_title(noun):
         return
