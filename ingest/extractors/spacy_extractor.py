@@ -165,11 +165,10 @@ class SpacyExtractor:
                 found += relation_noun_facts(token, args, segment.speaker, args.addressee, token.i in vocatives,
                                              narration)
         couples = couple_facts(sent.text) if narration else []
-        if couples:
-            for couple in couples:
-                found.append(couple)
-                col.kin.setdefault((couple.subject, "wife"), couple.object)
-                col.kin.setdefault((couple.object, "husband"), couple.subject)
+        for couple in couples:
+            found.append(couple)
+            col.kin.setdefault((couple.subject, "wife"), couple.object)
+            col.kin.setdefault((couple.object, "husband"), couple.subject)
         for fact in found:
             args.learn_relative(fact)
         # "My sister Sofia got married last year": the year dates the wedding, not the sisterhood
