@@ -28,6 +28,7 @@ from strata.ingest.extractors.descriptors import (
     kept_modifiers,
     lexicon,
 )
+from strata.ingest.extractors.relation_words import OCCUPATIONS
 from strata.schema.models import ExtractedFact, Span
 
 if TYPE_CHECKING:
@@ -36,6 +37,7 @@ if TYPE_CHECKING:
     from strata.ingest.extractors.spacy_state import Collector
 
 PREDICATE = "described_as"
+JOB_PREDICATE = "works_as"
 # a parse-based tie, as sure as the extractor's other facts (spacy_facts.add_fact)
 CONFIDENCE = 0.6
 _CLOSERS = frozenset({",", ".", ";", ":", "!", "?", "\u2014", "--", ")"})
@@ -99,19 +101,26 @@ def _named(doc: Doc, token_names: dict[int, tuple[str, str]], words: dict[str, K
 
 
 def record_appositions(col: Collector, doc: Doc, token_names: dict[int, tuple[str, str]], offset: int) -> None:
-    """Each tie as a mention of the description and a ``described_as`` fact (a repeat adds its evidence)."""
+    """Each tie as a mention of the description and a ``described_as`` fact (a repeat adds its evidence); a
+    description that is a job ("the housekeeper", "the beadle") also says what the person works as."""
     for tie in find_appositions(doc, token_names):
         col.add_mention(tie.description, "Person", Span(start=tie.start + offset, end=tie.end + offset))
         evidence = Span(start=tie.evidence[0] + offset, end=tie.evidence[1] + offset)
-        key = (tie.name, PREDICATE, tie.description, False, None)
-        known = col.facts.get(key)
-        if known is not None:
-            if evidence not in known.spans:
-                col.facts[key] = known.model_copy(update={"spans": [*known.spans, evidence]})
-            continue
-        col.facts[key] = ExtractedFact(subject=tie.name, predicate=PREDICATE, object=tie.description,
-                                       fact=f"{tie.name} is {tie.description}", subject_type="Person",
-                                       object_type="Person", spans=[evidence], confidence=CONFIDENCE)
+        _record(col, tie.name, PREDICATE, tie.description, "Person", evidence, f"{tie.name} is {tie.description}")
+        job = tie.description.split()[-1].lower()
+        if job in OCCUPATIONS:
+            _record(col, tie.name, JOB_PREDICATE, job, "Concept", evidence, f"{tie.name} is a {job}")
+
+
+def _record(col: Collector, name: str, predicate: str, obj: str, obj_type: str, evidence: Span, text: str) -> None:
+    key = (name, predicate, obj, False, None)
+    known = col.facts.get(key)
+    if known is not None:
+        if evidence not in known.spans:
+            col.facts[key] = known.model_copy(update={"spans": [*known.spans, evidence]})
+        return
+    col.facts[key] = ExtractedFact(subject=name, predicate=predicate, object=obj, fact=text, subject_type="Person",
+                                   object_type=obj_type, spans=[evidence], confidence=CONFIDENCE)
 
 
 def _person_span(doc: Doc, i: int, token_names: dict[int, tuple[str, str]]) -> tuple[int, int] | None:

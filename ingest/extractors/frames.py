@@ -16,11 +16,18 @@ from typing import TYPE_CHECKING, Protocol
 from strata.ingest.extractors.modality import is_irrealis
 from strata.ingest.extractors.relation_words import (
     BARE_OBJECT_ONLY,
+    DWELLING_PREPS,
+    DWELLINGS,
     EMPTY_OBJECTS,
     IDIOM_OBJECTS,
+    OCCUPATIONS,
+    PERSON_EMPLOYERS,
     PET_NOUNS,
     RELATION_NOUNS,
+    SERVICE_NOUNS,
+    SERVICE_PREPS,
     VERB_FRAMES,
+    NounRelation,
     VerbFrame,
 )
 
@@ -40,6 +47,9 @@ _LEADING_JUNK = ("det", "poss", "nummod", "predet", "case", "cc", "preconj", "pu
 _OWNER_PREPS = ("of", "to")
 # Prepositions of a destination, read also where the parser hangs them from the origin ("from X to Y").
 _DESTINATIONS = frozenset({"to", "into"})
+_SECOND_PERSON_POSS = frozenset({"your", "thy"})
+# A relation noun said of the subject: "Sofia is my sister" (the small model tags some such nouns acomp)
+_PREDICATIVE = ("attr", "acomp")
 # Object classes a frame's object_type may take in narration: a place frame never goes "to her mother".
 _NOT_PERSON = frozenset({"Place", "Organization", "Event", "Object"})
 
@@ -91,16 +101,33 @@ def relation_noun_facts(noun: Token, args: Arguments, speaker: str | None, addre
     """Facts a relation noun states: "my sister Sofia" -> Sofia sibling_of <speaker>; in narration also "the
     wife of Mr. Collins", "nephew to Lady Catherine", "Mr. Bingley's sisters, Mrs. Hurst and Miss Bingley"."""
     rel = RELATION_NOUNS.get(noun.lower_) or RELATION_NOUNS.get(noun.lemma_.lower())
-    if rel is None or (narration and rel.spoken_only) or _is_title(noun):
+    # a job noun says what its person works as: relation nouns of a household anywhere, any job in narration
+    job = _singular(noun) if noun.pos_ not in ("VERB", "AUX") and (rel is not None or narration) else ""
+    job = job if job in OCCUPATIONS and not vocative else ""
+    if (rel is None and not job) or (rel is not None and narration and rel.spoken_only) or _is_title(noun):
         return
-    if noun.dep_ == "attr" and is_irrealis(noun.head):  # "Ann will soon be the wife of Tom"
+    if noun.dep_ in _PREDICATIVE and is_irrealis(noun.head):  # "Ann will soon be the wife of Tom"
         return
+    if noun.dep_ in _PREDICATIVE and is_negated(noun.head):  # "Rook was no clerk"
+        job = ""
     if vocative:  # "Hey mom": the addressee is the speaker's mother
         named, owners = ([(addressee, "Person")] if addressee else []), ([(speaker, "Person")] if speaker else [])
     else:
         # no name beside the noun: a relative the episode already named ("her husband" of a known couple)
-        named = _named_relative(noun, args, rel.named_type) or args.relative(noun)
+        named = _named_relative(noun, args, rel.named_type if rel else "Person") or args.relative(noun)
         owners = _possessors(noun, args)
+        if narration and _addressed(noun):  # "Your servant, Miss Morstan," / "your father, Miss Morstan": she is
+            named = []  # spoken to, not the servant or the father
+    if rel is not None:
+        yield from _between(noun, rel, named, owners)
+    for n, n_type in named if job else ():  # "the housekeeper, Mrs. Bernstone": her job, employer or not
+        if n_type == "Person":
+            yield FrameFact(n, n_type, "works_as", job, "Concept", False, f"{n} is a {job}")
+
+
+def _between(noun: Token, rel: NounRelation, named: list[tuple[str, str]],
+             owners: list[tuple[str, str]]) -> Iterator[FrameFact]:
+    """The relation between each person the noun names and each of its owners."""
     if rel.place_possessor:
         owners = [(o, t) for o, t in owners if t != "Person"]
     for n, n_type in named:
@@ -118,8 +145,14 @@ def relation_noun_facts(noun: Token, args: Arguments, speaker: str | None, addre
 
 def _named_relative(noun: Token, args: Arguments, named_type: str) -> list[tuple[str, str]]:
     """The person a relation noun names: apposition, compound head, "named X", or the copula's subject."""
+    if noun.lemma_.lower() in SERVICE_NOUNS:  # "Giles had been in the service of Mrs. Maylie": Giles
+        verb = noun.head.head
+        if noun.dep_ == "pobj" and noun.head.lower_ in SERVICE_PREPS and noun.pos_ == "NOUN" and not (
+                is_irrealis(verb) or is_negated(verb)):
+            return [n for s in subjects_of(verb)[0] for n in args.names(s)]
+        return []
     for child in noun.children:
-        if child.dep_ == "appos" and (found := args.names(child)):
+        if child.dep_ == "appos" and not _listed(child) and (found := args.names(child)):
             # "his cousin Elizabeth and Mrs. Philips": a singular noun names one person
             return found if noun.tag_ == "NNS" else found[:1]
         if child.dep_ == "acl" and child.lemma_ in _NAMING_VERBS:
@@ -128,10 +161,12 @@ def _named_relative(noun: Token, args: Arguments, named_type: str) -> list[tuple
                     return found
     if noun.dep_ == "compound" and noun.head.pos_ == "PROPN":  # "sister Sofia" parsed as one name
         return args.names(noun.head)
-    if noun.dep_ == "appos":  # "Sofia, my sister"
-        return args.names(noun.head)
-    # "Sofia is my sister", "Ann seemed to be his aunt", "Charlotte became the wife of Mr. Collins"
-    if noun.dep_ == "attr" and noun.head.lemma_ in ("be", "become"):
+    if noun.dep_ == "appos":  # "Sofia, my sister"; "Miss Darcy, the daughter of Mr. Darcy, and Lady Anne": one
+        found = args.names(noun.head)
+        return found if noun.tag_ == "NNS" else found[:1]
+    # "Sofia is my sister", "Ann seemed to be his aunt", "Charlotte became the wife of Mr. Collins",
+    # "Mrs. Younge, who was governess to Miss Darcy" (the relative pronoun stands for its antecedent)
+    if noun.dep_ in _PREDICATIVE and noun.head.lemma_ in ("be", "become"):
         subs = [c for c in subjects_of(noun.head)[0] if c.dep_ == "nsubj"]
         return [n for s in subs for n in args.names(s)]
     return _comma_apposition(noun, args)
@@ -152,18 +187,36 @@ def _comma_apposition(noun: Token, args: Arguments) -> list[tuple[str, str]]:
     return []
 
 
+def _addressed(noun: Token) -> bool:
+    """"your <noun>, <Name>" in a quotation: the name is the person spoken to, not the noun's person."""
+    return any(c.dep_ == "poss" and c.lower_ in _SECOND_PERSON_POSS for c in noun.children) and any(
+        c.dep_ == "appos" for c in noun.children)
+
+
+def _listed(named: Token) -> bool:
+    """"Mr. Weston, his son, Emma, and Harriet": a name set off by commas and followed by ", and" is one item of a
+    list, not the noun's apposition."""
+    doc = named.doc
+    end = named.i + 1
+    return end + 1 < len(doc) and doc[end].text == "," and doc[end + 1].lower_ in ("and", "or") and any(
+        t.text == "," for t in doc[max(0, named.left_edge.i - 1):named.left_edge.i])
+
+
 def _singular(noun: Token) -> str:
     return noun.lemma_.lower() if noun.tag_ == "NNS" else noun.text.lower()
 
 
 def _is_title(noun: Token) -> bool:
-    """"Master Bingley", "Mistress Quickly": a capitalized relation noun inside a name is a title."""
-    return noun.text[:1].isupper() and noun.dep_ == "compound" and noun.i != noun.sent.start
+    """"Master Bingley", "Mistress Quickly": a capitalized relation noun inside a name is a title; not with a
+    possessor ("her Aunt Josephine" is Diana's aunt)."""
+    return noun.text[:1].isupper() and noun.dep_ == "compound" and noun.i != noun.sent.start and not any(
+        c.dep_ == "poss" for c in (*noun.children, *noun.head.children))
 
 
 def _possessors(noun: Token, args: Arguments) -> list[tuple[str, str]]:
     """Whose relative: "my"/"Ross's" on the noun, or the subject of "I have a sister named Amy"."""
-    for child in noun.children:
+    # "her nephew Henry" is parsed as one name with the possessor on it
+    for child in (*noun.children, *(noun.head.children if noun.dep_ == "compound" else ())):
         if child.dep_ == "poss":
             return args.names(child)
     for prep in (c for c in noun.children if c.dep_ == "prep" and c.lower_ in _OWNER_PREPS):
@@ -186,7 +239,8 @@ def frame_facts(verb: Token, args: Arguments, default_subject: list[tuple[str, s
     for a visit), and frames that need a speaker ("I left Acme" quits a job) are skipped."""
     particle = next((c.lower_ for c in verb.children if c.dep_ == "prt"), "")
     frames = VERB_FRAMES.get((verb.lemma_.lower(), particle))
-    if frames is None and particle:
+    loose = frames is None and bool(particle)  # "engaged out that evening": the particle is no frame's
+    if loose:
         frames = VERB_FRAMES.get((verb.lemma_.lower(), ""))
     if narration and frames is not None:
         frames = tuple(f for f in frames if not f.spoken_only)
@@ -194,7 +248,7 @@ def frame_facts(verb: Token, args: Arguments, default_subject: list[tuple[str, s
         return None  # "Alice called me": none of the frame's slots is there, the generic rule reads it
     if is_irrealis(verb):
         return iter(())
-    return _fill(verb, frames, args, default_subject or [], narration)
+    return _fill(verb, frames, args, default_subject or [], narration, mutual=not loose)
 
 
 def _preps(verb: Token) -> Iterator[tuple[str, Token]]:
@@ -220,9 +274,9 @@ def _has_slot(verb: Token, frames: tuple[VerbFrame, ...]) -> bool:
 
 
 def _fill(verb: Token, frames: tuple[VerbFrame, ...], args: Arguments,
-          default_subject: list[tuple[str, str]], narration: bool) -> Iterator[FrameFact]:
+          default_subject: list[tuple[str, str]], narration: bool, mutual: bool = True) -> Iterator[FrameFact]:
     """The first frame whose slots resolve; ``default_subject`` stands in for a dropped "I" ("Just moved to
-    Berlin")."""
+    Berlin"); ``mutual``: two subjects may state a mutual relation ("Ann and Bob were engaged")."""
     subs, passive = subjects_of(verb)
     # "is no longer married to": the negation sits on the copula
     verb_negated = is_negated(verb) or (verb.dep_ in ("acomp", "xcomp", "attr") and is_negated(verb.head))
@@ -240,7 +294,7 @@ def _fill(verb: Token, frames: tuple[VerbFrame, ...], args: Arguments,
         for s, s_type in subjects:
             for o_tok in objects:
                 for o, o_type, concept in _object_names(verb, o_tok, frame, args, narration):
-                    if o == s or (narration and not _agrees(frame.object_type, o_type, concept)):
+                    if o == s or (narration and not _agrees(frame, o_type, concept)):
                         continue
                     if frame.typed and not (args.typed(o_tok) and o_type == frame.object_type):
                         continue
@@ -250,22 +304,24 @@ def _fill(verb: Token, frames: tuple[VerbFrame, ...], args: Arguments,
         if produced and not frame.more:
             return
     # "Chandler and I are getting married", "Ann and Bob broke up": a mutual relation between the subjects
-    mutual = next((f for f in frames if f.predicate in _MUTUAL), None)
+    reciprocal = next((f for f in frames if f.predicate in _MUTUAL), None) if mutual else None
     together = [n for tok in subs for n in args.names(tok)]
-    if mutual is not None and len(together) >= 2 and not any(
+    if reciprocal is not None and len(together) >= 2 and not any(
             c.dep_ in ("dobj", "prep") and c.lemma_.lower() not in IDIOM_OBJECTS for c in verb.children):
         (a, a_type), (b, b_type) = together[:2]
         if a != b:
             phrase = " ".join([*(c.text for c in verb.lefts if c.dep_ in ("aux", "auxpass", "neg")), verb.text,
                                *(c.text for c in verb.children if c.dep_ == "prt")])
-            yield FrameFact(a, a_type, mutual.predicate, b, b_type, mutual.negated != verb_negated,
+            yield FrameFact(a, a_type, reciprocal.predicate, b, b_type, reciprocal.negated != verb_negated,
                             f"{a} and {b} {phrase}".replace(" n't", "n't"))
 
 
-def _agrees(object_type: str, name_type: str, concept: bool) -> bool:
+def _agrees(frame: VerbFrame, name_type: str, concept: bool) -> bool:
     """A named object of the frame's kind: no person where a place is meant ("went to her mother"). The other
-    way round is let be: the small model tags many given names as places ("Charlotte" GPE)."""
-    return concept or object_type not in _NOT_PERSON or name_type != "Person"
+    way round is let be: the small model tags many given names as places ("Charlotte" GPE). A person may
+    employ ("was employed by Mr. Hale")."""
+    return (concept or frame.object_type not in _NOT_PERSON or name_type != "Person"
+            or frame.predicate in PERSON_EMPLOYERS)
 
 
 def _slots(verb: Token, frame: VerbFrame, subs: list[Token], passive: bool) -> tuple[list[Token], list[Token]]:
@@ -283,7 +339,15 @@ def _slots(verb: Token, frame: VerbFrame, subs: list[Token], passive: bool) -> t
         objects = [c for c in verb.children if c.dep_ == frame.slot]
     else:
         objects = [p for name, c in _preps(verb) if name == frame.slot for p in c.children if p.dep_ == "pobj"]
-    return subs, [o for tok in objects for o in (tok, *tok.conjuncts)]
+    return subs, [_through_dwelling(o, frame) for tok in objects for o in (tok, *tok.conjuncts)]
+
+
+def _through_dwelling(token: Token, frame: VerbFrame) -> Token:
+    """"lived in a big yellow house at White Sands Cove": a home stands for the place its preposition names."""
+    if frame.predicate != "lives_in" or token.lemma_.lower() not in DWELLINGS:
+        return token
+    return next((p for c in token.children if c.dep_ == "prep" and c.lower_ in DWELLING_PREPS
+                 for p in c.children if p.dep_ == "pobj" and p.pos_ == "PROPN"), token)
 
 
 def _object_names(verb: Token, token: Token, frame: VerbFrame, args: Arguments,

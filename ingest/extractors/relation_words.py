@@ -58,7 +58,10 @@ RELATION_NOUNS: dict[str, NounRelation] = {
     **_same("knows", "acquaintance"),
     # a household's people and a house's owners and tenants, as narration names them
     **_same("employed_by", "housekeeper", "servant", "steward", "butler", "footman", "maid", "maidservant",
-            "coachman", "gardener", "valet", "governess", "clerk", "gamekeeper", "groom"),
+            "coachman", "gardener", "valet", "governess", "clerk", "gamekeeper", "groom", "housemaid",
+            "parlourmaid", "parlormaid", "kitchenmaid", "nursemaid", "manservant", "porter", "cook", "apprentice"),
+    # "in the service of Mrs. Maylie", "in his employ": the noun's subject serves its owner (frames.py)
+    **_same("employed_by", "service", "employ", "employment"),
     **_same("owns", "master", "mistress", "owner", "proprietor", place_possessor=True),
     **_same("lives_in", "tenant", "inhabitant", "resident", "occupant", place_possessor=True),
     **_same("heir_of", "heir", "heiress"),
@@ -76,12 +79,38 @@ NOUN_GENDER: dict[str, Gender] = {
     **dict.fromkeys(["sister", "sis", "mother", "mom", "mum", "mommy", "mama", "daughter", "wife", "ex-wife",
                      "girlfriend", "ex-girlfriend", "aunt", "niece", "grandmother", "grandma", "granny",
                      "stepmother", "stepmom", "stepdaughter", "fiancee", "fiancée", "girl", "ma", "heiress", "bride",
-                     "housekeeper", "maid", "maidservant", "governess", "kinswoman", "mistress"], FEMALE),
+                     "housekeeper", "maid", "maidservant", "governess", "kinswoman", "mistress", "housemaid",
+                     "parlourmaid", "parlormaid", "kitchenmaid", "nursemaid"], FEMALE),
     **dict.fromkeys(["brother", "bro", "father", "dad", "daddy", "papa", "son", "husband", "ex-husband",
                      "boyfriend", "ex-boyfriend", "uncle", "nephew", "grandfather", "grandpa", "stepfather",
                      "stepdad", "stepson", "fiance", "fiancé", "boy", "pa", "kinsman", "butler", "footman",
-                     "bridegroom", "valet", "master"], MALE),
+                     "bridegroom", "valet", "master", "manservant"], MALE),
 }
+# Nouns of a job a person holds: "the housekeeper, Mrs. Bernstone", "Mr. Bumble, the beadle", "a clerk named
+# Rook" say what the person works as (works_as), whether or not the sentence names an employer.
+OCCUPATIONS = frozenset({
+    "housekeeper", "servant", "steward", "butler", "footman", "maid", "maidservant", "housemaid", "parlourmaid",
+    "parlormaid", "kitchenmaid", "nursemaid", "manservant", "coachman", "gardener", "valet", "governess", "clerk",
+    "gamekeeper", "groom", "porter", "gatekeeper", "doorkeeper", "cook", "apprentice", "beadle", "sexton",
+    "curate", "vicar", "rector", "chaplain", "clergyman", "apothecary", "surgeon", "physician", "attorney",
+    "solicitor", "barrister", "lawyer", "constable", "policeman", "inspector", "detective", "sergeant",
+    "blacksmith", "carpenter", "butcher", "baker", "grocer", "tailor", "shoemaker", "undertaker", "innkeeper",
+    "landlord", "landlady", "publican", "barman", "barmaid", "waiter", "chauffeur", "cabman", "courier",
+    "schoolmaster", "schoolmistress", "tutor", "secretary", "bookseller", "chemist", "jeweller", "jeweler",
+    "milliner", "dressmaker", "farmer", "shepherd", "miller", "turnkey", "jailer", "gaoler", "magistrate",
+})
+# Nouns that tell a service rather than a person ("in the service of", "in his employ"): the person is the
+# subject of the verb the noun's preposition hangs from, not a name beside the noun.
+SERVICE_NOUNS = frozenset({"service", "employ", "employment"})
+SERVICE_PREPS = frozenset({"in", "into"})
+# Dwellings a person lives in that stand for the place their own preposition names: "lived in a big yellow
+# house at White Sands Cove", "lodgings in Baker Street" (lives_in frames read through them).
+DWELLINGS = frozenset({"house", "home", "cottage", "lodgings", "lodging", "rooms", "room", "flat", "villa",
+                       "farmhouse", "farm", "hall", "lodge", "manor", "mansion", "apartment", "apartments", "place",
+                       "quarters", "residence", "parsonage", "vicarage", "rectory", "inn", "hotel"})
+DWELLING_PREPS = frozenset({"at", "in", "on"})
+# Predicates whose organization slot a person fills in narration: a novel's servants work for a master.
+PERSON_EMPLOYERS = frozenset({"employed_by"})
 PET_NOUNS = frozenset(n for n, r in RELATION_NOUNS.items() if r.predicate == "has_pet")
 
 

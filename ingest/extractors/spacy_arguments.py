@@ -25,6 +25,8 @@ if TYPE_CHECKING:
 
 # Entity types a generic fact's object may not have: a date is a fact's time, not its object ("moved in June").
 NOT_ARGUMENTS = frozenset({"DATE", "TIME", "CARDINAL", "ORDINAL", "MONEY", "QUANTITY", "PERCENT"})
+# Pronouns that open a relative clause and stand for the noun the clause hangs from.
+_RELATIVE_PRONOUNS = frozenset({"who", "that", "which"})
 
 
 class Arguments:
@@ -88,6 +90,8 @@ class Arguments:
                 low = t.lower_
             if t.i in self.token_names:
                 out.append(self.token_names[t.i])
+            elif low in _RELATIVE_PRONOUNS and t.head.dep_ == "relcl" and t.head.head.i != t.i:
+                out += self.names(t.head.head)  # "Mrs. Pell, who lived at Hartfield": who is Mrs. Pell
             elif low in FIRST_PERSON and self.segment.speaker:
                 out.append((self.segment.speaker, "Person"))
             elif low in SECOND_PERSON and self.addressee:

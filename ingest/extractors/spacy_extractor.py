@@ -25,7 +25,7 @@ from strata.ingest.extractors.narration import couple_facts, surname_genders
 from strata.ingest.extractors.notes import memory_worthy, rewrite
 from strata.ingest.extractors.offices import office_facts
 from strata.ingest.extractors.quotes import find_quotes
-from strata.ingest.extractors.relation_words import RELATION_NOUNS, VOCATIVE_LEADS
+from strata.ingest.extractors.relation_words import OCCUPATIONS, RELATION_NOUNS, VOCATIVE_LEADS
 from strata.ingest.extractors.spacy_arguments import Arguments
 from strata.ingest.extractors.spacy_facts import (
     Claim,
@@ -161,15 +161,17 @@ class SpacyExtractor:
         for token in sent:
             if token.i in role_words:
                 continue
-            if token.lower_ in RELATION_NOUNS or token.lemma_.lower() in RELATION_NOUNS:
+            if token.lower_ in RELATION_NOUNS or token.lemma_.lower() in RELATION_NOUNS or (
+                    narration and token.lemma_.lower() in OCCUPATIONS):
                 found += relation_noun_facts(token, args, segment.speaker, args.addressee, token.i in vocatives,
                                              narration)
         if narration:
             found += marriage_noun_facts(sent, args.token_names)  # "Miss Taylor's marriage to Mr. Weston"
-            for couple in couple_facts(sent.text):
-                found.append(couple)
-                col.kin.setdefault((couple.subject, "wife"), couple.object)
-                col.kin.setdefault((couple.object, "husband"), couple.subject)
+        couples = couple_facts(sent.text) if narration else []
+        for couple in couples:
+            found.append(couple)
+            col.kin.setdefault((couple.subject, "wife"), couple.object)
+            col.kin.setdefault((couple.object, "husband"), couple.subject)
         for fact in found:
             args.learn_relative(fact)
         # "My sister Sofia got married last year": the year dates the wedding, not the sisterhood
@@ -182,6 +184,7 @@ class SpacyExtractor:
                 facts_for_verb(col, segment, token, args, sent, evidence, dates)
             else:
                 found += [f if f.text else replace(f, text=fact_text_of(token, f, segment.speaker)) for f in framed]
+        found += _couple_shares(found[undated:], couples, sent.text)
         for n, fact in enumerate(found):
             if fact.object_type != "Person" and fact.object not in col.mentions:
                 base = sent.start_char + segment.offset
@@ -264,6 +267,19 @@ class SpacyExtractor:
                 col.add_mention(name, type_, Span(start=span.start + segment.offset, end=span.end + segment.offset))
                 for t in char_span:
                     token_names[t.i] = (name, type_)
+
+
+def _couple_shares(framed: list[FrameFact], couples: list[FrameFact], sentence: str) -> list[FrameFact]:
+    """"Mr. and Mrs. Thomas moved to Marysville": the verb's subject is the couple, and the parse names only
+    "Mrs. Thomas"; what she does there, he does too (when she is named in the sentence only in the couple)."""
+    out = []
+    for couple in couples:
+        husband, wife = couple.subject, couple.object
+        if sentence.count(wife) != sentence.count(couple.text):  # "Mr. and Mrs. Pell" holds her only name here
+            continue
+        out += [replace(f, subject=husband, text=f.text.replace(wife, husband, 1)) for f in framed
+                if f.subject == wife and f.object != husband and f.predicate != couple.predicate]
+    return out
 
 
 def _whole_name_start(doc: Doc, first: int, end: int) -> int:
