@@ -55,10 +55,12 @@ NARRATION = 3.0  # the subject of the sentence next to the quote in its paragrap
 NARRATION_BEFORE = 1.5  # the subject of the last sentence of the narration paragraph before
 NARRATION_PRONOUN_BEFORE = 3.0  # the same pronoun as the subject of the narration paragraph before
 NARRATION_PRONOUN = 3.0  # "She shook her head. "...": a woman speaks (weight against a man)
+PRONOUN_CHAIN = 2  # sentences back a chain of "he"/"she" subjects carries a named subject to a pronoun tag
 PRIOR = (0.8, 0.6, 0.4, 0.2)  # the people active just before an exchange, latest first
 ACTIVE = 1.0  # someone a tag, the narration or a vocative brings into the exchange nearby...
 ACTIVE_REACH = 3  # ...within this many turns
 NARRATED_HEARER = True  # ‹turned to Frank Churchill.›: the narration names the quote's hearer
+NOMINAL_NOT_OTHER = True  # "said the gentleman" is not the previous speaker by name nor the one called
 DESCRIBED_SUBJECT = True  # a "the ..." subject is the window's description at that place, if any
 PRESENT = 0.0  # someone the narration before the quote points at with a pronoun: present, no more
 CONFIDENCE: dict[str, float] = {"name": 0.9, "pronoun": 0.75, "nominal": 0.65, "narration": 0.6, "turn": 0.5}
@@ -125,6 +127,12 @@ def _find_tag(win: Window, u: Utterance) -> tuple[Tag, int] | None:
     return None
 
 
+def _named_tag(win: Window, u: Utterance) -> str | None:
+    """The name a quote's tag gives its speaker ("replied Oliver"), if it names one."""
+    found = _find_tag(win, u)
+    return found[0].subject if found is not None and found[0].kind == "name" else None
+
+
 def _parsed_intro(win: Window, a: int, b: int) -> Tag | None:
     found = intro_tag(win.tokens(a, b), a)
     if found is None:
@@ -136,8 +144,11 @@ def _parsed_intro(win: Window, a: int, b: int) -> Tag | None:
     return Tag(name, "name", tag.start, tag.verb, tag.to) if name else None
 
 
-def _tag_evidence(win: Window, s: _Said, turn: Turn, called: str | None = None) -> bool:
-    """``called``: whom the quote before called by name (who most likely answers, so "said he" is him)."""
+def _tag_evidence(win: Window, s: _Said, turn: Turn, called: str | None = None,
+                  others: frozenset[str] = frozenset()) -> bool:
+    """``called``: whom the quote before called by name (who most likely answers, so "said he" is him);
+    ``others``: people the exchange shows as someone else than this speaker (the previous turn's speaker by
+    name, the people this quote calls), whom a "said the gentleman" does not stand for."""
     found = _find_tag(win, s.utterance)
     if found is None:
         return False
@@ -166,7 +177,9 @@ def _tag_evidence(win: Window, s: _Said, turn: Turn, called: str | None = None) 
             s.referent = (s.tagged, PRONOUN_REFERENT)
     elif tag.kind == "nominal":
         turn.gender = PERSON_NOUNS.get(tag.subject.split()[-1].lower())
-        s.tagged = win.resolve(tag, pos)
+        # ‹"Yes, sir," replied Oliver.› then ‹"..." said the gentleman.›: a description is not the one named
+        # next to it as the other party of the exchange
+        s.tagged = win.resolve(tag, pos, others if NOMINAL_NOT_OTHER else frozenset())
         if s.tagged:
             turn.votes[s.tagged] = turn.votes.get(s.tagged, 0.0) + TAG_NOMINAL
     if tag.to:
@@ -191,10 +204,21 @@ def _acting_before(win: Window, u: Utterance, gender: Gender) -> str | None:
         tokens = win.tokens(a, b)
         if not tokens:
             continue
-        for t in tokens[-1].sent:
-            if a <= t.idx < b and t.dep_ in ("nsubj", "nsubjpass") and t.head.dep_ == "ROOT":
-                who = _subject_name(win, t)
-                return who if who is not None and win.gender(who) == gender else None
+        sent = tokens[-1].sent
+        for _ in range(PRONOUN_CHAIN + 1):
+            subject = next((t for t in sent if a <= t.idx < b and t.dep_ in ("nsubj", "nsubjpass")
+                            and t.head.dep_ == "ROOT"), None)
+            if subject is None:
+                return None
+            if subject.lower_ in PRONOUN_GENDER and PRONOUN_GENDER[subject.lower_] == gender and sent.start > 0 \
+                    and win.doc[sent.start - 1].idx >= a:
+                # ‹Mr. Knightley sat down again. He began speaking of Harriet.› then ‹"...," said he›: the
+                # pronoun carries the topic back to the sentence before
+                sent = win.doc[sent.start - 1].sent
+                continue
+            who = _subject_name(win, subject)
+            return who if who is not None and win.gender(who) == gender else None
+        return None
     return None
 
 
@@ -411,7 +435,9 @@ def _exchange(win: Window, said: list[_Said], run: list[int], before: ContextDia
         for name in vocatives:
             win.mention(s.utterance.start, name, subject=False)  # present in the scene
         _reported_evidence(win, s, turn)
-        if not _tag_evidence(win, s, turn, turns[-1].called if turns else None):
+        others = frozenset(vocatives) | {name for k in (n - 1, n + 1) if 0 <= k < len(run)
+                                          and (name := _named_tag(win, said[run[k]].utterance))}
+        if not _tag_evidence(win, s, turn, turns[-1].called if turns else None, others):
             _narration_evidence(win, s, turn)
         vocatives = [v for v in vocatives if v != s.tagged]
         if NARRATED_HEARER and not vocatives and not s.addressee:
