@@ -35,6 +35,7 @@ from strata.schema.models import ExtractedQuote, QuoteMethod, Span
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc, Token
+    from spacy.tokens import Span as SpacySpan
 
 _VOCATIVE_LEADS = frozenset({"dear", "dearest", "my", "oh", "o", "ah", "well", "yes", "no", "nay", "pray", "ay"})
 _NAME_PUNCT = frozenset(",!?.;:-—")
@@ -55,6 +56,7 @@ NARRATION = 3.0  # the subject of the sentence next to the quote in its paragrap
 NARRATION_BEFORE = 1.5  # the subject of the last sentence of the narration paragraph before
 NARRATION_PRONOUN_BEFORE = 3.0  # the same pronoun as the subject of the narration paragraph before
 NARRATION_PRONOUN = 3.0  # "She shook her head. "...": a woman speaks (weight against a man)
+LAST_CLAUSE = True  # the subject of a sentence's last main clause is the one acting at its end
 PRONOUN_CHAIN = 2  # sentences back a chain of "he"/"she" subjects carries a named subject to a pronoun tag
 PRIOR = (0.8, 0.6, 0.4, 0.2)  # the people active just before an exchange, latest first
 ACTIVE = 1.0  # someone a tag, the narration or a vocative brings into the exchange nearby...
@@ -206,8 +208,7 @@ def _acting_before(win: Window, u: Utterance, gender: Gender) -> str | None:
             continue
         sent = tokens[-1].sent
         for _ in range(PRONOUN_CHAIN + 1):
-            subject = next((t for t in sent if a <= t.idx < b and t.dep_ in ("nsubj", "nsubjpass")
-                            and t.head.dep_ == "ROOT"), None)
+            subject = _last_main_subject(sent, a, b)
             if subject is None:
                 return None
             if subject.lower_ in PRONOUN_GENDER and PRONOUN_GENDER[subject.lower_] == gender and sent.start > 0 \
@@ -220,6 +221,19 @@ def _acting_before(win: Window, u: Utterance, gender: Gender) -> str | None:
             return who if who is not None and win.gender(who) == gender else None
         return None
     return None
+
+
+def _last_main_subject(sent: SpacySpan, a: int, b: int) -> Token | None:
+    """The subject of the sentence's last main clause inside [a, b): ‹Mr. Woodhouse was off; but Mr. Knightley
+    sat down again.› is about Mr. Knightley at its end."""
+    found = None
+    for t in sent:
+        if a <= t.idx < b and t.dep_ in ("nsubj", "nsubjpass") and (
+                t.head.dep_ == "ROOT" or (LAST_CLAUSE and t.head.dep_ == "conj" and t.head.head.dep_ == "ROOT")):
+            found = t
+            if not LAST_CLAUSE:
+                break
+    return found
 
 
 def _subject_name(win: Window, t: Token) -> str | None:
@@ -277,9 +291,12 @@ def _narration_evidence(win: Window, s: _Said, turn: Turn) -> None:
         if not tokens:
             continue
         sent = (tokens[-1] if last else tokens[0]).sent
+        main = _last_main_subject(sent, a, b) if last else None  # narration before: its last clause's subject
         for t in sent:
             if not (a <= t.idx < b and t.dep_ in ("nsubj", "nsubjpass") and t.head.dep_ == "ROOT"):
                 continue
+            if main is not None:
+                t = main  # noqa: PLW2901
             if t.text == NARRATOR:  # "I shook my head."
                 who: str | None = NARRATOR
             elif t.lower_ in ("he", "she") and weight == NARRATION:
