@@ -48,6 +48,10 @@ class Mention:
     subject: bool  # named as a sentence subject or as a speaker (what "she" most likely refers back to)
 
 
+SURNAME_FROM_FULL = True  # a bare surname shares the gender known for its titled form in the window
+RELEARN = True  # read the narration's pronouns again once genders are learned
+
+
 class Window:
     """One window's text and parse, with the people named in its narration (and its speakers), in order."""
 
@@ -66,8 +70,20 @@ class Window:
         self.mentions: list[Mention] = [Mention(k - len(before), name, self.gender(name), True)
                                         for k, name in enumerate(before)]
         self._token_starts = [t.idx for t in doc]
+        seeded = list(self.mentions)
         self._narration_mentions()
         self._learn_genders()
+        if RELEARN and self.learned:
+            # the pronouns read before a name's gender was learned stood for someone else (‹said Kemp› then
+            # ‹He dropped the paper›): read the narration again with the genders learned
+            learned = self.learned
+            self.mentions = [Mention(m.pos, m.name, self.gender(m.name), m.subject) for m in seeded]
+            self._narration_mentions()
+            self._learn_genders()
+            self.learned = {**learned, **self.learned}
+            for m in self.mentions:
+                if m.gender is None and m.name in self.learned:
+                    m.gender = self.learned[m.name]
 
     def quoted(self, pos: int) -> bool:
         k = bisect.bisect_right(self._piece_starts, pos) - 1
@@ -80,7 +96,7 @@ class Window:
 
     def gender(self, name: str) -> Gender | None:
         words = name.split()
-        if len(words) == 1 and words[0] in self.surnames:
+        if len(words) == 1 and self.surnames.get(words[0]) is not None:
             return self.surnames[words[0]]
         return name_gender(name) or self.learned.get(name) or self.described_gender.get(name)
 
@@ -176,9 +192,25 @@ class Window:
                 continue  # someone else was named in between
             votes.setdefault(m.name, set()).add(PRONOUN_GENDER[subjects[j].lower_])
         self.learned = {name: next(iter(g)) for name, g in votes.items() if len(g) == 1}
+        if SURNAME_FROM_FULL:
+            self._surname_from_full()
         for m in self.mentions:
             if m.gender is None and m.name in self.learned:
                 m.gender = self.learned[m.name]
+
+    def _surname_from_full(self) -> None:
+        """A bare name takes the gender the window knows for its fuller forms (‹said Kemp› where ‹said Dr. Kemp.
+        He rent the paper› told that Dr. Kemp is a man), when they all agree."""
+        told: dict[str, set[Gender]] = {}
+        for m in self.mentions:
+            words = m.name.split()
+            gender = self.gender(m.name)
+            if len(words) > 1 and gender is not None:
+                told.setdefault(words[-1], set()).add(gender)
+        for m in self.mentions:
+            words = m.name.split()
+            if len(words) == 1 and self.gender(m.name) is None and len(told.get(words[0], ())) == 1:
+                self.learned[m.name] = next(iter(told[words[0]]))
 
     def is_person(self, name: str) -> bool:
         """A name the narration uses for a person (so "Recovering" at a sentence's start is none)."""
