@@ -56,6 +56,7 @@ NARRATION = 3.0  # the subject of the sentence next to the quote in its paragrap
 NARRATION_BEFORE = 1.5  # the subject of the last sentence of the narration paragraph before
 NARRATION_PRONOUN_BEFORE = 3.0  # the same pronoun as the subject of the narration paragraph before
 NARRATION_PRONOUN = 3.0  # "She shook her head. "...": a woman speaks (weight against a man)
+SHOW_TAGGED = True  # a person is named by the form its tags use, not a vocative's
 LAST_CLAUSE = True  # the subject of a sentence's last main clause is the one acting at its end
 PRONOUN_CHAIN = 2  # sentences back a chain of "he"/"she" subjects carries a named subject to a pronoun tag
 PRIOR = (0.8, 0.6, 0.4, 0.2)  # the people active just before an exchange, latest first
@@ -484,11 +485,12 @@ def _exchange(win: Window, said: list[_Said], run: list[int], before: ContextDia
                   {people.canonical(n) for s in in_run for n in s.narrated})
     _presence(turns, [people.canonical(name) for name in prior_names])
     genders = {name: people.gender(name) for name in people.names}
+    shown = _shown_names(people, in_run)
     for i, who in zip(run, decode(turns, people.names, genders)[len(carried):], strict=True):
         s = said[i]
         if who is None:
             continue
-        s.speaker = who
+        s.speaker = shown.get(who, who)
         if s.tagged and people.canonical(s.tagged) == who:
             s.method, s.confidence = "tag", CONFIDENCE[s.tag_kind or "name"]
         elif s.tag_kind == "pronoun" and turns[len(carried) + run.index(i)].gender == genders.get(who):
@@ -500,7 +502,19 @@ def _exchange(win: Window, said: list[_Said], run: list[int], before: ContextDia
         if s.addressee and people.canonical(s.addressee) == who:
             s.addressee = None
         if who != NARRATOR:
-            win.mention(s.utterance.start + 1, who)
+            win.mention(s.utterance.start + 1, s.speaker)
+
+
+def _shown_names(people: People, in_run: list[_Said]) -> dict[str, str]:
+    """The name each person of the exchange is given: the form its tags name them by, when the exchange first
+    met them by another (a vocative's "Mr. Holmes" for the man the tags call "Holmes")."""
+    counts: dict[str, dict[str, int]] = {}
+    for s in in_run:
+        if s.tag_kind == "name" and s.tagged and s.tagged != NARRATOR:
+            forms = counts.setdefault(people.canonical(s.tagged), {})
+            forms[s.tagged] = forms.get(s.tagged, 0) + 1
+    return {who: max(forms, key=lambda f: forms[f]) for who, forms in counts.items()
+            if who not in forms and SHOW_TAGGED}
 
 
 def _addressees(said: list[_Said]) -> None:
