@@ -56,6 +56,7 @@ NARRATION = 3.0  # the subject of the sentence next to the quote in its paragrap
 NARRATION_BEFORE = 1.5  # the subject of the last sentence of the narration paragraph before
 NARRATION_PRONOUN_BEFORE = 3.0  # the same pronoun as the subject of the narration paragraph before
 NARRATION_PRONOUN = 3.0  # "She shook her head. "...": a woman speaks (weight against a man)
+INTRO_FALLBACK = True  # an introduction the parse gave no subject: the last name before its speech verb
 SHOW_TAGGED = True  # a person is named by the form its tags use, not a vocative's
 LAST_CLAUSE = True  # the subject of a sentence's last main clause is the one acting at its end
 PRONOUN_CHAIN = 2  # sentences back a chain of "he"/"she" subjects carries a named subject to a pronoun tag
@@ -124,10 +125,42 @@ def _find_tag(win: Window, u: Utterance) -> tuple[Tag, int] | None:
         if not finished or _ENDS_WITH_VERB.search(narration):
             regions.append((previous[0], previous[0] + len(narration.rstrip(".")), finished))
     for a, b, parse_only in regions:
-        tag = _parsed_intro(win, a, b) or (None if parse_only else tag_before(win.text[a:b]))
+        tag = _parsed_intro(win, a, b) or _unparsed_intro(win, a, b) or (
+            None if parse_only else tag_before(win.text[a:b]))
         if tag is not None and (tag.kind != "name" or win.is_person(tag.subject)):
             return tag, a
     return None
+
+
+def _object(win: Window, pos: int, name: str) -> bool:
+    """The name at ``pos`` is an object (‹drawing near Elizabeth›) or a possessor, not someone acting."""
+    tokens = win.tokens(pos, pos + len(name))
+    head = next((t for t in tokens if t.head.i < tokens[0].i or t.head.i > tokens[-1].i), None) if tokens else None
+    return head is not None and head.dep_ in ("pobj", "dobj", "dative", "poss", "iobj")
+
+
+_CLOSING_VERB = re.compile(SPEECH_VERB + r"(?:\s+(?:to\s+(?:him|her)|thus|aloud))?\s*[,:—–-]*\s*$")
+
+
+def _unparsed_intro(win: Window, a: int, b: int) -> Tag | None:
+    """Narration ending on a speech verb the parse gave no subject (‹and Lydia, always unguarded and often
+    uncivil, boisterously exclaimed,›): the last person the narration names before the verb, when no "he" or
+    "she" comes between them."""
+    if not INTRO_FALLBACK:
+        return None
+    found = _CLOSING_VERB.search(win.text, a, b)
+    if found is None:
+        return None
+    verb_at = found.start()
+    named = [m for m in win.mentions if a <= m.pos < verb_at and not win.quoted(m.pos)
+             and not m.name.startswith("the ") and not _object(win, m.pos, m.name)]
+    if not named or named[-1].name == NARRATOR:
+        return None
+    last = named[-1]
+    between = win.text[last.pos:verb_at]
+    if re.search(r"\b(?:he|she|He|She|I|they|They|who|which)\b|[;.!?]", between):
+        return None
+    return Tag(last.name, "name", last.pos - a, found.group().split()[0].lower())
 
 
 def _named_tag(win: Window, u: Utterance) -> str | None:
