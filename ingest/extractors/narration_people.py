@@ -201,16 +201,16 @@ class Window:
     def _surname_from_full(self) -> None:
         """A bare name takes the gender the window knows for its fuller forms (‹said Kemp› where ‹said Dr. Kemp.
         He rent the paper› told that Dr. Kemp is a man), when they all agree."""
-        told: dict[str, set[Gender]] = {}
+        told: dict[str, set[Gender | None]] = {}
         for m in self.mentions:
             words = m.name.split()
-            gender = self.gender(m.name)
-            if len(words) > 1 and gender is not None:
-                told.setdefault(words[-1], set()).add(gender)
+            if len(words) > 1:
+                told.setdefault(words[-1], set()).add(self.gender(m.name))
         for m in self.mentions:
             words = m.name.split()
-            if len(words) == 1 and self.gender(m.name) is None and len(told.get(words[0], ())) == 1:
-                self.learned[m.name] = next(iter(told[words[0]]))
+            forms = told.get(words[0], set())
+            if len(words) == 1 and self.gender(m.name) is None and len(forms) == 1 and None not in forms:
+                self.learned[m.name] = next(iter(forms))  # type: ignore[assignment]
 
     def is_person(self, name: str) -> bool:
         """A name the narration uses for a person (so "Recovering" at a sentence's start is none)."""

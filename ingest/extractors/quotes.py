@@ -507,7 +507,7 @@ def _exchange(win: Window, said: list[_Said], run: list[int], before: ContextDia
         turn.called_gender = addressed_gender([win.text[a:b] for a, b in s.utterance.pieces])
         turn.bare = s.tag_kind is None and not s.narrated and not s.reported and not turn.same_speech
         _pronoun_presence(win, s.utterance, said[run[n - 1]].utterance.end if n else None, turn)
-        if s.tag_kind == "name" and s.tagged and s.tagged != NARRATOR:
+        if s.tag_kind == "name" and s.tagged and s.tagged != NARRATOR and not s.tagged.startswith("the "):
             win.mention(s.utterance.start + 1, s.tagged)  # whom the next "said she" may mean
         turns.append(turn)
     turns = [_canonical_turn(people, t) for t in turns]
@@ -540,10 +540,11 @@ def _exchange(win: Window, said: list[_Said], run: list[int], before: ContextDia
 
 def _shown_names(people: People, in_run: list[_Said]) -> dict[str, str]:
     """The name each person of the exchange is given: the form its tags name them by, when the exchange first
-    met them by another (a vocative's "Mr. Holmes" for the man the tags call "Holmes")."""
+    met them by another (a vocative's "Mr. Holmes" for the man the tags call "Holmes"); a description a tag
+    uses ("said the doctor") never replaces a name."""
     counts: dict[str, dict[str, int]] = {}
     for s in in_run:
-        if s.tag_kind == "name" and s.tagged and s.tagged != NARRATOR:
+        if s.tag_kind == "name" and s.tagged and s.tagged != NARRATOR and not s.tagged.startswith("the "):
             forms = counts.setdefault(people.canonical(s.tagged), {})
             forms[s.tagged] = forms.get(s.tagged, 0) + 1
     return {who: max(forms, key=lambda f: forms[f]) for who, forms in counts.items()
