@@ -59,7 +59,8 @@ def test_a_described_speaker_still_points_back_at_the_one_man_there() -> None:
 def test_said_he_is_the_subject_of_the_last_clause_before_it() -> None:
     text = 'Mr. Grey was off at last; but Tom sat down again, in no hurry to go.\n\n"It will be a good year," said he.'
     assert _said(text) == [("Tom", "tag")]
-    swapped = 'Tom was off at last; but Mr. Grey sat down again, in no hurry to go.\n\n"It will be a good year," said he.'
+    swapped = ('Tom was off at last; but Mr. Grey sat down again, in no hurry to go.\n\n'
+               '"It will be a good year," said he.')
     assert _said(swapped) == [("Mr. Grey", "tag")]
 
 
