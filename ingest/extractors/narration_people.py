@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from strata.ingest.extractors.discourse import NOT_NAMES, PRONOUN_GENDER
 from strata.ingest.extractors.gender import is_given_name, name_gender
+from strata.ingest.extractors.person_shape import PLACE_HEADS
 from strata.ingest.extractors.quote_spans import Paragraph, Utterance
 from strata.ingest.extractors.speech_tags import PERSON_NOUNS, SPEECH_VERB, Tag
 from strata.ingest.extractors.tag_descriptors import gender as descriptor_gender
@@ -115,6 +116,8 @@ class Window:
         if not parts or all(is_honorific(p) for p in parts):
             return None
         name = " ".join(p.text for p in parts)
+        if len(parts) > 1 and not is_honorific(parts[0]) and parts[-1].lower_ in PLACE_HEADS:
+            return None  # "Peter Street", "Rochester Row": a place named after someone
         return (name, i) if name.lower() not in NOT_NAMES and name.lower() not in CALENDAR else None
 
     def _narration_mentions(self) -> None:
