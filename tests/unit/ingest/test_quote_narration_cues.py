@@ -109,3 +109,25 @@ def test_a_speaker_is_named_as_the_tags_name_him() -> None:
     speakers = [s for s, _ in _said(text)]
     assert "Mr. Holmes" not in speakers
     assert speakers[1] == speakers[3] == "Holmes"
+
+
+# -- what is no name -------------------------------------------------------------------------------------------
+def test_a_dash_ends_a_tagged_name_and_a_hyphen_joins_one() -> None:
+    from strata.ingest.extractors.speech_tags import tag_after
+
+    dashed = tag_after(" said Anna--quite gravely.")
+    hyphened = tag_after(" said Mary-Anne, smiling.")
+    assert dashed is not None and dashed.subject == "Anna"
+    assert hyphened is not None and hyphened.subject == "Mary-Anne"
+
+
+def test_a_place_named_after_someone_is_no_person() -> None:
+    win = _window("Peter came to Peter Street at noon. Mr. Lane was waiting.")
+    names = [m.name for m in win.mentions]
+    assert "Peter Street" not in names
+    assert "Mr. Lane" in names  # a title makes a person whatever the last word
+
+
+def test_an_interjection_opening_a_quote_is_no_one_called() -> None:
+    text = 'Tom came in.\n\n"Pshaw, what nonsense!" said Anna.\n\n"It is true."'
+    assert [s for s, _ in _said(text)] == ["Anna", "Tom"]
