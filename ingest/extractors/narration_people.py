@@ -50,7 +50,8 @@ class Mention:
 
 
 SURNAME_FROM_FULL = True  # a bare surname shares the gender known for its titled form in the window
-RELEARN = True  # read the narration's pronouns again once genders are learned
+RELEARN = True
+NAMES_BEFORE_DESCRIPTIONS = True  # "said the old lady" stands for a named woman in reach before a description  # read the narration's pronouns again once genders are learned
 
 
 class Window:
@@ -289,6 +290,13 @@ class Window:
         if owner is not None and noun in _SPOUSE_NOUNS and (spouse := _spouse(owner)):
             return spouse
         exclude = avoid | ({owner} if owner else set())
+        if NAMES_BEFORE_DESCRIPTIONS:
+            # "said the old lady" where the window names Mrs. Bedwin and also calls her "the housekeeper":
+            # the name, when one of that gender is in reach
+            described = {m.name for m in self.mentions if m.name.startswith("the ")}
+            named = self.latest(pos, PERSON_NOUNS[noun], frozenset(exclude | described), subject_first=False)
+            if named is not None:
+                return named
         return self.latest(pos, PERSON_NOUNS[noun], frozenset(exclude), subject_first=False)
 
 
