@@ -285,8 +285,8 @@ class Window:
             return None
         if owner is not None and self.gender(owner) != PRONOUN_GENDER.get(words[0]):
             owner = None
-        if owner is None and words[0] in ("his", "her"):
-            owner = self.latest(pos, PRONOUN_GENDER[words[0]], avoid, subject_first=False)
+        if owner is None and words[0] in ("his", "her"):  # ‹said her companion›: "her" may be anyone of hers
+            owner = self.latest(pos, PRONOUN_GENDER[words[0]], subject_first=False)
         if owner is not None and noun in _SPOUSE_NOUNS and (spouse := _spouse(owner)):
             return spouse
         exclude = avoid | ({owner} if owner else set())
