@@ -325,12 +325,9 @@ def _narration_evidence(win: Window, s: _Said, turn: Turn) -> None:
         if not tokens:
             continue
         sent = (tokens[-1] if last else tokens[0]).sent
-        main = _last_main_subject(sent, a, b) if last else None  # narration before: its last clause's subject
         for t in sent:
             if not (a <= t.idx < b and t.dep_ in ("nsubj", "nsubjpass") and t.head.dep_ == "ROOT"):
                 continue
-            if main is not None:
-                t = main  # noqa: PLW2901
             if t.text == NARRATOR:  # "I shook my head."
                 who: str | None = NARRATOR
             elif t.lower_ in ("he", "she") and weight == NARRATION:
