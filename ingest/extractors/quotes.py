@@ -56,6 +56,7 @@ NARRATION = 3.0  # the subject of the sentence next to the quote in its paragrap
 NARRATION_BEFORE = 1.5  # the subject of the last sentence of the narration paragraph before
 NARRATION_PRONOUN_BEFORE = 3.0  # the same pronoun as the subject of the narration paragraph before
 NARRATION_PRONOUN = 3.0  # "She shook her head. "...": a woman speaks (weight against a man)
+OPENING_NARRATION = True  # a paragraph opening with narration is like a narration paragraph between two turns
 INTRO_FALLBACK = True  # an introduction the parse gave no subject: the last name before its speech verb
 SHOW_TAGGED = True  # a person is named by the form its tags use, not a vocative's
 LAST_CLAUSE = True  # the subject of a sentence's last main clause is the one acting at its end
@@ -93,6 +94,12 @@ def _regions(win: Window, u: Utterance) -> tuple[list[tuple[int, int]], tuple[in
     inner = [(u.pieces[k][1], u.pieces[k + 1][0]) for k in range(len(u.pieces) - 1)
              if not re.search(r"\n\s*\n", win.text[u.pieces[k][1]:u.pieces[k + 1][0]])]
     return inner, (first.start, max(first.start, u.start - 1)), (min(u.end + 1, last.end), last.end)
+
+
+def _opens_with_narration(win: Window, u: Utterance) -> bool:
+    """The quote's paragraph opens with a sentence of narration before the quote."""
+    _, before, _ = _regions(win, u)
+    return before[1] > before[0] and _finished(win.text[before[0]:before[1]])
 
 
 def _narration_before(win: Window, u: Utterance) -> tuple[int, int] | None:
@@ -496,6 +503,8 @@ def _exchange(win: Window, said: list[_Said], run: list[int], before: ContextDia
             turn.addressed, turn.called = frozenset({*vocatives, s.addressee}), s.addressee
         if n:
             turn.adjacent = s.utterance.paragraphs[0] - said[run[n - 1]].utterance.paragraphs[-1] == 1
+            if OPENING_NARRATION and turn.adjacent and _opens_with_narration(win, s.utterance):
+                turn.adjacent = False  # ‹She put on more coal. "And they goggles!"›: narration came between
         elif carried:
             turn.adjacent = s.utterance.paragraphs[0] == 0
             # the text before the window left its last quote open: this paragraph's opening quote goes on with it
