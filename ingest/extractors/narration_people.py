@@ -50,8 +50,8 @@ class Mention:
 
 
 SURNAME_FROM_FULL = True  # a bare surname shares the gender known for its titled form in the window
-RELEARN = True
-NAMES_BEFORE_DESCRIPTIONS = True  # "said the old lady" stands for a named woman in reach before a description  # read the narration's pronouns again once genders are learned
+RELEARN = True  # read the narration's pronouns again once genders are learned
+NAMES_BEFORE_DESCRIPTIONS = True  # "said the old lady" stands for a named woman in reach before a description
 
 
 class Window:

@@ -131,3 +131,12 @@ def test_a_place_named_after_someone_is_no_person() -> None:
 def test_an_interjection_opening_a_quote_is_no_one_called() -> None:
     text = 'Tom came in.\n\n"Pshaw, what nonsense!" said Anna.\n\n"It is true."'
     assert [s for s, _ in _said(text)] == ["Anna", "Tom"]
+
+
+def test_a_paragraph_opening_with_narration_is_not_adjacent_to_the_quote_before() -> None:
+    from strata.ingest.extractors.quotes import _opens_with_narration
+
+    text = '"It is late," said Anna.\n\nShe put the kettle on the hob. "And the fire is out!"\n\n"I will fetch wood."'
+    win = _window(text)
+    paras, utterances = find_utterances(text)
+    assert [_opens_with_narration(win, u) for u in utterances] == [False, True, False]
