@@ -212,9 +212,9 @@ class Window:
                 told.setdefault(words[-1], set()).add(self.gender(m.name))
         for m in self.mentions:
             words = m.name.split()
-            forms = told.get(words[0], set())
-            if len(words) == 1 and self.gender(m.name) is None and len(forms) == 1 and None not in forms:
-                self.learned[m.name] = next(iter(forms))  # type: ignore[assignment]
+            known = {g for g in told.get(words[0], set()) if g is not None}
+            if len(words) == 1 and self.gender(m.name) is None and len(known) == 1 and None not in told[words[0]]:
+                self.learned[m.name] = next(iter(known))
 
     def is_person(self, name: str) -> bool:
         """A name the narration uses for a person (so "Recovering" at a sentence's start is none)."""

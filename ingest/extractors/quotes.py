@@ -490,8 +490,8 @@ def _exchange(win: Window, said: list[_Said], run: list[int], before: ContextDia
         for name in vocatives:
             win.mention(s.utterance.start, name, subject=False)  # present in the scene
         _reported_evidence(win, s, turn)
-        others = frozenset(vocatives) | {name for k in (n - 1, n + 1) if 0 <= k < len(run)
-                                          and (name := _named_tag(win, said[run[k]].utterance))}
+        others = frozenset(vocatives) | {tagged for k in (n - 1, n + 1) if 0 <= k < len(run)
+                                          and (tagged := _named_tag(win, said[run[k]].utterance))}
         if not _tag_evidence(win, s, turn, turns[-1].called if turns else None, others):
             _narration_evidence(win, s, turn)
         vocatives = [v for v in vocatives if v != s.tagged]
