@@ -68,24 +68,21 @@ class Window:
         # characters named by description in the window's tags ("said the mariner"), and the gender the noun tells
         self.described = tagged_descriptions(text, SPEECH_VERB)
         self.described_gender: dict[str, Gender] = {}
+        self.found_tags: dict[int, tuple[Tag, int] | None] = {}  # each quote's speech tag, read once (quotes.py)
         # speakers before the window stand at negative offsets, so they come before anything in it
         self.mentions: list[Mention] = [Mention(k - len(before), name, self.gender(name), True)
                                         for k, name in enumerate(before)]
         self._token_starts = [t.idx for t in doc]
-        seeded = list(self.mentions)
+        self._pronouns: list[Token] = []
         self._narration_mentions()
         self._learn_genders()
         if RELEARN and self.learned:
             # the pronouns read before a name's gender was learned stood for someone else (‹said Kemp› then
-            # ‹He dropped the paper›): read the narration again with the genders learned
-            learned = self.learned
-            self.mentions = [Mention(m.pos, m.name, self.gender(m.name), m.subject) for m in seeded]
-            self._narration_mentions()
-            self._learn_genders()
-            self.learned = {**learned, **self.learned}
-            for m in self.mentions:
-                if m.gender is None and m.name in self.learned:
-                    m.gender = self.learned[m.name]
+            # ‹He dropped the paper›): read them again, in order, with the genders learned
+            at = {t.idx for t in self._pronouns}
+            self.mentions = [m for m in self.mentions if m.pos not in at]
+            for t in self._pronouns:
+                self._pronoun_subject(t)
 
     def quoted(self, pos: int) -> bool:
         k = bisect.bisect_right(self._piece_starts, pos) - 1
@@ -125,6 +122,7 @@ class Window:
         skip_to = -1
         for t in self.doc:
             if t.lower_ in ("he", "she") and t.dep_ in ("nsubj", "nsubjpass") and not self.quoted(t.idx):
+                self._pronouns.append(t)
                 self._pronoun_subject(t)
                 continue
             if t.i < skip_to or self.quoted(t.idx):
@@ -173,13 +171,16 @@ class Window:
         sentence_start = t.sent.start_char
         who = None
         for m in reversed(self.mentions):
+            if m.pos >= t.idx:
+                continue  # read again after learning genders, the later names are known already
             if m.pos < sentence_start:
                 break
             if m.gender == gender:
                 who = m.name  # keeps going back to the first
         who = who or self.latest(t.idx, gender)
         if who is not None:
-            self.mentions.append(Mention(t.idx, who, gender, True))
+            k = bisect.bisect_right([m.pos for m in self.mentions], t.idx)
+            self.mentions.insert(k, Mention(t.idx, who, gender, True))
 
     def _learn_genders(self) -> None:
         """Names the text gives no gender take it from the next subject pronoun after them as a subject."""

@@ -117,6 +117,12 @@ def _finished(narration: str) -> bool:
 
 
 def _find_tag(win: Window, u: Utterance) -> tuple[Tag, int] | None:
+    if u.start not in win.found_tags:
+        win.found_tags[u.start] = _read_tag(win, u)
+    return win.found_tags[u.start]
+
+
+def _read_tag(win: Window, u: Utterance) -> tuple[Tag, int] | None:
     inner, before, after = _regions(win, u)
     for a, b in [*inner, after]:
         tag = tag_after(win.text[a:b])
