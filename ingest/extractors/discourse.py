@@ -42,8 +42,8 @@ NOT_NAMES = frozenset({"god", "man", "guys", "guy", "dude", "honey", "sweetie", 
                         "congratulations", "welcome", "same", "true", "exactly", "absolutely", "definitely",
                         # older prose's interjections, capitalized at a quote's start like a name called
                         "hush", "pshaw", "psha", "pooh", "tut", "bah", "alas", "hark", "lo", "humph", "hem", "nay",
-                        "ay", "aye", "lord", "mercy", "heavens", "nonsense", "indeed", "hallo", "hullo", "halloa",
-                        "goodness", "gracious", "bless", "faith", "zounds", "egad", "gad", "ahem", "fie"})
+                        "ay", "aye", "heavens", "nonsense", "indeed", "hallo", "hullo", "halloa", "goodness",
+                        "gracious", "zounds", "egad", "gad", "ahem", "fie"})  # not "Faith", "Mercy": given names
 
 
 @dataclass
