@@ -119,6 +119,9 @@ def test_a_dash_ends_a_tagged_name_and_a_hyphen_joins_one() -> None:
     hyphened = tag_after(" said Mary-Anne, smiling.")
     assert dashed is not None and dashed.subject == "Anna"
     assert hyphened is not None and hyphened.subject == "Mary-Anne"
+    of_title = tag_after(" asked Grimwig of Mr. Lane.")  # a title ends the name: the one asked is another
+    assert of_title is not None and of_title.subject == "Grimwig"
+    assert (tag_after(" said Lady Anne de Burgh.") or of_title).subject == "Lady Anne de Burgh"
 
 
 def test_a_place_named_after_someone_is_no_person() -> None:
