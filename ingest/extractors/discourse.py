@@ -39,7 +39,11 @@ NOT_NAMES = frozenset({"god", "man", "guys", "guy", "dude", "honey", "sweetie", 
                         "hooray", "oops", "whoa", "woah", "ooh", "geez", "duh", "eh", "huh", "phew", "ah", "hah",
                         "wo", "lmao", "btw", "thx", "ty", "np", "yo", "sup", "hiya", "howdy", "cheers",
                         "sorry", "please", "good", "great", "nice", "cool", "awesome", "amazing", "wonderful",
-                        "congratulations", "welcome", "same", "true", "exactly", "absolutely", "definitely"})
+                        "congratulations", "welcome", "same", "true", "exactly", "absolutely", "definitely",
+                        # older prose's interjections, capitalized at a quote's start like a name called
+                        "hush", "pshaw", "psha", "pooh", "tut", "bah", "alas", "hark", "lo", "humph", "hem", "nay",
+                        "ay", "aye", "heavens", "nonsense", "indeed", "hallo", "hullo", "halloa", "goodness",
+                        "gracious", "zounds", "egad", "gad", "ahem", "fie"})  # not "Faith", "Mercy": given names
 
 
 @dataclass

@@ -20,6 +20,7 @@ if TYPE_CHECKING:
 # Words the verb may still be followed by in an introduction ("said to her with a smile,").
 INTRO_TAIL = 8
 _SUBJECT_DEPS = ("nsubj", "nsubjpass")
+_RELATIVE = frozenset({"who", "that", "which"})
 _ASKING = frozenset({"ask", "inquire", "enquire", "beg", "entreat", "urge", "tell", "address", "accost", "question"})
 
 
@@ -33,6 +34,8 @@ def subject_of(verb: Token) -> Token | None:
     seen = 0
     while seen < 4:
         subject = next((c for c in verb.children if c.dep_ in _SUBJECT_DEPS), None)
+        if subject is not None and subject.lower_ in _RELATIVE and verb.dep_ == "relcl":
+            return verb.head  # ‹met by Lydia, who, flying to her, cried›: the relative clause's antecedent
         if subject is not None:
             return subject
         head = verb.head

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from strata.ingest.extractors.discourse import NOT_NAMES, PRONOUN_GENDER
 from strata.ingest.extractors.gender import is_given_name, name_gender
+from strata.ingest.extractors.person_shape import PLACE_HEADS
 from strata.ingest.extractors.quote_spans import Paragraph, Utterance
 from strata.ingest.extractors.speech_tags import PERSON_NOUNS, SPEECH_VERB, Tag
 from strata.ingest.extractors.tag_descriptors import gender as descriptor_gender
@@ -48,6 +49,11 @@ class Mention:
     subject: bool  # named as a sentence subject or as a speaker (what "she" most likely refers back to)
 
 
+SURNAME_FROM_FULL = True  # a bare surname shares the gender known for its titled form in the window
+RELEARN = True  # read the narration's pronouns again once genders are learned
+NAMES_BEFORE_DESCRIPTIONS = True  # "said the old lady" stands for a named woman in reach before a description
+
+
 class Window:
     """One window's text and parse, with the people named in its narration (and its speakers), in order."""
 
@@ -62,12 +68,21 @@ class Window:
         # characters named by description in the window's tags ("said the mariner"), and the gender the noun tells
         self.described = tagged_descriptions(text, SPEECH_VERB)
         self.described_gender: dict[str, Gender] = {}
+        self.found_tags: dict[int, tuple[Tag, int] | None] = {}  # each quote's speech tag, read once (quotes.py)
         # speakers before the window stand at negative offsets, so they come before anything in it
         self.mentions: list[Mention] = [Mention(k - len(before), name, self.gender(name), True)
                                         for k, name in enumerate(before)]
         self._token_starts = [t.idx for t in doc]
+        self._pronouns: list[Token] = []
         self._narration_mentions()
         self._learn_genders()
+        if RELEARN and self.learned:
+            # the pronouns read before a name's gender was learned stood for someone else (‹said Kemp› then
+            # ‹He dropped the paper›): read them again, in order, with the genders learned
+            at = {t.idx for t in self._pronouns}
+            self.mentions = [m for m in self.mentions if m.pos not in at]
+            for t in self._pronouns:
+                self._pronoun_subject(t)
 
     def quoted(self, pos: int) -> bool:
         k = bisect.bisect_right(self._piece_starts, pos) - 1
@@ -80,7 +95,7 @@ class Window:
 
     def gender(self, name: str) -> Gender | None:
         words = name.split()
-        if len(words) == 1 and words[0] in self.surnames:
+        if len(words) == 1 and self.surnames.get(words[0]) is not None:
             return self.surnames[words[0]]
         return name_gender(name) or self.learned.get(name) or self.described_gender.get(name)
 
@@ -99,12 +114,15 @@ class Window:
         if not parts or all(is_honorific(p) for p in parts):
             return None
         name = " ".join(p.text for p in parts)
+        if len(parts) > 1 and not is_honorific(parts[0]) and parts[-1].lower_ in PLACE_HEADS:
+            return None  # "Peter Street", "Rochester Row": a place named after someone
         return (name, i) if name.lower() not in NOT_NAMES and name.lower() not in CALENDAR else None
 
     def _narration_mentions(self) -> None:
         skip_to = -1
         for t in self.doc:
             if t.lower_ in ("he", "she") and t.dep_ in ("nsubj", "nsubjpass") and not self.quoted(t.idx):
+                self._pronouns.append(t)
                 self._pronoun_subject(t)
                 continue
             if t.i < skip_to or self.quoted(t.idx):
@@ -153,13 +171,16 @@ class Window:
         sentence_start = t.sent.start_char
         who = None
         for m in reversed(self.mentions):
+            if m.pos >= t.idx:
+                continue  # read again after learning genders, the later names are known already
             if m.pos < sentence_start:
                 break
             if m.gender == gender:
                 who = m.name  # keeps going back to the first
         who = who or self.latest(t.idx, gender)
         if who is not None:
-            self.mentions.append(Mention(t.idx, who, gender, True))
+            k = bisect.bisect_right([m.pos for m in self.mentions], t.idx)
+            self.mentions.insert(k, Mention(t.idx, who, gender, True))
 
     def _learn_genders(self) -> None:
         """Names the text gives no gender take it from the next subject pronoun after them as a subject."""
@@ -176,9 +197,25 @@ class Window:
                 continue  # someone else was named in between
             votes.setdefault(m.name, set()).add(PRONOUN_GENDER[subjects[j].lower_])
         self.learned = {name: next(iter(g)) for name, g in votes.items() if len(g) == 1}
+        if SURNAME_FROM_FULL:
+            self._surname_from_full()
         for m in self.mentions:
             if m.gender is None and m.name in self.learned:
                 m.gender = self.learned[m.name]
+
+    def _surname_from_full(self) -> None:
+        """A bare name takes the gender the window knows for its fuller forms (‹said Kemp› where ‹said Dr. Kemp.
+        He rent the paper› told that Dr. Kemp is a man), when they all agree."""
+        told: dict[str, set[Gender | None]] = {}
+        for m in self.mentions:
+            words = m.name.split()
+            if len(words) > 1:
+                told.setdefault(words[-1], set()).add(self.gender(m.name))
+        for m in self.mentions:
+            words = m.name.split()
+            known = {g for g in told.get(words[0], set()) if g is not None}
+            if len(words) == 1 and self.gender(m.name) is None and len(known) == 1 and None not in told[words[0]]:
+                self.learned[m.name] = next(iter(known))
 
     def is_person(self, name: str) -> bool:
         """A name the narration uses for a person (so "Recovering" at a sentence's start is none)."""
@@ -249,11 +286,18 @@ class Window:
             return None
         if owner is not None and self.gender(owner) != PRONOUN_GENDER.get(words[0]):
             owner = None
-        if owner is None and words[0] in ("his", "her"):
-            owner = self.latest(pos, PRONOUN_GENDER[words[0]], avoid, subject_first=False)
+        if owner is None and words[0] in ("his", "her"):  # ‹said her companion›: "her" may be anyone of hers
+            owner = self.latest(pos, PRONOUN_GENDER[words[0]], subject_first=False)
         if owner is not None and noun in _SPOUSE_NOUNS and (spouse := _spouse(owner)):
             return spouse
         exclude = avoid | ({owner} if owner else set())
+        if NAMES_BEFORE_DESCRIPTIONS:
+            # "said the old lady" where the window names Mrs. Bedwin and also calls her "the housekeeper":
+            # the name, when one of that gender is in reach
+            described = {m.name for m in self.mentions if m.name.startswith("the ")}
+            named = self.latest(pos, PERSON_NOUNS[noun], frozenset(exclude | described), subject_first=False)
+            if named is not None:
+                return named
         return self.latest(pos, PERSON_NOUNS[noun], frozenset(exclude), subject_first=False)
 
 

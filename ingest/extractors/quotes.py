@@ -35,6 +35,7 @@ from strata.schema.models import ExtractedQuote, QuoteMethod, Span
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc, Token
+    from spacy.tokens import Span as SpacySpan
 
 _VOCATIVE_LEADS = frozenset({"dear", "dearest", "my", "oh", "o", "ah", "well", "yes", "no", "nay", "pray", "ay"})
 _NAME_PUNCT = frozenset(",!?.;:-—")
@@ -55,10 +56,16 @@ NARRATION = 3.0  # the subject of the sentence next to the quote in its paragrap
 NARRATION_BEFORE = 1.5  # the subject of the last sentence of the narration paragraph before
 NARRATION_PRONOUN_BEFORE = 3.0  # the same pronoun as the subject of the narration paragraph before
 NARRATION_PRONOUN = 3.0  # "She shook her head. "...": a woman speaks (weight against a man)
+OPENING_NARRATION = True  # a paragraph opening with narration is like a narration paragraph between two turns
+INTRO_FALLBACK = True  # an introduction the parse gave no subject: the last name before its speech verb
+SHOW_TAGGED = True  # a person is named by the form its tags use, not a vocative's
+LAST_CLAUSE = True  # the subject of a sentence's last main clause is the one acting at its end
+PRONOUN_CHAIN = 2  # sentences back a chain of "he"/"she" subjects carries a named subject to a pronoun tag
 PRIOR = (0.8, 0.6, 0.4, 0.2)  # the people active just before an exchange, latest first
 ACTIVE = 1.0  # someone a tag, the narration or a vocative brings into the exchange nearby...
 ACTIVE_REACH = 3  # ...within this many turns
 NARRATED_HEARER = True  # ‹turned to Frank Churchill.›: the narration names the quote's hearer
+NOMINAL_NOT_OTHER = True  # "said the gentleman" is not the previous speaker by name nor the one called
 DESCRIBED_SUBJECT = True  # a "the ..." subject is the window's description at that place, if any
 PRESENT = 0.0  # someone the narration before the quote points at with a pronoun: present, no more
 CONFIDENCE: dict[str, float] = {"name": 0.9, "pronoun": 0.75, "nominal": 0.65, "narration": 0.6, "turn": 0.5}
@@ -89,6 +96,12 @@ def _regions(win: Window, u: Utterance) -> tuple[list[tuple[int, int]], tuple[in
     return inner, (first.start, max(first.start, u.start - 1)), (min(u.end + 1, last.end), last.end)
 
 
+def _opens_with_narration(win: Window, u: Utterance) -> bool:
+    """The quote's paragraph opens with a sentence of narration before the quote."""
+    _, before, _ = _regions(win, u)
+    return before[1] > before[0] and _finished(win.text[before[0]:before[1]])
+
+
 def _narration_before(win: Window, u: Utterance) -> tuple[int, int] | None:
     """The paragraph just before the quote's when it is narration only."""
     k = u.paragraphs[0] - 1
@@ -104,6 +117,12 @@ def _finished(narration: str) -> bool:
 
 
 def _find_tag(win: Window, u: Utterance) -> tuple[Tag, int] | None:
+    if u.start not in win.found_tags:
+        win.found_tags[u.start] = _read_tag(win, u)
+    return win.found_tags[u.start]
+
+
+def _read_tag(win: Window, u: Utterance) -> tuple[Tag, int] | None:
     inner, before, after = _regions(win, u)
     for a, b in [*inner, after]:
         tag = tag_after(win.text[a:b])
@@ -119,10 +138,48 @@ def _find_tag(win: Window, u: Utterance) -> tuple[Tag, int] | None:
         if not finished or _ENDS_WITH_VERB.search(narration):
             regions.append((previous[0], previous[0] + len(narration.rstrip(".")), finished))
     for a, b, parse_only in regions:
-        tag = _parsed_intro(win, a, b) or (None if parse_only else tag_before(win.text[a:b]))
+        tag = _parsed_intro(win, a, b) or _unparsed_intro(win, a, b) or (
+            None if parse_only else tag_before(win.text[a:b]))
         if tag is not None and (tag.kind != "name" or win.is_person(tag.subject)):
             return tag, a
     return None
+
+
+def _object(win: Window, pos: int, name: str) -> bool:
+    """The name at ``pos`` is an object (‹drawing near Elizabeth›) or a possessor, not someone acting."""
+    tokens = win.tokens(pos, pos + len(name))
+    head = next((t for t in tokens if t.head.i < tokens[0].i or t.head.i > tokens[-1].i), None) if tokens else None
+    return head is not None and head.dep_ in ("pobj", "dobj", "dative", "poss", "iobj")
+
+
+_CLOSING_VERB = re.compile(SPEECH_VERB + r"(?:\s+(?:to\s+(?:him|her)|thus|aloud))?\s*[,:—–-]*\s*$")
+
+
+def _unparsed_intro(win: Window, a: int, b: int) -> Tag | None:
+    """Narration ending on a speech verb the parse gave no subject (‹and Lydia, always unguarded and often
+    uncivil, boisterously exclaimed,›): the last person the narration names before the verb, when no "he" or
+    "she" comes between them."""
+    if not INTRO_FALLBACK:
+        return None
+    found = _CLOSING_VERB.search(win.text, a, b)
+    if found is None:
+        return None
+    verb_at = found.start()
+    named = [m for m in win.mentions if a <= m.pos < verb_at and not win.quoted(m.pos)
+             and not m.name.startswith("the ") and not _object(win, m.pos, m.name)]
+    if not named or named[-1].name == NARRATOR:
+        return None
+    last = named[-1]
+    between = win.text[last.pos:verb_at]
+    if re.search(r"\b(?:he|she|He|She|I|they|They|who|which)\b|[;.!?]", between):
+        return None
+    return Tag(last.name, "name", last.pos - a, found.group().split()[0].lower())
+
+
+def _named_tag(win: Window, u: Utterance) -> str | None:
+    """The name a quote's tag gives its speaker ("replied Oliver"), if it names one."""
+    found = _find_tag(win, u)
+    return found[0].subject if found is not None and found[0].kind == "name" else None
 
 
 def _parsed_intro(win: Window, a: int, b: int) -> Tag | None:
@@ -136,8 +193,11 @@ def _parsed_intro(win: Window, a: int, b: int) -> Tag | None:
     return Tag(name, "name", tag.start, tag.verb, tag.to) if name else None
 
 
-def _tag_evidence(win: Window, s: _Said, turn: Turn, called: str | None = None) -> bool:
-    """``called``: whom the quote before called by name (who most likely answers, so "said he" is him)."""
+def _tag_evidence(win: Window, s: _Said, turn: Turn, called: str | None = None,
+                  others: frozenset[str] = frozenset()) -> bool:
+    """``called``: whom the quote before called by name (who most likely answers, so "said he" is him);
+    ``others``: people the exchange shows as someone else than this speaker (the previous turn's speaker by
+    name, the people this quote calls), whom a "said the gentleman" does not stand for."""
     found = _find_tag(win, s.utterance)
     if found is None:
         return False
@@ -166,7 +226,9 @@ def _tag_evidence(win: Window, s: _Said, turn: Turn, called: str | None = None) 
             s.referent = (s.tagged, PRONOUN_REFERENT)
     elif tag.kind == "nominal":
         turn.gender = PERSON_NOUNS.get(tag.subject.split()[-1].lower())
-        s.tagged = win.resolve(tag, pos)
+        # ‹"Yes, sir," replied Oliver.› then ‹"..." said the gentleman.›: a description is not the one named
+        # next to it as the other party of the exchange
+        s.tagged = win.resolve(tag, pos, others if NOMINAL_NOT_OTHER else frozenset())
         if s.tagged:
             turn.votes[s.tagged] = turn.votes.get(s.tagged, 0.0) + TAG_NOMINAL
     if tag.to:
@@ -191,11 +253,34 @@ def _acting_before(win: Window, u: Utterance, gender: Gender) -> str | None:
         tokens = win.tokens(a, b)
         if not tokens:
             continue
-        for t in tokens[-1].sent:
-            if a <= t.idx < b and t.dep_ in ("nsubj", "nsubjpass") and t.head.dep_ == "ROOT":
-                who = _subject_name(win, t)
-                return who if who is not None and win.gender(who) == gender else None
+        sent = tokens[-1].sent
+        for _ in range(PRONOUN_CHAIN + 1):
+            subject = _last_main_subject(sent, a, b)
+            if subject is None:
+                return None
+            if subject.lower_ in PRONOUN_GENDER and PRONOUN_GENDER[subject.lower_] == gender and sent.start > 0 \
+                    and win.doc[sent.start - 1].idx >= a:
+                # ‹Mr. Knightley sat down again. He began speaking of Harriet.› then ‹"...," said he›: the
+                # pronoun carries the topic back to the sentence before
+                sent = win.doc[sent.start - 1].sent
+                continue
+            who = _subject_name(win, subject)
+            return who if who is not None and win.gender(who) == gender else None
+        return None
     return None
+
+
+def _last_main_subject(sent: SpacySpan, a: int, b: int) -> Token | None:
+    """The subject of the sentence's last main clause inside [a, b): ‹Mr. Woodhouse was off; but Mr. Knightley
+    sat down again.› is about Mr. Knightley at its end."""
+    found = None
+    for t in sent:
+        if a <= t.idx < b and t.dep_ in ("nsubj", "nsubjpass") and (
+                t.head.dep_ == "ROOT" or (LAST_CLAUSE and t.head.dep_ == "conj" and t.head.head.dep_ == "ROOT")):
+            found = t
+            if not LAST_CLAUSE:
+                break
+    return found
 
 
 def _subject_name(win: Window, t: Token) -> str | None:
@@ -411,7 +496,9 @@ def _exchange(win: Window, said: list[_Said], run: list[int], before: ContextDia
         for name in vocatives:
             win.mention(s.utterance.start, name, subject=False)  # present in the scene
         _reported_evidence(win, s, turn)
-        if not _tag_evidence(win, s, turn, turns[-1].called if turns else None):
+        others = frozenset(vocatives) | {tagged for k in (n - 1, n + 1) if 0 <= k < len(run)
+                                          and (tagged := _named_tag(win, said[run[k]].utterance))}
+        if not _tag_evidence(win, s, turn, turns[-1].called if turns else None, others):
             _narration_evidence(win, s, turn)
         vocatives = [v for v in vocatives if v != s.tagged]
         if NARRATED_HEARER and not vocatives and not s.addressee:
@@ -422,6 +509,8 @@ def _exchange(win: Window, said: list[_Said], run: list[int], before: ContextDia
             turn.addressed, turn.called = frozenset({*vocatives, s.addressee}), s.addressee
         if n:
             turn.adjacent = s.utterance.paragraphs[0] - said[run[n - 1]].utterance.paragraphs[-1] == 1
+            if OPENING_NARRATION and turn.adjacent and _opens_with_narration(win, s.utterance):
+                turn.adjacent = False  # ‹She put on more coal. "And they goggles!"›: narration came between
         elif carried:
             turn.adjacent = s.utterance.paragraphs[0] == 0
             # the text before the window left its last quote open: this paragraph's opening quote goes on with it
@@ -430,7 +519,7 @@ def _exchange(win: Window, said: list[_Said], run: list[int], before: ContextDia
         turn.called_gender = addressed_gender([win.text[a:b] for a, b in s.utterance.pieces])
         turn.bare = s.tag_kind is None and not s.narrated and not s.reported and not turn.same_speech
         _pronoun_presence(win, s.utterance, said[run[n - 1]].utterance.end if n else None, turn)
-        if s.tag_kind == "name" and s.tagged and s.tagged != NARRATOR:
+        if s.tag_kind == "name" and s.tagged and s.tagged != NARRATOR and not s.tagged.startswith("the "):
             win.mention(s.utterance.start + 1, s.tagged)  # whom the next "said she" may mean
         turns.append(turn)
     turns = [_canonical_turn(people, t) for t in turns]
@@ -441,11 +530,12 @@ def _exchange(win: Window, said: list[_Said], run: list[int], before: ContextDia
                   {people.canonical(n) for s in in_run for n in s.narrated})
     _presence(turns, [people.canonical(name) for name in prior_names])
     genders = {name: people.gender(name) for name in people.names}
+    shown = _shown_names(people, in_run)
     for i, who in zip(run, decode(turns, people.names, genders)[len(carried):], strict=True):
         s = said[i]
         if who is None:
             continue
-        s.speaker = who
+        s.speaker = shown.get(who, who)
         if s.tagged and people.canonical(s.tagged) == who:
             s.method, s.confidence = "tag", CONFIDENCE[s.tag_kind or "name"]
         elif s.tag_kind == "pronoun" and turns[len(carried) + run.index(i)].gender == genders.get(who):
@@ -457,7 +547,20 @@ def _exchange(win: Window, said: list[_Said], run: list[int], before: ContextDia
         if s.addressee and people.canonical(s.addressee) == who:
             s.addressee = None
         if who != NARRATOR:
-            win.mention(s.utterance.start + 1, who)
+            win.mention(s.utterance.start + 1, s.speaker)
+
+
+def _shown_names(people: People, in_run: list[_Said]) -> dict[str, str]:
+    """The name each person of the exchange is given: the form its tags name them by, when the exchange first
+    met them by another (a vocative's "Mr. Holmes" for the man the tags call "Holmes"); a description a tag
+    uses ("said the doctor") never replaces a name."""
+    counts: dict[str, dict[str, int]] = {}
+    for s in in_run:
+        if s.tag_kind == "name" and s.tagged and s.tagged != NARRATOR and not s.tagged.startswith("the "):
+            forms = counts.setdefault(people.canonical(s.tagged), {})
+            forms[s.tagged] = forms.get(s.tagged, 0) + 1
+    return {who: max(forms, key=lambda f: forms[f]) for who, forms in counts.items()
+            if who not in forms and SHOW_TAGGED}
 
 
 def _addressees(said: list[_Said]) -> None:

@@ -54,7 +54,9 @@ _VERB_FORMS = sorted({f for v in SPEECH_VERBS for f in _forms(v)} - {"calls", "c
 SPEECH_VERB = r"\b(?:" + "|".join(re.escape(f) for f in _VERB_FORMS) + r")\b"  # any form, no group
 _VERB = r"(?P<verb>" + "|".join(re.escape(f) for f in _VERB_FORMS) + r")\b"
 _TITLE = r"(?:Mr|Mrs|Miss|Ms|Dr|Sir|Lady|Lord|Colonel|Captain|Major|General|Aunt|Uncle|Madame|Mme|Mlle|Master)\.?"
-_NAME = rf"(?:{_TITLE}\s+)?[A-Z][\w'’-]*(?:\s+(?:de|van|von|of|the|d')?\s*[A-Z][\w'’-]*)*"
+_WORD = r"[A-Z][\w'’]*(?:-[A-Za-z][\w'’]*)*"  # a dash ("Emma--quite") ends a name; a hyphen joins its parts
+# a title inside ends the name: ‹asked Grimwig of Mr. Brownlow› is Grimwig's
+_NAME = rf"(?:{_TITLE}\s+)?{_WORD}(?:\s+(?:de|van|von|of|the|d')?\s*(?!{_TITLE}(?=\s)){_WORD})*"
 _DET = r"(?:his|her|their|my|our|your|the|a|an|its|this|that|poor|young|old)"
 _NOMINAL = rf"{_DET}(?:\s+(?:[a-z]+(?:-[a-z]+)?))?\s+[a-z]+"
 # "the barman", "The stranger", "the Invisible Man": read whole by tag_descriptors.read

@@ -160,9 +160,15 @@ def tagged_descriptions(text: str, verb: str) -> frozenset[str]:
 def narration_description(text: str, pos: int, known: frozenset[str]) -> Description | None:
     """The description at ``pos`` (a "the") when the window's tags name a speaker by it ("The mariner stared"
     after "said the mariner"), or that the text capitalizes as a name ("The Invisible Man swore"); any other
-    "the ..." is no one's name here."""
+    "the ..." is no one's name here. A description no tag of the window uses is a person by a listed role
+    (‹the stranger›), or capitalized in the text with a person noun; a noun that only ends like an agent
+    (‹The floor was covered›) or a capitalized place (‹the Thames›) names no one."""
     described = read(text, pos)
     if described is None or described.reading != "names":
         return None
-    capital = described.name.split()[1][:1].isupper()
-    return described if described.name in known or capital else None
+    lex = lexicon()
+    if described.name in known or described.head in lex.roles or described.head in lex.refers:
+        return described
+    word = _WORD.search(text, pos + 3)
+    capital = word is not None and word.group()[:1].isupper()
+    return described if capital and is_person_noun(described.head) else None
