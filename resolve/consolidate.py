@@ -32,6 +32,7 @@ from strata.resolve.cast import (
     smaller_first,
     viable,
 )
+from strata.resolve.alias_rules import AliasTie, alias_tie, pet_form
 from strata.resolve.decide import evidence, prominent
 from strata.resolve.description_rules import described, role_title
 from strata.resolve.family_rules import (
@@ -240,12 +241,13 @@ def _vocative(cast: Cast, replies: Sequence[Reply]) -> bool:
 
 
 def consolidate(members: Sequence[CastMember], marriages: Sequence[Marriage] = (),
-                replies: Sequence[Reply] = (), descriptions: Sequence[Described] = ()) -> ConsolidationPlan:
+                replies: Sequence[Reply] = (), descriptions: Sequence[Described] = (),
+                aliases: Sequence[AliasTie] = ()) -> ConsolidationPlan:
     """The merges (in order: each ``into`` is current when its turn comes) and suggestions for one book."""
     cast = Cast(members)
     rules = (_shared_full_name, _name_match, title_surname, title_given, title_initial, bare_surname,
              lambda c: married_name(c, marriages), miss_surname, lambda c: _vocative(c, replies),
-             lambda c: described(c, descriptions), role_title)
+             lambda c: described(c, descriptions), role_title, pet_form, lambda c: alias_tie(c, aliases))
     progress = True
     while progress:  # each step merges one pair: at most len(members) rounds
         progress = any(rule(cast) for rule in rules)
