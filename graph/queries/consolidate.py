@@ -24,6 +24,15 @@ WHERE a.uuid IN $uuids AND b.uuid IN $uuids AND r.group_id = $group_id AND r.exp
 RETURN a.uuid AS a, b.uuid AS b, r.story_at AS position
 """
 
+# The quotes of a source whose speaker is known and whose text holds one of $cues (lowercase): a speaker who may
+# name themself ("I am Griffin").
+SELF_NAMING = """
+MATCH (ep:Episode {group_id: $group_id})-[:HAS_QUOTE]->(q:Quote)<-[:SAID]-(s:Entity)
+WHERE ($source_uuid IS NULL OR ep.source_uuid = $source_uuid) AND s.expired_at IS NULL
+  AND any(c IN $cues WHERE toLower(replace(q.text, '\u2019', "'")) CONTAINS c)
+RETURN s.uuid AS speaker, q.text AS text
+"""
+
 # A quote spoken to someone, and the next quote of the same episode by another speaker: who answers a name.
 REPLIES = """
 MATCH (ep:Episode {group_id: $group_id})-[:HAS_QUOTE]->(q1:Quote)-[:TO]->(a:Entity)

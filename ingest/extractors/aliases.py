@@ -99,7 +99,8 @@ def find_aliases(doc: Doc, token_names: dict[int, tuple[str, str]]) -> list[Alia
             continue
         lo, name = found
         nxt = t.i + 1
-        links = ()
+        links: tuple[tuple[str, ...], ...] = ()
+        start = nxt
         if nxt < len(doc) and doc[nxt].text == ",":
             links = tuple(w for w in ALIAS_LINKS if _matches(doc, nxt + 1, w))
             start = nxt + 1
