@@ -17,10 +17,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from strata.ingest.extractors.name_shape import is_honorific
 from strata.schema.models import ExtractedFact, Span
 
 if TYPE_CHECKING:
-    from spacy.tokens import Doc
+    from spacy.tokens import Doc, Token
 
     from strata.ingest.extractors.spacy_state import Collector
 
@@ -42,7 +43,6 @@ NAMING_PHRASES: tuple[tuple[str, ...], ...] = (
 )
 _CLOSERS = frozenset({",", ".", ";", ":", "!", "?", "\u2014", "--", ")"})
 _ARTICLES = frozenset({"the"})
-_TITLES = frozenset({"mr", "mr.", "mrs", "mrs.", "miss", "ms", "ms.", "master", "dr", "dr.", "sir", "lady", "lord"})
 MAX_NAME_TOKENS = 5
 
 
@@ -50,81 +50,111 @@ MAX_NAME_TOKENS = 5
 class AliasTie:
     """Two names the text says are one person's."""
 
-    name: str  # "Claypole"
+    name: str  # "Mr. Claypole"
     alias: str  # "Bolter"
+    name_start: int  # the name's characters in the doc
+    name_end: int
     start: int  # the alias's characters in the doc
     end: int
     evidence: tuple[int, int]  # the words that tie them (doc offsets)
 
 
-def _person_end(doc: Doc, i: int, token_names: dict[int, tuple[str, str]]) -> tuple[int, str] | None:
-    """(first token, name) of the person's name whose last token is ``i``, or None."""
-    if i < 0 or i not in token_names or token_names[i][1] != "Person":
+def _word(t: Token) -> bool:
+    """A capitalized name word ("Claypole", "Dodger"), not a title."""
+    return t.is_alpha and t.text[:1].isupper() and not is_honorific(t)
+
+
+def _first_name(doc: Doc, i: int, token_names: dict[int, tuple[str, str]]) -> tuple[int, str] | None:
+    """(first token, name) of the name that ends at token ``i``: the extractor's name there (any type: the small
+    model calls "Bolter" a place) with the titles before it, or a title + this word ("Mr.\nClaypole"); across a
+    line break, a person's name before it joins it ("Mr. Morris\nBolter"). A capitalized word with neither a
+    title nor a found name ("Yes, otherwise ...") is none."""
+    j, words = i, [doc[i]]
+    while True:
+        k, crossed = j - 1, False
+        while k >= 0 and doc[k].is_space:
+            k, crossed = k - 1, True
+        if k < 0 or len(words) >= MAX_NAME_TOKENS:
+            break
+        here, there = token_names.get(k), token_names.get(j)
+        if is_honorific(doc[k]) or (_word(doc[k]) and here is not None and (
+                here == there or (crossed and here[1] == "Person"))):
+            words.append(doc[k])
+            j = k
+            continue
+        break
+    words.reverse()
+    if not _word(words[0]) and not is_honorific(words[0]):
         return None
-    name = token_names[i]
-    if i + 1 < len(doc) and token_names.get(i + 1) == name:
-        return None  # not the name's last token
-    lo = i
-    while lo - 1 >= 0 and token_names.get(lo - 1) == name:
-        lo -= 1
-    return lo, name[0]
+    if not (any(is_honorific(t) for t in words) or all(t.i in token_names for t in words)):
+        return None
+    return words[0].i, " ".join(t.text for t in words)
 
 
-def _matches(doc: Doc, i: int, words: tuple[str, ...]) -> bool:
-    return i + len(words) <= len(doc) and all(doc[i + k].lower_ == w for k, w in enumerate(words))
+def _next_word(doc: Doc, i: int) -> int:
+    while i < len(doc) and doc[i].is_space:
+        i += 1
+    return i
 
 
-def _second_name(doc: Doc, i: int) -> tuple[int, int] | None:
+def _matches(doc: Doc, i: int, words: tuple[str, ...]) -> int | None:
+    """The token after ``words`` written from token ``i`` on (line breaks skipped), or None."""
+    for w in words:
+        i = _next_word(doc, i)
+        if i >= len(doc) or doc[i].lower_ != w:
+            return None
+        i += 1
+    return i
+
+
+def _second_name(doc: Doc, i: int) -> tuple[int, int, str] | None:
     """The capitalized name that starts at token ``i`` ("the Artful Dodger", "Mr. Morris Bolter", "Bolter") and
-    ends the phrase there (punctuation, a quote mark or the text's end next), as (first, last) tokens."""
-    j = i
-    if j < len(doc) and doc[j].lower_ in _ARTICLES:
-        j += 1
-    first = j
-    while j < len(doc) and j - first < MAX_NAME_TOKENS and (
-            doc[j].lower_ in _TITLES or (doc[j].is_alpha and doc[j].text[:1].isupper())):
-        j += 1
-    if j == first or all(doc[k].lower_ in _TITLES for k in range(first, j)):
+    ends the phrase there (punctuation, a quote mark or the text's end next), as (first, last token, name)."""
+    i = _next_word(doc, i)
+    words: list[Token] = []
+    article = i < len(doc) and doc[i].lower_ in _ARTICLES
+    j = _next_word(doc, i + 1) if article else i
+    while j < len(doc) and len(words) < MAX_NAME_TOKENS and (_word(doc[j]) or is_honorific(doc[j])):
+        words.append(doc[j])
+        j = _next_word(doc, j + 1)
+    if not words or not _word(words[-1]):
         return None
     if j < len(doc) and not (doc[j].text in _CLOSERS or doc[j].is_quote):
         return None
-    return i, j - 1
+    name = " ".join(t.text for t in words)
+    return i, words[-1].i, ("the " + name if article else name)
 
 
 def find_aliases(doc: Doc, token_names: dict[int, tuple[str, str]]) -> list[AliasTie]:
     out: list[AliasTie] = []
     for t in doc:
-        found = _person_end(doc, t.i, token_names)
-        if found is None:
+        if not _word(t):
             continue
-        lo, name = found
         nxt = t.i + 1
-        links: tuple[tuple[str, ...], ...] = ()
-        start = nxt
-        if nxt < len(doc) and doc[nxt].text == ",":
-            links = tuple(w for w in ALIAS_LINKS if _matches(doc, nxt + 1, w))
-            start = nxt + 1
-        if not links:
-            links = tuple(w for w in NAMING_PHRASES if _matches(doc, nxt, w))
-            start = nxt
-        for words in sorted(links, key=len, reverse=True)[:1]:
-            span = _second_name(doc, start + len(words))
-            if span is None:
-                continue
-            a, b = span
-            alias = doc[a:b + 1].text
-            if alias.split()[0].lower() in _ARTICLES:
-                alias = "the " + " ".join(alias.split()[1:])
-            if alias == name:
-                continue
-            out.append(AliasTie(name=name, alias=alias, start=doc[a].idx, end=doc[b].idx + len(doc[b]),
-                                evidence=(doc[lo].idx, doc[b].idx + len(doc[b]))))
+        after: int | None = None
+        if nxt < len(doc) and doc[nxt].text in (",", "("):  # "Claypole, otherwise Bolter", "Dawkins (otherwise ...)"
+            after = next((a for w in ALIAS_LINKS if (a := _matches(doc, nxt + 1, w)) is not None), None)
+        if after is None:
+            after = next((a for w in NAMING_PHRASES if (a := _matches(doc, nxt, w)) is not None), None)
+        if after is None:
+            continue
+        first = _first_name(doc, t.i, token_names)
+        second = _second_name(doc, after)
+        if first is None or second is None or first[1] == second[2]:
+            continue
+        lo, name = first
+        a, b, alias = second
+        out.append(AliasTie(name=name, alias=alias, name_start=doc[lo].idx, name_end=t.idx + len(t),
+                            start=doc[a].idx, end=doc[b].idx + len(doc[b]),
+                            evidence=(doc[lo].idx, doc[b].idx + len(doc[b]))))
     return out
 
 
 def record_aliases(col: Collector, doc: Doc, token_names: dict[int, tuple[str, str]], offset: int) -> None:
     """Each tie as a mention of the second name and a ``known_as`` fact (a repeat adds its evidence)."""
     for tie in find_aliases(doc, token_names):
+        # both are persons' names, whatever type the small model gave them ("Bolter" a place)
+        col.add_mention(tie.name, "Person", Span(start=tie.name_start + offset, end=tie.name_end + offset))
         col.add_mention(tie.alias, "Person", Span(start=tie.start + offset, end=tie.end + offset))
         evidence = Span(start=tie.evidence[0] + offset, end=tie.evidence[1] + offset)
         key = (tie.name, PREDICATE, tie.alias, False, None)

@@ -42,3 +42,14 @@ def test_a_description_or_a_clause_is_no_alias(extractor: SpacyExtractor) -> Non
     assert _ties(extractor, "They met Thomas Smith, otherwise a decent man, at the inn.") == set()
     assert _ties(extractor, "It was the late Mr. Smith who built the house.") == set()
     assert _ties(extractor, "Mr. Brownlow was called away before dinner.") == set()
+
+
+def test_a_name_broken_over_a_line_still_ties(extractor: SpacyExtractor) -> None:
+    text = '"You understand?" said Mr. Morris\nBolter, late Claypole, turning to the old man.'
+    assert ("Mr. Morris Bolter", "Claypole") in _ties(extractor, text)
+    text = '"Was it you?" asked Mr.\nClaypole, otherwise Bolter, when he had moved next day.'
+    assert ("Mr. Claypole", "Bolter") in _ties(extractor, text)
+
+
+def test_a_capitalized_opener_is_no_name(extractor: SpacyExtractor) -> None:
+    assert _ties(extractor, "Yes, otherwise Tom would have gone.") == set()
