@@ -15,6 +15,7 @@ from strata.graph.queries import consolidate as q
 MARRIAGE_PREDICATES = ("spouse_of", "engaged_to")
 # A description the text ties to a name ("Mr. Bumble, the beadle": ingest/extractors/appositions.py).
 DESCRIPTION_PREDICATES = ("described_as",)
+ALIAS_PREDICATES = ("known_as",)
 
 
 class CastRow(BaseModel):
@@ -43,6 +44,19 @@ def read_marriages(graph: Graph, group_id: str, uuids: Sequence[str]) -> list[di
 def read_descriptions(graph: Graph, group_id: str, uuids: Sequence[str]) -> list[dict[str, object]]:
     """(a, b): the text says cast member ``b`` (a description) is ``a`` (a name); same query as marriages."""
     return graph.query(q.MARRIAGES, group_id=group_id, uuids=list(uuids), predicates=list(DESCRIPTION_PREDICATES))
+
+
+def read_aliases(graph: Graph, group_id: str, uuids: Sequence[str]) -> list[dict[str, object]]:
+    """(a, b): the text says cast members ``a`` and ``b`` are two names of one person; same query as marriages."""
+    return graph.query(q.MARRIAGES, group_id=group_id, uuids=list(uuids), predicates=list(ALIAS_PREDICATES))
+
+
+def read_self_naming(graph: Graph, group_id: str, source_uuid: str | None, cues: Sequence[str],
+                     methods: Sequence[str]) -> list[dict[str, str]]:
+    """(speaker, text) of the source's quotes attributed by one of ``methods`` holding one of ``cues``
+    (lowercase)."""
+    return graph.query(q.SELF_NAMING, group_id=group_id, source_uuid=source_uuid, cues=list(cues),
+                       methods=list(methods))
 
 
 def read_replies(graph: Graph, group_id: str, source_uuid: str | None) -> list[dict[str, str]]:

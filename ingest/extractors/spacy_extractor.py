@@ -14,6 +14,7 @@ from dataclasses import replace
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
+from strata.ingest.extractors.aliases import record_aliases
 from strata.ingest.extractors.appositions import record_appositions
 from strata.ingest.extractors.common import MAX_SPANS_PER_ENTITY, clean_mention, facts_extraction, find_mentions
 from strata.ingest.extractors.descriptors import find_descriptors
@@ -254,6 +255,8 @@ class SpacyExtractor:
             record_appositions(col, doc, token_names, segment.offset)
             # "Mrs. Weston (Miss Taylor that was)": a married name's former name (name_change.py)
             record_name_changes(col, doc, token_names, segment.offset)
+            # "Claypole, otherwise Bolter": the text gives a person a second name (aliases.py)
+            record_aliases(col, doc, token_names, segment.offset)
         return token_names
 
     def _sweep(self, col: Collector, segment: Segment, doc: Doc, token_names: dict[int, tuple[str, str]]) -> None:

@@ -129,7 +129,7 @@ class LLMExtractionResponse(_Strict):
 # Predicates the offline extractor writes only as evidence for the book's consolidation pass (a description the
 # text ties to a name: ingest/extractors/appositions.py), not relations for a model to name: not in the prompt,
 # whose text (and so the LLM cache's fingerprint) stays as it was.
-EVIDENCE_ONLY_PREDICATES = frozenset({"described_as"})
+EVIDENCE_ONLY_PREDICATES = frozenset({"described_as", "known_as"})
 # The ontology's canonical predicates, so the model names relations the way the offline path does.
 CANONICAL_PREDICATES = textwrap.fill(", ".join(sorted(set(load_ontology().predicates) - EVIDENCE_ONLY_PREDICATES)),
                                      100, initial_indent="  ", subsequent_indent="  ")
