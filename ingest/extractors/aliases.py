@@ -157,12 +157,6 @@ def record_aliases(col: Collector, doc: Doc, token_names: dict[int, tuple[str, s
         col.add_mention(tie.name, "Person", Span(start=tie.name_start + offset, end=tie.name_end + offset))
         col.add_mention(tie.alias, "Person", Span(start=tie.start + offset, end=tie.end + offset))
         evidence = Span(start=tie.evidence[0] + offset, end=tie.evidence[1] + offset)
-        key = (tie.name, PREDICATE, tie.alias, False, None)
-        known = col.facts.get(key)
-        if known is not None:
-            if evidence not in known.spans:
-                col.facts[key] = known.model_copy(update={"spans": [*known.spans, evidence]})
-            continue
-        col.facts[key] = ExtractedFact(subject=tie.name, predicate=PREDICATE, object=tie.alias,
-                                       fact=f"{tie.name} is also called {tie.alias}", subject_type="Person",
-                                       object_type="Person", spans=[evidence], confidence=CONFIDENCE)
+        col.record(ExtractedFact(subject=tie.name, predicate=PREDICATE, object=tie.alias,
+                                 fact=f"{tie.name} is also called {tie.alias}", subject_type="Person",
+                                 object_type="Person", spans=[evidence], confidence=CONFIDENCE))

@@ -113,14 +113,8 @@ def record_appositions(col: Collector, doc: Doc, token_names: dict[int, tuple[st
 
 
 def _record(col: Collector, name: str, predicate: str, obj: str, obj_type: str, evidence: Span, text: str) -> None:
-    key = (name, predicate, obj, False, None)
-    known = col.facts.get(key)
-    if known is not None:
-        if evidence not in known.spans:
-            col.facts[key] = known.model_copy(update={"spans": [*known.spans, evidence]})
-        return
-    col.facts[key] = ExtractedFact(subject=name, predicate=predicate, object=obj, fact=text, subject_type="Person",
-                                   object_type=obj_type, spans=[evidence], confidence=CONFIDENCE)
+    col.record(ExtractedFact(subject=name, predicate=predicate, object=obj, fact=text, subject_type="Person",
+                             object_type=obj_type, spans=[evidence], confidence=CONFIDENCE))
 
 
 def _person_span(doc: Doc, i: int, token_names: dict[int, tuple[str, str]]) -> tuple[int, int] | None:

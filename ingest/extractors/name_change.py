@@ -227,12 +227,6 @@ def record_name_changes(col: Collector, doc: Doc, token_names: dict[int, tuple[s
     """Each former name as a ``described_as`` fact (the married name, the former one); a repeat adds evidence."""
     for change in name_changes(doc, token_names):
         evidence = Span(start=change.evidence[0] + offset, end=change.evidence[1] + offset)
-        key = (change.married, PREDICATE, change.former, False, None)
-        known = col.facts.get(key)
-        if known is not None:
-            if evidence not in known.spans:
-                col.facts[key] = known.model_copy(update={"spans": [*known.spans, evidence]})
-            continue
-        col.facts[key] = ExtractedFact(subject=change.married, predicate=PREDICATE, object=change.former,
-                                       fact=f"{change.married} was formerly {change.former}", subject_type="Person",
-                                       object_type="Person", spans=[evidence], confidence=CONFIDENCE)
+        col.record(ExtractedFact(subject=change.married, predicate=PREDICATE, object=change.former,
+                                 fact=f"{change.married} was formerly {change.former}", subject_type="Person",
+                                 object_type="Person", spans=[evidence], confidence=CONFIDENCE))

@@ -107,18 +107,12 @@ def add_fact(col: Collector, claim: Claim, evidence: Span, when: datetime | None
     object_type = col.roster_types.get(obj.lower(), types.get(obj, claim.object_type or "Person"))
     if (subject_type == "Person" and place_shaped(subject)) or (object_type == "Person" and place_shaped(obj)):
         return  # a person's slot filled by "King Edward Street": the parse went wrong
-    key = (subject, claim.predicate, obj, claim.negated, claim.role)
-    known = col.facts.get(key)
-    if known is not None:
-        if evidence not in known.spans:
-            col.facts[key] = known.model_copy(update={"spans": [*known.spans, evidence]})
-        return
-    col.facts[key] = ExtractedFact(
+    col.record(ExtractedFact(
         subject=subject, predicate=claim.predicate, object=obj, fact=claim.text,
         subject_type=subject_type, object_type=object_type, valid_at=when, negated=claim.negated,
         spans=[evidence], asserted_by=segment.speaker, role=claim.role,
         confidence=0.6,  # parse-based facts are noisier than LLM ones; lets resolve/ weigh them
-    )
+    ))
 
 
 def derive_succession(col: Collector) -> None:

@@ -51,6 +51,15 @@ class Collector:
         self.mentions[name].append(span)
         self.labels[name][self.roster_types.get(name.lower(), type_)] += 1
 
+    def record(self, fact: ExtractedFact) -> None:
+        """A fact once per (subject, predicate, object, negation, role): a repeat adds its evidence only."""
+        key = (fact.subject, fact.predicate, fact.object, fact.negated, fact.role)
+        known = self.facts.get(key)
+        if known is None:
+            self.facts[key] = fact
+        elif added := [s for s in fact.spans if s not in known.spans]:
+            self.facts[key] = known.model_copy(update={"spans": [*known.spans, *added]})
+
     def entities(self, quote_parties: set[str] | None = None) -> list[ExtractedEntity]:
         out = []
         person_once = {n for n, votes in self.labels.items() if votes["Person"] > 0}
