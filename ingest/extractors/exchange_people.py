@@ -88,20 +88,11 @@ def join_called(people: People, turns: list[Turn], before: list[str]) -> None:
     for formal in list(people.names):
         if formal not in called or formal in acting or title_and_words(formal)[0] is None:
             continue
-        # ‹"..., Mr. Athelney Jones," said Holmes›: not the one who calls it, nor another surname
-        callers = {p for t in turns if formal in t.addressed for p, v in t.votes.items() if v >= _TAGGED}
-        inside = [p for p in _plain(people, formal, acting) if p not in callers and not _other_surname(p, formal)]
+        inside = _plain(people, formal, acting)
         if len(inside) == 1:
             _merge(people, turns, formal, inside[0])
-        elif not inside and (outside := [p for p in _plain(people, formal, before)
-                                         if p not in callers and not _other_surname(p, formal)]):
+        elif not inside and (outside := _plain(people, formal, before)):
             _merge(people, turns, formal, outside[0])
-
-
-def _other_surname(plain: str, formal: str) -> bool:
-    """A one-word name that is no given name ("Holmes") is a surname: another than the formal address's."""
-    words = plain.split()
-    return len(words) == 1 and not given_name_genders(words[0].lower()) and words[0] != formal.split()[-1]
 
 
 def _plain(people: People, formal: str, names: list[str]) -> list[str]:
@@ -128,6 +119,5 @@ def _merge(people: People, turns: list[Turn], name: str, into: str) -> None:
     people.variants[into] += people.variants.pop(name)
 
 
-_TAGGED = 10.0  # a vote this large is a tag naming the speaker (quotes.TAG_NAME)
 TITLES = frozenset({"mr", "mrs", "miss", "ms", "dr", "sir", "lady", "lord", "colonel", "captain", "major",
                      "general", "aunt", "uncle", "madame", "mme", "mlle", "master", "professor", "king", "queen"})

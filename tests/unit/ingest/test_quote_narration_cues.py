@@ -143,11 +143,3 @@ def test_a_paragraph_opening_with_narration_is_not_adjacent_to_the_quote_before(
     win = _window(text)
     paras, utterances = find_utterances(text)
     assert [_opens_with_narration(win, u) for u in utterances] == [False, True, False]
-
-
-def test_a_formal_address_is_not_the_one_who_calls_it_nor_another_surname() -> None:
-    text = ('Mr. Holmes stood by the window. A stout man strode in.\n\n'
-            '"I think you must recollect me, Mr. Athelney Jones," said Holmes.\n\n'
-            '"Why, of course I do! You are the theorist."\n\n"It was a piece of simple reasoning."\n\n'
-            '"Oh, come, now! Never be ashamed to own up."')
-    assert [s for s, _ in _said(text)] == ["Holmes", "Mr. Athelney Jones", "Holmes", "Mr. Athelney Jones"]
