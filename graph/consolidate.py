@@ -51,14 +51,6 @@ def read_aliases(graph: Graph, group_id: str, uuids: Sequence[str]) -> list[dict
     return graph.query(q.MARRIAGES, group_id=group_id, uuids=list(uuids), predicates=list(ALIAS_PREDICATES))
 
 
-def read_self_naming(graph: Graph, group_id: str, source_uuid: str | None, cues: Sequence[str],
-                     methods: Sequence[str]) -> list[dict[str, str]]:
-    """(speaker, text) of the source's quotes attributed by one of ``methods`` holding one of ``cues``
-    (lowercase)."""
-    return graph.query(q.SELF_NAMING, group_id=group_id, source_uuid=source_uuid, cues=list(cues),
-                       methods=list(methods))
-
-
 def read_replies(graph: Graph, group_id: str, source_uuid: str | None) -> list[dict[str, str]]:
     return graph.query(q.REPLIES, group_id=group_id, source_uuid=source_uuid)
 

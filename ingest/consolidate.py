@@ -24,7 +24,7 @@ from strata.ingest.extractors.gender import given_name_gender
 from strata.ingest.extractors.person_shape import given_name_led
 from strata.ingest.logging import log_event
 from strata.ingest.rules import split_rules
-from strata.resolve.alias_rules import SELF_NAMING_CUES, SELF_NAMING_METHODS, AliasTie, SelfNamed
+from strata.resolve.alias_rules import AliasTie
 from strata.resolve.cleanup import cleanup
 from strata.resolve.consolidate import CastMember, Described, Marriage, Reply, consolidate
 from strata.resolve.given_names import census_first_names
@@ -133,9 +133,7 @@ def consolidate_source(graph: Graph, group_id: str, source_uuid: str | None,
     descriptions = [Described(named=str(x["a"]), description=str(x["b"]))
                     for x in store.read_descriptions(graph, group_id, uuids)]
     aliases = [AliasTie(a=str(x["a"]), b=str(x["b"])) for x in store.read_aliases(graph, group_id, uuids)]
-    said = [SelfNamed(**x) for x in store.read_self_naming(graph, group_id, source_uuid, SELF_NAMING_CUES,
-                                                            SELF_NAMING_METHODS)]
-    plan = consolidate(members, marriages, replies, descriptions, aliases, said)
+    plan = consolidate(members, marriages, replies, descriptions, aliases)
     for m in plan.merges:
         evidence = MergeEvidence(**m.model_dump(exclude={"from_uuid", "into_uuid"}), source_uuid=source_uuid)
         try:

@@ -9,20 +9,18 @@ dictionary alone. Pure, like `strata.resolve.consolidate`, which runs them after
 - ``alias_tie``: the text states a second name ("Claypole, otherwise Bolter", "John Dawkins, alias the Artful
   Dodger", "known as", "goes by the name of", "called himself": ``known_as`` facts from
   ingest/extractors/aliases.py): a member tied to exactly one other member joins it, whatever their surnames
-  say (an alias is another surname), unless their genders conflict or they were kept apart. A speaker naming
-  themself in a quote the book attributes to them ("I am Griffin", "My name is Oliver", "call me Cordelia") ties
-  them the same way to the one member holding that very name.
+  say (an alias is another surname), unless their genders conflict or they were kept apart. (A speaker naming
+  themself in a quote, "I am Griffin", was a third rule for one session: of its three fitted firings two were no
+  identification, a wish and a joke, and a wrong speaker joins two people; removed, docs/resolution.md.)
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
 from strata.resolve.cast import Cast, Member, kept_apart, score, smaller_first
 from strata.resolve.given_names import _census_frequencies
 from strata.resolve.lexicon import GIVEN_NAME_CANONICAL
-from strata.resolve.normalize import match_form
 from strata.schema.models import Frozen
 
 # Endings English adds to a clipped name to make a pet form ("Bets-y", "Fag-uey", "Nanc-e", "Charl-ie").
@@ -35,16 +33,6 @@ OWN_NAME_SHARE = 0.05
 # The short form is written in at least this many episodes that also write the name, and at least this share
 # of its own episodes: the co-reference a scene gives ("Gil" beside Gilbert, "Nance" beside Nancy).
 PET_MIN_SHARED = 1
-# What a speaker says to give their own name, before it ("I am Griffin,", "My name is Oliver, sir").
-SELF_NAMING_CUES = ("my name is", "my name's", "i am", "i'm", "call me")
-# Only a quote a speech tag gives its speaker (`said he`, `said the stranger`, `said Griffin`): a turn-taking
-# guess is wrong one time in four or so (docs/quotes.md), and a wrong speaker here would join two people.
-SELF_NAMING_METHODS = ("tag",)
-_TITLE = r"(?:(?:Mr|Mrs|Miss|Ms|Dr|Mister|Master)\.?\s+)"
-# the cue, then a capitalized name (a title, then capitalized words), closed by punctuation or the quote's end
-_SELF_NAMED = re.compile(r"\b(?i:" + "|".join(re.escape(c).replace("'", "['\u2019]") for c in SELF_NAMING_CUES)
-                         + r")\s+(" + _TITLE + r"?[A-Z][a-z]+(?:\s+[A-Z][a-z]+){0,3})\s*(?=[,.;:!?\"\u201d\u2014-]|$)")
-
 
 def _own_name(token: str) -> bool:
     """A first name in its own right: in the diminutive table (its pairs are the name rules') or common."""
@@ -135,39 +123,11 @@ class AliasTie(Frozen):
     b: str
 
 
-class SelfNamed(Frozen):
-    """A quote the book attributes to ``speaker`` (a member) with its text."""
-
-    speaker: str
-    text: str
-
-
-def self_names(text: str) -> list[str]:
-    """The names a speaker gives as their own in a quote ("I am Griffin," -> ["Griffin"]): capitalized words
-    right after the cue (matched in any case), the phrase closed there ("I am Jack's friend" names nobody)."""
-    return [m.group(1) for m in _SELF_NAMED.finditer(text)]
-
-
-def _self_ties(cast: Cast, said: Sequence[SelfNamed]) -> list[AliasTie]:
-    """Each self-naming as a tie between its speaker and the one member holding that very name (match form)."""
-    holders: dict[str, set[str]] = {}
-    for m in cast.members.values():
-        for f in m.forms:
-            holders.setdefault(match_form(f), set()).add(m.uuid)
-    out = []
-    for s in said:
-        for name in self_names(s.text):
-            found = holders.get(match_form(name), set())
-            if len(found) == 1:
-                out.append(AliasTie(a=s.speaker, b=next(iter(found))))
-    return out
-
-
-def alias_tie(cast: Cast, ties: Sequence[AliasTie], said: Sequence[SelfNamed] = ()) -> bool:
+def alias_tie(cast: Cast, ties: Sequence[AliasTie]) -> bool:
     """Two members the text ties by an alias, each to the other only, are one person (the smaller joins the
     larger)."""
     tied: dict[str, set[str]] = {}
-    for t in [*ties, *_self_ties(cast, said)]:
+    for t in ties:
         x, y = cast.current(t.a), cast.current(t.b)
         if x != y and x in cast.members and y in cast.members:
             tied.setdefault(x, set()).add(y)

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from strata.resolve.alias_rules import AliasTie, SelfNamed, alias_tie, pet_form
+from strata.resolve.alias_rules import AliasTie, alias_tie, pet_form
 from strata.resolve.cast import (
     Cast,
     CastMember,
@@ -50,7 +50,7 @@ from strata.resolve.scoring import MERGE_THRESHOLD, score_pair
 from strata.resolve.types import CandidateEntity, MatchScore, MentionCandidate
 
 __all__ = ["AliasTie", "CastMember", "CastMerge", "CastSuggestion", "ConsolidationPlan", "Described", "Marriage",
-           "Reply", "SelfNamed", "consolidate", "other_surnames"]
+           "Reply", "consolidate", "other_surnames"]
 
 # A name spoken to ("..., Caroline") names whoever answers: it joins the one who gave this share of the replies,
 # with at least this many replies.
@@ -242,13 +242,13 @@ def _vocative(cast: Cast, replies: Sequence[Reply]) -> bool:
 
 def consolidate(members: Sequence[CastMember], marriages: Sequence[Marriage] = (),
                 replies: Sequence[Reply] = (), descriptions: Sequence[Described] = (),
-                aliases: Sequence[AliasTie] = (), said: Sequence[SelfNamed] = ()) -> ConsolidationPlan:
+                aliases: Sequence[AliasTie] = ()) -> ConsolidationPlan:
     """The merges (in order: each ``into`` is current when its turn comes) and suggestions for one book."""
     cast = Cast(members)
     rules = (_shared_full_name, _name_match, title_surname, title_given, title_initial, bare_surname,
              lambda c: married_name(c, marriages), lambda c: maiden_name(c, descriptions), miss_surname,
              lambda c: _vocative(c, replies), lambda c: described(c, descriptions), role_title, pet_form,
-             lambda c: alias_tie(c, aliases, said))
+             lambda c: alias_tie(c, aliases))
     progress = True
     while progress:  # each step merges one pair: at most len(members) rounds
         progress = any(rule(cast) for rule in rules)

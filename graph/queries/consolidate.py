@@ -26,15 +26,6 @@ WITH a, b, r, min(ep.seq) AS seq
 RETURN a.uuid AS a, b.uuid AS b, r.story_at AS position, r.predicate AS predicate, seq
 """
 
-# The quotes of a source whose speaker is known by one of $methods and whose text holds one of $cues
-# (lowercase): a speaker who may name themself ("I am Griffin").
-SELF_NAMING = """
-MATCH (ep:Episode {group_id: $group_id})-[:HAS_QUOTE]->(q:Quote)<-[:SAID]-(s:Entity)
-WHERE ($source_uuid IS NULL OR ep.source_uuid = $source_uuid) AND s.expired_at IS NULL AND q.method IN $methods
-  AND any(c IN $cues WHERE toLower(replace(q.text, '\u2019', "'")) CONTAINS c)
-RETURN s.uuid AS speaker, q.text AS text
-"""
-
 # A quote spoken to someone, and the next quote of the same episode by another speaker: who answers a name.
 REPLIES = """
 MATCH (ep:Episode {group_id: $group_id})-[:HAS_QUOTE]->(q1:Quote)-[:TO]->(a:Entity)

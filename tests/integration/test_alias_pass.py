@@ -1,6 +1,6 @@
 """Second names of one person through Neo4j: the consolidation pass joins a pet form written with its name, an
-alias the text states (a ``known_as`` fact) and a speaker naming themself in an attributed quote, and nothing
-without that evidence."""
+alias the text states (a ``known_as`` fact), and nothing without that evidence: not a speaker naming themself in
+a quote ("I am Griffin": of such quotes in the fitted novels most were no identification)."""
 
 from __future__ import annotations
 
@@ -41,7 +41,7 @@ WINDOWS: list[tuple[list[ExtractedEntity], list[ExtractedFact], list[ExtractedQu
     ([person("Nance"), person("Nancy")], [], []),
     ([person("Mr. Morris Bolter"), person("Noah Claypole")], [ALIAS], []),
     ([person("Griffin"), person("Mr. Hall")], [], []),
-    ([person("the Stranger"), person("Mr. Hall")], [], [quote("I am Griffin, sir.", "the Stranger")]),
+    ([person("the Stranger"), person("Mr. Hall")], [], [quote("I am Griffin, sir.", "the Stranger")]),  # a tag
     ([person("Mr. Thomas Marvel")], [], []),  # never written with anyone: no evidence for anything
     # a turn-taking guess of the speaker joins nobody: the guess may be wrong
     ([person("Marvel"), person("Mr. Hall")], [], []),
@@ -77,7 +77,7 @@ def test_pet_forms_aliases_and_self_naming_join_on_evidence(graph: Graph, group_
     after = _current(graph, group_id)
     assert after["Nance"] == after["Nancy"]
     assert after["Mr. Morris Bolter"] == after["Noah Claypole"] != after["Nancy"]
-    assert after["Griffin"] == after["the Stranger"] != after["Mr. Hall"]
+    assert after["Griffin"] != after["the Stranger"] != after["Mr. Hall"]
     assert after["Mr. Thomas Marvel"] not in {after["Griffin"], after["Nancy"], after["Noah Claypole"]}
     assert after["the Tramp"] != after["Marvel"]
     [again] = consolidate_group(graph, group_id)  # idempotent

@@ -1,6 +1,6 @@
 """A second name of one person joins it only on evidence in the text (strata.resolve.alias_rules)."""
 
-from strata.resolve.alias_rules import AliasTie, SelfNamed, is_pet_form, self_names
+from strata.resolve.alias_rules import AliasTie, is_pet_form
 from strata.resolve.consolidate import CastMember, consolidate
 
 
@@ -68,26 +68,3 @@ def test_an_alias_tied_to_two_people_or_across_genders_stays_apart() -> None:
     assert _merged(consolidate(cast, aliases=two)) == set()
     cast = [_m("m", "Mr. Smith", [1, 2]), _m("f", "Mrs. Jones", [3])]
     assert _merged(consolidate(cast, aliases=[AliasTie(a="m", b="f")])) == set()
-
-
-def test_self_names_are_capitalized_words_closing_the_phrase() -> None:
-    assert self_names("I am Griffin, a younger student") == ["Griffin"]
-    assert self_names("My name is Oliver, sir.") == ["Oliver"]
-    assert self_names("I\u2019m Miss Morstan.") == ["Miss Morstan"]
-    assert self_names("I am glad, Mr. Smith.") == []
-    assert self_names("I am Jack's friend.") == []
-    assert self_names("I am Griffin and happy, sir.") == []
-
-
-def test_a_speaker_naming_themself_joins_the_one_holder_of_the_name() -> None:
-    cast = [_m("i", "the Invisible Man", [1, 2, 3]), _m("g", "Griffin", [4], "Mr. Griffin"), _m("k", "Dr. Kemp", [4])]
-    plan = consolidate(cast, said=[SelfNamed(speaker="i", text="I am Griffin, of University College.")])
-    assert _merged(plan) == {("g", "i")} and plan.merges[0].rule == "alias_tie"
-
-
-def test_a_self_naming_held_by_two_or_by_nobody_joins_nothing() -> None:
-    cast = [_m("i", "the Stranger", [1, 2]), _m("g", "Mr. Griffin", [4], "Griffin"), _m("h", "Mrs. Griffin", [5],
-                                                                                          "Griffin")]
-    assert _merged(consolidate(cast, said=[SelfNamed(speaker="i", text="I am Griffin.")])) == set()
-    cast = [_m("i", "the Stranger", [1, 2]), _m("g", "Griffin", [4])]
-    assert _merged(consolidate(cast, said=[SelfNamed(speaker="i", text="I am Marvel.")])) == set()
