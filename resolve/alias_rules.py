@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from strata.resolve.cast import Cast, Member, kept_apart, score, smaller_first
-from strata.resolve.given_names import _census_frequencies
+from strata.resolve.given_names import census_frequencies
 from strata.resolve.lexicon import GIVEN_NAME_CANONICAL
 from strata.schema.models import Frozen
 
@@ -36,7 +36,7 @@ PET_MIN_SHARED = 1
 
 def _own_name(token: str) -> bool:
     """A first name in its own right: in the diminutive table (its pairs are the name rules') or common."""
-    freq = _census_frequencies()
+    freq = census_frequencies()
     return token in GIVEN_NAME_CANONICAL or max(freq["f"].get(token, 0.0), freq["m"].get(token, 0.0)) >= OWN_NAME_SHARE
 
 

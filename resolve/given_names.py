@@ -19,7 +19,7 @@ _LISTS: tuple[tuple[Gender, str], ...] = (("f", "dist.female.first"), ("m", "dis
 
 
 @lru_cache(maxsize=1)
-def _census_frequencies() -> dict[Gender, dict[str, float]]:
+def census_frequencies() -> dict[Gender, dict[str, float]]:
     freq: dict[Gender, dict[str, float]] = {"f": {}, "m": {}}
     for gender, filename in _LISTS:
         try:
@@ -36,12 +36,12 @@ def _census_frequencies() -> dict[Gender, dict[str, float]]:
 @lru_cache(maxsize=1)
 def census_first_names() -> frozenset[str]:
     """Every first name on either census list, of clear gender or not ("Toby", "Jordan")."""
-    return frozenset(name for names in _census_frequencies().values() for name in names)
+    return frozenset(name for names in census_frequencies().values() for name in names)
 
 
 @lru_cache(maxsize=1)
 def census_genders() -> dict[str, Gender]:
-    freq = _census_frequencies()
+    freq = census_frequencies()
     out: dict[str, Gender] = {}
     pairs: tuple[tuple[Gender, Gender], ...] = (("f", "m"), ("m", "f"))
     for gender, other in pairs:
