@@ -131,9 +131,10 @@ def context_block(graph: Graph, group: str, ask: ContextRequest, embed: EmbedFn 
         if hit.kind == "episode":
             quoted += [QuotedMessage(episode_uuid=p.episode_uuid, index=m.index, speaker=m.speaker,
                                      metadata=m.metadata) for p in hit.provenance for m in p.messages]
-    # Entity summaries head the block, in what the evidence leaves of the budget (they never displace it).
+    # Entity summaries head the block, in what the evidence leaves of the budget (they never displace it); not in
+    # one agent's block: a summary is written from every agent's facts
     entity_hits = {h.entity.uuid: k for k, h in enumerate(result.hits) if h.entity is not None}
-    for s in summaries_of(graph, group, list(dict.fromkeys(about))[:MAX_ENTITY_LINES]):
+    for s in summaries_of(graph, group, list(dict.fromkeys(about))[:MAX_ENTITY_LINES]) if agent is None else []:
         line = f"- {s.name} ({s.type}): {_one_line(s.summary)}"
         cost = count(line) + (0 if sections["Entities"] else count("Entities:"))
         if used + cost > budget_tokens:
