@@ -21,8 +21,11 @@ MARRIAGES = """
 MATCH (a:Entity)-[r:RELATES_TO]->(b:Entity)
 WHERE a.uuid IN $uuids AND b.uuid IN $uuids AND r.group_id = $group_id AND r.expired_at IS NULL
   AND r.predicate IN $predicates AND NOT coalesce(r.negated, false)
-OPTIONAL MATCH (ep:Episode {group_id: $group_id}) WHERE ep.uuid IN coalesce(r.episodes, [])
-WITH a, b, r, min(ep.seq) AS seq
+CALL (r) {  // the first episode stating it, each read by its uuid (not every episode of the group per row)
+  UNWIND coalesce(r.episodes, []) AS episode_uuid
+  OPTIONAL MATCH (ep:Episode {uuid: episode_uuid}) WHERE ep.group_id = $group_id
+  RETURN min(ep.seq) AS seq
+}
 RETURN a.uuid AS a, b.uuid AS b, r.story_at AS position, r.predicate AS predicate, seq
 """
 
