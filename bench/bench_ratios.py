@@ -8,7 +8,10 @@ Neo4j on the scale ports; it is replaced, never the dev server):
 2. quiet: searches in process as the service runs them (the query's vector given), after a warm-up pass:
    p50 / p95, and CPU per search of this process and of the Neo4j server;
 3. with a worker ingesting chat sessions into another group: the same searches again;
-4. 1, 2 and 8 clients over HTTP against `strata serve` (the quiet store again: the worker stopped).
+4. 1, 2 and 8 clients over HTTP against `strata serve` (the quiet store again: the worker stopped);
+5. with ``--population-buffer-mb``, the store restarted with that vector population buffer
+   (``STRATA_NEO4J_VECTOR_POPULATION_BUFFER_MB``), its vector indexes rebuilt (fewer, larger segments), and 2-4
+   again (``tuned``, with ratios of their own).
 Then each 1M figure over its 100k one, beside the goal, and the load average of every step (shared cores).
 
   nice -n 10 .venv/bin/python -m bench.bench_scale --phase ratios --sizes 100000 1000000 --keep-csv \
@@ -34,6 +37,7 @@ from strata.ingest.embedders import make_embedder
 from strata.ingest.submit import submit_episodes
 from strata.memory.admin_load import first_load, rebuild_vectors
 from strata.schema.settings import Settings
+from strata.services.manager import ServicesManager
 
 # The goals of issue 32, as "1M over 100k" ratios (cost: at most; throughput: at least).
 RATIO_GOALS = {"p95_quiet": ("<=", 1.5), "p95_with_worker": ("<=", 1.5), "throughput_8_clients": (">=", 0.7),
@@ -48,7 +52,10 @@ def run(graph: Graph, settings: Settings, args: argparse.Namespace) -> dict[str,
         sized = argparse.Namespace(**{**vars(args), "facts": facts})
         sizes[str(facts)] = one_size(settings, sized)
     small, large = (sizes[str(n)] for n in (min(args.sizes), max(args.sizes)))
-    return {"sizes": sizes, "ratios": ratios(small, large)}
+    out = {"sizes": sizes, "ratios": ratios(small, large)}
+    if args.population_buffer_mb is not None:
+        out["ratios_tuned"] = ratios(small["tuned"], large["tuned"])
+    return out
 
 
 def one_size(settings: Settings, args: argparse.Namespace) -> dict[str, Any]:
@@ -69,12 +76,34 @@ def one_size(settings: Settings, args: argparse.Namespace) -> dict[str, Any]:
         out["maintain"] = {**rebuild_vectors(settings).model_dump(), "load_average": load_average()}
     qs = queries(gen, WARM_SEARCHES + args.requests)
     vectors = make_embedder(settings).embed(qs)
-    with Graph.from_settings(settings) as graph:
-        out["quiet"] = searches(graph, settings, gen.group_id, qs, vectors)
-        out["with_worker"] = beside_worker(graph, settings, gen.group_id, qs, vectors, args.beside_sessions)
-        out["clients"] = clients(graph, settings, gen.group_id, qs[WARM_SEARCHES:], args.seconds)
-        out["load_average_clients"] = load_average()
+    out.update(measured(settings, gen.group_id, qs, vectors, args))
+    if args.population_buffer_mb is not None:
+        out["tuned"] = tuned(settings, gen.group_id, qs, vectors, args)
     return out
+
+
+def measured(settings: Settings, group: str, qs: list[str], vectors: list[list[float]],
+             args: argparse.Namespace) -> dict[str, Any]:
+    with Graph.from_settings(settings) as graph:
+        return {"quiet": searches(graph, settings, group, qs, vectors),
+                "with_worker": beside_worker(graph, settings, group, qs, vectors, args.beside_sessions),
+                "clients": clients(graph, settings, group, qs[WARM_SEARCHES:], args.seconds),
+                "load_average_clients": load_average()}
+
+
+def tuned(settings: Settings, group: str, qs: list[str], vectors: list[list[float]],
+          args: argparse.Namespace) -> dict[str, Any]:
+    """The same store restarted with a larger vector population buffer and its vector indexes rebuilt (fewer,
+    larger segments), then the same measurements."""
+    larger = settings.model_copy(update={"neo4j_vector_population_buffer_mb": args.population_buffer_mb})
+    service = ServicesManager(larger).neo4j
+    service.stop()
+    service.start()
+    began = time.perf_counter()
+    rebuilt = rebuild_vectors(larger)
+    rebuild = {**rebuilt.model_dump(), "wall_s": round(time.perf_counter() - began, 1),
+               "population_buffer_mb": args.population_buffer_mb, "load_average": load_average()}
+    return {"rebuild": rebuild, **measured(larger, group, qs, vectors, args)}
 
 
 def searches(graph: Graph, settings: Settings, group: str, qs: list[str],

@@ -451,6 +451,8 @@ def main() -> None:
                         help="ratios: the sizes measured in one run (facts)")
     parser.add_argument("--maintain", action="store_true",
                         help="ratios: rebuild the vector indexes after each load (strata maintain)")
+    parser.add_argument("--population-buffer-mb", type=float, default=None,
+                        help="ratios: then rebuild the vector indexes with this population buffer and measure again")
     args = parser.parse_args()
     settings = settings_for(args.vectors)
     with Graph.from_settings(settings) as graph:

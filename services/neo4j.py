@@ -265,7 +265,11 @@ def java_major_version(java: str) -> int:
 
 
 def vector_merge_settings(s: Settings) -> list[str]:
-    """Neo4j reads the vector indexes' merge factor from an internal setting (5.26): written only when set."""
-    if s.neo4j_vector_merge_factor is None:
-        return []
-    return [f"internal.dbms.index.vector.standard_merge_factor={s.neo4j_vector_merge_factor}"]
+    """Neo4j reads the vector indexes' merge factor and population buffer from internal settings (5.26):
+    each written only when set."""
+    lines = []
+    if s.neo4j_vector_merge_factor is not None:
+        lines.append(f"internal.dbms.index.vector.standard_merge_factor={s.neo4j_vector_merge_factor}")
+    if s.neo4j_vector_population_buffer_mb is not None:
+        lines.append(f"internal.dbms.index.vector.population_ram_buffer_size={s.neo4j_vector_population_buffer_mb}")
+    return lines
