@@ -10,8 +10,8 @@ Neo4j on the scale ports; it is replaced, never the dev server):
 3. with a worker ingesting chat sessions into another group: the same searches again;
 4. 1, 2 and 8 clients over HTTP against `strata serve` (the quiet store again: the worker stopped);
 5. with ``--population-buffer-mb``, the store restarted with that vector population buffer
-   (``STRATA_NEO4J_VECTOR_POPULATION_BUFFER_MB``), its vector indexes rebuilt (fewer, larger segments), and 2-4
-   again (``tuned``, with ratios of their own).
+   (``STRATA_NEO4J_VECTOR_POPULATION_BUFFER_MB``; 1 is Neo4j's own), its vector indexes rebuilt under it, and
+   2-4 again (``rebuilt``, with ratios of their own): the segments' share of the cost, in the same run.
 Then each 1M figure over its 100k one, beside the goal, and the load average of every step (shared cores).
 
   nice -n 10 .venv/bin/python -m bench.bench_scale --phase ratios --sizes 100000 1000000 --keep-csv \
@@ -51,10 +51,11 @@ def run(graph: Graph, settings: Settings, args: argparse.Namespace) -> dict[str,
     for facts in sorted(args.sizes):
         sized = argparse.Namespace(**{**vars(args), "facts": facts})
         sizes[str(facts)] = one_size(settings, sized)
+        print(json.dumps({facts: sizes[str(facts)]}, default=str), flush=True)  # kept if a later size fails
     small, large = (sizes[str(n)] for n in (min(args.sizes), max(args.sizes)))
     out = {"sizes": sizes, "ratios": ratios(small, large)}
     if args.population_buffer_mb is not None:
-        out["ratios_tuned"] = ratios(small["tuned"], large["tuned"])
+        out["ratios_rebuilt"] = ratios(small["rebuilt"], large["rebuilt"])
     return out
 
 
@@ -78,7 +79,7 @@ def one_size(settings: Settings, args: argparse.Namespace) -> dict[str, Any]:
     vectors = make_embedder(settings).embed(qs)
     out.update(measured(settings, gen.group_id, qs, vectors, args))
     if args.population_buffer_mb is not None:
-        out["tuned"] = tuned(settings, gen.group_id, qs, vectors, args)
+        out["rebuilt"] = rebuilt_with_buffer(settings, gen.group_id, qs, vectors, args)
     return out
 
 
@@ -91,19 +92,19 @@ def measured(settings: Settings, group: str, qs: list[str], vectors: list[list[f
                 "load_average_clients": load_average()}
 
 
-def tuned(settings: Settings, group: str, qs: list[str], vectors: list[list[float]],
-          args: argparse.Namespace) -> dict[str, Any]:
-    """The same store restarted with a larger vector population buffer and its vector indexes rebuilt (fewer,
-    larger segments), then the same measurements."""
-    larger = settings.model_copy(update={"neo4j_vector_population_buffer_mb": args.population_buffer_mb})
-    service = ServicesManager(larger).neo4j
+def rebuilt_with_buffer(settings: Settings, group: str, qs: list[str], vectors: list[list[float]],
+                        args: argparse.Namespace) -> dict[str, Any]:
+    """The same store restarted with another vector population buffer and its vector indexes rebuilt under it
+    (a larger buffer: fewer, larger segments), then the same measurements."""
+    other = settings.model_copy(update={"neo4j_vector_population_buffer_mb": args.population_buffer_mb})
+    service = ServicesManager(other).neo4j
     service.stop()
     service.start()
     began = time.perf_counter()
-    rebuilt = rebuild_vectors(larger)
-    rebuild = {**rebuilt.model_dump(), "wall_s": round(time.perf_counter() - began, 1),
+    done = rebuild_vectors(other)
+    rebuild = {**done.model_dump(), "wall_s": round(time.perf_counter() - began, 1),
                "population_buffer_mb": args.population_buffer_mb, "load_average": load_average()}
-    return {"rebuild": rebuild, **measured(larger, group, qs, vectors, args)}
+    return {"rebuild": rebuild, **measured(other, group, qs, vectors, args)}
 
 
 def searches(graph: Graph, settings: Settings, group: str, qs: list[str],
@@ -140,7 +141,7 @@ def beside_worker(graph: Graph, settings: Settings, group: str, qs: list[str], v
 
 def throughput(level_rows: list[dict[str, Any]], n_clients: int) -> float | None:
     row = next((r for r in level_rows if r.get("clients") == n_clients), None)
-    return None if row is None else row.get("searches_per_s")
+    return None if row is None or row.get("errors") else row.get("searches_per_s")
 
 
 def ratios(small: dict[str, Any], large: dict[str, Any]) -> dict[str, Any]:

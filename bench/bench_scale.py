@@ -257,7 +257,9 @@ def clients(graph: Graph, settings: Settings, group: str, questions: list[str], 
     try:
         with httpx.Client(base_url=base, timeout=60) as http:
             _wait_ready(http, server, timeout_s=180)
-        level(base, key.token, group, questions, 2, 15.0)  # warm every API process
+        warm = level(base, key.token, group, questions, 2, 15.0)  # warm every API process
+        if warm["errors"]:  # a throughput of refusals would read as a fast server
+            raise RuntimeError(f"`strata serve` answered {warm['statuses']} while warming up")
         return [level(base, key.token, group, questions, n, seconds) for n in (1, 2, 8)]
     finally:
         stop(server)
@@ -452,7 +454,8 @@ def main() -> None:
     parser.add_argument("--maintain", action="store_true",
                         help="ratios: rebuild the vector indexes after each load (strata maintain)")
     parser.add_argument("--population-buffer-mb", type=float, default=None,
-                        help="ratios: then rebuild the vector indexes with this population buffer and measure again")
+                        help="ratios: then rebuild the vector indexes under this population buffer (MB; 1 is "
+                        "Neo4j's own) and measure again")
     args = parser.parse_args()
     settings = settings_for(args.vectors)
     with Graph.from_settings(settings) as graph:

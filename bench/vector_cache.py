@@ -81,6 +81,8 @@ def build(gen: Generated, embedder: Embedder, directory: Path) -> dict:
 class CachedEmbedder:
     """The cached vectors by text; a text not in the cache (or not yet embedded) is embedded by ``fallback``."""
 
+    name = "onnx-minilm"  # the model the cache was embedded with, recorded per group
+
     def __init__(self, gen: Generated, directory: Path, fallback: Embedder) -> None:
         vectors_path, progress_path = paths(directory, gen.n_facts, gen.seed)
         self.rows = json.loads(progress_path.read_text())["rows"]

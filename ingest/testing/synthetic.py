@@ -32,7 +32,9 @@ from strata.graph import Graph
 from strata.graph.admin_csv import CsvStoreWriter
 from strata.graph.bulk import bulk_entities, bulk_episodes, bulk_facts, bulk_predicates, drop_group
 from strata.graph.bulk_csv import BulkCsv
+from strata.graph.embedder_meta import record
 from strata.ingest.embedders import HashEmbedder
+from strata.ingest.embedders.queries import embedder_record
 from strata.ingest.protocols import Embedder
 from strata.resolve.normalize import entity_key
 from strata.schema import ids
@@ -396,6 +398,7 @@ def load(graph: Graph, gen: Generated, embedder: Embedder | None = None,
     now = now or utcnow()
     started = time.perf_counter()
     drop_group(graph, gen.group_id)
+    record(graph, gen.group_id, embedder_record(embedder))  # a search under another embedder is refused
     writers = {"entities": bulk_entities, "episodes": bulk_episodes, "facts": bulk_facts,
                "predicates": bulk_predicates}
     planned = Planned(counts={})
@@ -422,6 +425,10 @@ def write_import_files(gen: Generated, folder: Path, embedder: Embedder | None =
     planned = Planned(counts={})
     for kind, rows in planned_rows(gen, embedder, out.now, planned, facts_per_episode):
         out.write(kind, rows)
+    made_by = embedder_record(embedder)  # as `load` records it: without it the group reads as MiniLM's
+    writer.node(f"embedder:{gen.group_id}", ["GroupEmbedder"],
+                {"group_id": gen.group_id, "name": made_by.name, "dimension": made_by.dimension,
+                 "recorded_at": out.now})
     manifest = writer.close()
     return {**report(gen, planned), "csv_seconds": round(time.perf_counter() - started, 2),
             "csv_bytes": sum(p.stat().st_size for p in folder.glob("*.csv")), "files": len(manifest.nodes) +

@@ -50,11 +50,13 @@ def test_vector_merge_factor_is_written_only_when_set(tmp_path: Path) -> None:
     assert "internal.dbms.index.vector.standard_merge_factor=10" in conf.splitlines()
 
 
-def test_vector_population_buffer_is_written_only_when_set(tmp_path: Path) -> None:
+def test_vector_population_buffer_is_written_unless_unset(tmp_path: Path) -> None:
     conf = Neo4jService(_cfg(tmp_path)).write_config().read_text()
+    assert "internal.dbms.index.vector.population_ram_buffer_size=64.0" in conf.splitlines()  # the shipped 64 MB
+    conf = Neo4jService(_cfg(tmp_path, neo4j_vector_population_buffer_mb=1)).write_config().read_text()
+    assert "internal.dbms.index.vector.population_ram_buffer_size=1.0" in conf.splitlines()
+    conf = Neo4jService(_cfg(tmp_path, neo4j_vector_population_buffer_mb=None)).write_config().read_text()
     assert "population_ram_buffer_size" not in conf  # Neo4j's own default
-    conf = Neo4jService(_cfg(tmp_path, neo4j_vector_population_buffer_mb=64)).write_config().read_text()
-    assert "internal.dbms.index.vector.population_ram_buffer_size=64.0" in conf.splitlines()
 
 
 def _cli(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
