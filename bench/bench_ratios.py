@@ -15,7 +15,9 @@ Neo4j on the scale ports; it is replaced, never the dev server):
 Then each 1M figure over its 100k one, beside the goal, and the load average of every step (shared cores).
 
   nice -n 10 .venv/bin/python -m bench.bench_scale --phase ratios --sizes 100000 1000000 --keep-csv \
-      --label ratios_s18
+      --population-buffer-mb 1 --label ratios_1m_s19_run2
+(about 55 minutes on two quiet cores with the CSV files written first; docs/benchmarks.md, "The ratios in one
+run")
 """
 
 from __future__ import annotations
