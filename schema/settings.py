@@ -160,7 +160,7 @@ class Settings(BaseSettings):
     neo4j_vector_merge_factor: int | None = Field(default=None, ge=2, le=1000)
     # RAM a vector index's population (index creation, `strata import`, `strata maintain`) buffers before it
     # writes a segment. Neo4j's own 1 MB leaves one segment per ~5,000 vectors and merges none (200 for a million
-    # facts, each searched by every ask); 64 leaves 12 and costs a 1M-fact population about 4x the time
+    # facts, each searched by every ask); 64 leaves 12 there and costs that population about 4x the time
     # (docs/scaling.md, "Segments"). Incremental writes do not use it.
     neo4j_vector_population_buffer_mb: float | None = Field(default=64.0, gt=0, le=4096)
     neo4j_bolt_port: int = 7687
