@@ -18,8 +18,9 @@ from typing import Any
 from strata.graph.driver import Graph
 from strata.graph.read import entity_candidates, slot_history
 from strata.graph.search import EmbedFn, SearchHit, SearchQuery, SearchResult, fact_with_provenance
-from strata.memory.names import name_keys, resolve_name
+from strata.memory.names import resolve_name
 from strata.memory.predicates import stored_predicate_filter
+from strata.resolve.normalize import name_keys
 from strata.resolve.questions import PREDICATE_WORDS, StateQuestion, state_question
 from strata.resolve.roles import fold_words, roles
 from strata.resolve.timewords import time_window
@@ -159,7 +160,7 @@ def _entities(graph: Graph, group: str, name: str, embed: EmbedFn | None, relate
     """The entities a name in a question stands for: exact names first; then (for an organization, always;
     else when none is exact) the lookup's candidates that carry that name loosely (``same_name``): an
     organization stored under two names holds its office's history under both."""
-    keys = name_keys(graph, group, name)
+    keys = name_keys(name)
     exact = [c.uuid for c in entity_candidates(graph, group, keys=keys)][:NAMED_ENTITIES] if keys else []
     if exact and not related:
         return exact

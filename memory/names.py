@@ -11,9 +11,8 @@ from pydantic import BaseModel, Field
 from strata.graph import Graph, lucene
 from strata.graph.read import Candidate, entity_candidates
 from strata.graph.search import EmbedFn, embed_query
-from strata.graph.traverse import entity_types
 from strata.resolve.lookup import looser_forms, looser_pick, one_letter_off, rank_by_name, related
-from strata.resolve.normalize import entity_key
+from strata.resolve.normalize import entity_key, name_keys
 from strata.resolve.types import CandidateEntity
 from strata.schema.errors import InputError
 
@@ -55,7 +54,7 @@ def _ranked(graph: Graph, group: str, name: str, embed: EmbedFn | None,
     embedding, degraded = embed_query(embed, name)
     vectors = [("q", embedding)] if embedding is not None else []
     text = lucene.any_terms(name, fuzzy=True)
-    hits = entity_candidates(graph, group, keys=name_keys(graph, group, name), lucene=[("q", text)] if text else [],
+    hits = entity_candidates(graph, group, keys=name_keys(name), lucene=[("q", text)] if text else [],
                              vectors=vectors, limit=max(limit, LOOKUP_POOL))
     best: dict[str, Candidate] = {}
     for hit in hits:
@@ -81,25 +80,11 @@ def _scaled(channel: str, score: float) -> float:
     return round(float(score), 6)
 
 
-def name_keys(graph: Graph, group: str, name: str) -> list[str]:
-    """The exact keys a name has under every entity type the group uses."""
-    types = ["Entity", *[t.name for t in entity_types(graph, group) if t.name]]
-    # "The Station-Master" is also written "the Stationmaster": a hyphened name asks for its joined key too
-    forms = [name, *([re.sub(r"\s*[-\u2010\u2011]\s*", "", name)] if re.search(r"\w[-\u2010\u2011]\w", name) else [])]
-    keys = set()
-    for t in types:
-        try:
-            keys |= {entity_key(f, t) for f in forms}
-        except InputError:
-            return []
-    return sorted(keys)
-
-
 def entity_ref(graph: Graph, group: str, value: str | None, type_: str | None, role: str) -> str | None:
     """A subject/object filter: a uuid as is, a name through its exact key (ambiguity is an error)."""
     if value is None or UUID.match(value):
         return value
-    keys = [entity_key(value, type_)] if type_ else name_keys(graph, group, value)
+    keys = [entity_key(value, type_)] if type_ else name_keys(value)
     found = {c.uuid: c for c in entity_candidates(graph, group, keys=keys)} if keys else {}
     if len(found) > 1:
         raise InputError(f"{role} {value!r} names several entities; pass a uuid or {role}_type",

@@ -79,3 +79,14 @@ def entity_key(name: str, type: str | None = "Entity", ontology: Ontology | None
         raise InputError(f"entity name {name!r} has no letters or digits", {"name": name})
     cls = type_class(type, ontology)
     return f"{cls}:{folded}" if cls else folded
+
+
+def name_keys(name: str, ontology: Ontology | None = None) -> list[str]:
+    """Every key an entity of this name can have: the generic one and one per class of the ontology (a key
+    names its class, never the type, so this needs no look at which types a group uses); a hyphened name
+    asks for its joined key too ("The Station-Master" is also written "the Stationmaster"). Empty for a name
+    without letters or digits."""
+    onto = ontology or load_ontology()
+    forms = [name, *([re.sub(r"\s*[-\u2010\u2011]\s*", "", name)] if re.search(r"\w[-\u2010\u2011]\w", name) else [])]
+    folded = {f for f in map(fold_name, forms) if f}
+    return sorted(folded | {f"{cls}:{f}" for cls in onto.classes for f in folded})

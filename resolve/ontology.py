@@ -61,6 +61,11 @@ class Ontology(Frozen):
             return None
         return self._types.get(folded)
 
+    @property
+    def classes(self) -> frozenset[str]:
+        """The coarse classes an entity key can name."""
+        return frozenset(t.type_class for t in self.entity_types.values())
+
     def canonical_type(self, type_name: str | None) -> str:
         """Ontology type name for a synonym ("City" -> "Place"); unknown names come back unchanged."""
         cls = self.type_class(type_name)

@@ -58,10 +58,13 @@ PREDICATE_WORDS: dict[str, frozenset[str]] = {
 # Words that ask who holds something ("which individual", "name the person", "identify the person holding").
 _ASKS_WHO = re.compile(r"\b(who|whom|whose|which (?:person|individual|leader|one)|name the|identify the|"
                        r"tell me the (?:name|person))\b", re.IGNORECASE)
-# Where an organization's name ends in a question: a time phrase, "right now", punctuation.
-_ORG_END = re.compile(r"\s*(?:[?,.;!]|\b(?:right now|at present|at the moment|currently|nowadays|today|now|"
-                      r"these days|as of|in (?:the year )?(?:19|20)\d\d|during|on \w+ \d|back in|before|after|"
-                      r"since|at that time|then)\b).*$", re.IGNORECASE)
+# Where an organization's name ends in a question: a time phrase, "right now", punctuation; a period unless an
+# initial's or a short abbreviation's inside a name ("Kenji W. Gomez", "St. Louis", "J.P. Morgan").
+_PERIOD_ENDS = (r"(?:(?<!(?-i:\b[A-Z]))(?<!(?-i:\b[A-Z][a-z]))(?<!(?-i:\b[A-Z][a-z]{2}))\.|"
+                r"\.(?!\s?(?-i:[A-Z])))")
+_ORG_END = re.compile(r"\s*(?:[?,;!]|" + _PERIOD_ENDS + r"|\b(?:right now|at present|at the moment|currently|"
+                      r"nowadays|today|now|these days|as of|in (?:the year )?(?:19|20)\d\d|during|on \w+ \d|back in|"
+                      r"before|after|since|at that time|then)\b).*$", re.IGNORECASE)
 _OF = re.compile(r"^\s*(?:of|for|at|in)\s+(?P<org>.+)$", re.IGNORECASE)
 _POSSESSIVE = re.compile(r"(?P<org>(?:[A-Z][\w.&\-]*\s?)+)(?:'s|’s)\s*$")
 _WORD = re.compile(r"[\w'’\-.&]+")

@@ -6,7 +6,8 @@ import pytest
 
 from strata.resolve.decide import decide
 from strata.resolve.names import compare_names, parse_name
-from strata.resolve.normalize import entity_key
+from strata.resolve.normalize import entity_key, name_keys
+from strata.resolve.ontology import load_ontology
 from strata.resolve.scoring import MERGE_THRESHOLD, POSSIBLE_THRESHOLD, score_pair
 from strata.resolve.types import CandidateEntity, MentionCandidate
 from strata.schema.errors import InputError
@@ -22,6 +23,16 @@ def test_entity_key_rules():
     assert entity_key("Paris", "City") == entity_key("Paris", "Place")
     with pytest.raises(InputError):
         entity_key(" .,' ", "Person")
+
+
+def test_name_keys_hold_the_key_of_every_type_a_name_can_be_stored_under():
+    onto = load_ontology()
+    types = [*onto.entity_types, *(s for t in onto.entity_types.values() for s in t.synonyms), "Entity", "Spaceship"]
+    keys = set(name_keys("Kenji W. Gomez"))
+    assert {entity_key("Kenji W. Gomez", t) for t in types} == keys
+    assert "person:kenji w gomez" in keys and "kenji w gomez" in keys
+    assert entity_key("the Stationmaster", "Person") in name_keys("The Station-Master")
+    assert name_keys(" .,' ") == []
 
 
 def test_parse_name_parts():

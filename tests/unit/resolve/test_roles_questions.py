@@ -82,6 +82,14 @@ def test_a_role_is_its_own_slot_and_concurrent_roles_never_close_each_other():
     ("What team is Zoe Almeida on now?", "subject", ("plays_for", "Zoe Almeida")),
     ("Which team does Leo Park play for now?", "subject", ("plays_for", "Leo Park")),
     ("Who is Ann married to?", "subject", ("spouse_of", "Ann")),
+    # the period of an initial or an abbreviation is part of the name; a sentence's period ends it
+    ("where does Kenji W. Gomez work", "subject", ("employed_by", "Kenji W. Gomez")),
+    ("Where did Dr. Priya N. Rao live before 2019?", "subject", ("lives_in", "Dr. Priya N. Rao")),
+    ("Who is the mayor of St. Louis right now?", "office", ("mayor", "St. Louis")),
+    ("Who runs J.P. Morgan as chief executive? Just curious.", "office", ("ceo", "J.P. Morgan")),
+    ("who is the CEO of Acme. Tell me now", "office", ("ceo", "Acme")),
+    ("Who was the chief executive of Acme Corp. back in 2004?", "office", ("ceo", "Acme Corp")),
+    ("Who is the CEO of Halden Ltd. today", "office", ("ceo", "Halden Ltd")),
 ])
 def test_questions_name_their_slot(question, kind, slot):
     ask = state_question(question, roles())
