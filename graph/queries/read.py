@@ -209,11 +209,6 @@ RETURN p.name AS name, p.description AS description, p.functional AS functional,
 ORDER BY p.name
 """
 
-ENTITY_TYPES = """
-MATCH (e:Entity {group_id: $group_id}) WHERE e.expired_at IS NULL
-RETURN e.type AS type, count(*) AS count ORDER BY count DESC
-"""
-
 GROUP_COUNTS = """
 CALL () { MATCH (e:Entity {group_id: $group_id}) WHERE e.expired_at IS NULL RETURN count(e) AS entities }
 CALL () { MATCH ()-[r:RELATES_TO]->() WHERE r.group_id = $group_id RETURN count(r) AS facts,
