@@ -60,6 +60,11 @@ HONORIFICS: dict[str, tuple[Gender | None, Marital | None]] = {
     "mayor": (None, None),
 }
 
+# Abbreviations written with a period inside a name or a sentence ("Mr. Darcy", "St. Louis", "Gen. Tilney"): that
+# period ends neither the name nor the sentence.
+NAME_ABBREVIATIONS: tuple[str, ...] = ("mr", "mrs", "ms", "mme", "dr", "st", "jr", "sr", "col", "capt", "lt", "gen",
+                                       "rev", "prof", "hon")
+
 # Spelled-out or abbreviated variants -> canonical honorific (applied after periods are removed).
 HONORIFIC_VARIANTS: dict[str, str] = {
     "mister": "mr",

@@ -12,13 +12,15 @@ from __future__ import annotations
 import re
 from typing import Literal
 
+from strata.resolve.lexicon import NAME_ABBREVIATIONS
 from strata.resolve.roles import OFFICE_PREDICATE, Roles, fold_words
 from strata.schema.models import Frozen
 
 # Questions that ask about a subject's slot: (pattern with a "who" group, predicate). Tried in order.
 SUBJECT_FRAMES: tuple[tuple[str, str], ...] = (
     (r"where (?:does|did|do) (?P<who>.+?) (?:currently |now |still )?(?:live|reside|stay|call home)\b", "lives_in"),
-    (r"where (?:is|was|are|were) (?P<who>.+?) (?:currently |now )?(?:living|residing|based|staying)\b", "lives_in"),
+    (r"where(?:'s|’s| is| was| are| were) (?P<who>.+?) (?:currently |now )?(?:living|residing|based|staying)\b",
+     "lives_in"),
     (r"(?:what|which) (?:city|town|country|place) (?:does|did) (?P<who>.+?) (?:live|reside) in\b", "lives_in"),
     (r"(?:what|which) (?:city|town|country|place) (?:is|was) (?P<who>.+?) (?:currently |now )?(?:living|"
      r"residing|based|staying) in\b", "lives_in"),
@@ -26,6 +28,8 @@ SUBJECT_FRAMES: tuple[tuple[str, str], ...] = (
     (r"(?:who|which company|what company|which organi[sz]ation|what organi[sz]ation|which firm) (?:does|did) "
      r"(?P<who>.+?) (?:currently |now )?work (?:for|at)\b", "employed_by"),
     (r"where (?:does|did) (?P<who>.+?) (?:currently |now )?work\b", "employed_by"),
+    (r"where(?:'s|’s| is| was) (?P<who>.+?) (?:currently |now )?(?:employed\b|working(?=\s*(?:[?.!]|$|now\b|"
+     r"these days|currently|at the moment|at present|today)))", "employed_by"),
     (r"(?:who|which company|what company|which firm|what firm|which organi[sz]ation|what organi[sz]ation) "
      r"(?:currently |now )?(?:employs|employed|hired) (?P<who>[^?]+)", "employed_by"),
     (r"who (?:is|was) (?P<who>.+?)'s? (?:employer|company)\b", "employed_by"),
@@ -58,10 +62,11 @@ PREDICATE_WORDS: dict[str, frozenset[str]] = {
 # Words that ask who holds something ("which individual", "name the person", "identify the person holding").
 _ASKS_WHO = re.compile(r"\b(who|whom|whose|which (?:person|individual|leader|one)|name the|identify the|"
                        r"tell me the (?:name|person))\b", re.IGNORECASE)
-# Where an organization's name ends in a question: a time phrase, "right now", punctuation; a period unless an
-# initial's or a short abbreviation's inside a name ("Kenji W. Gomez", "St. Louis", "J.P. Morgan").
-_PERIOD_ENDS = (r"(?:(?<!(?-i:\b[A-Z]))(?<!(?-i:\b[A-Z][a-z]))(?<!(?-i:\b[A-Z][a-z]{2}))\.|"
-                r"\.(?!\s?(?-i:[A-Z])))")
+# Where an organization's name ends in a question: a time phrase, "right now", punctuation; a period unless a
+# title's ("dr. smith") or, before a capital, an initial's or a short abbreviation's ("Kenji W. Gomez", "J.P.
+# Morgan", "Ft. Worth").
+_PERIOD_ENDS = ("".join(rf"(?<!\b{a})" for a in NAME_ABBREVIATIONS)
+                + r"(?:(?<!(?-i:\b[A-Z]))(?<!(?-i:\b[A-Z][a-z]))(?<!(?-i:\b[A-Z][a-z]{2}))\.|\.(?!\s?(?-i:[A-Z])))")
 _ORG_END = re.compile(r"\s*(?:[?,;!]|" + _PERIOD_ENDS + r"|\b(?:right now|at present|at the moment|currently|"
                       r"nowadays|today|now|these days|as of|in (?:the year )?(?:19|20)\d\d|during|on \w+ \d|back in|"
                       r"before|after|since|at that time|then)\b).*$", re.IGNORECASE)

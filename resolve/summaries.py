@@ -20,6 +20,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 from datetime import UTC, datetime
 
+from strata.resolve.lexicon import NAME_ABBREVIATIONS
 from strata.resolve.ontology import load_ontology
 from strata.schema.ids import content_hash
 from strata.schema.summaries import INTERACTION_PREDICATES, DigestFact, EntityDigest
@@ -107,7 +108,8 @@ def ranked_sentences(digest: EntityDigest) -> list[str]:
 
 
 # A sentence ends at . ! or ? before a space, but not after a title or an initial ("Mr. Darcy", "J. Smith").
-_ABBREVIATION = re.compile(r"(?:\b(?:Mr|Mrs|Ms|Mme|Dr|St|Jr|Sr|Col|Capt|Lt|Gen|Rev|Prof|Hon|No|vs)|\b[A-Z])\.$")
+_ABBREVIATION = re.compile(r"(?:\b(?:" + "|".join([*(a.capitalize() for a in NAME_ABBREVIATIONS), "No", "vs"])
+                           + r")|\b[A-Z])\.$")
 _BREAK = re.compile(r"(?<=[.!?])[\"'”’)]*\s+")
 
 

@@ -90,6 +90,11 @@ def test_a_role_is_its_own_slot_and_concurrent_roles_never_close_each_other():
     ("who is the CEO of Acme. Tell me now", "office", ("ceo", "Acme")),
     ("Who was the chief executive of Acme Corp. back in 2004?", "office", ("ceo", "Acme Corp")),
     ("Who is the CEO of Halden Ltd. today", "office", ("ceo", "Halden Ltd")),
+    ("where does dr. okafor live these days", "subject", ("lives_in", "dr. okafor")),
+    ("Where was Gen. Tilney living in 1800?", "subject", ("lives_in", "Gen. Tilney")),
+    ("Where's Ines Duarte living now?", "subject", ("lives_in", "Ines Duarte")),
+    ("Where is Tomas Berg employed?", "subject", ("employed_by", "Tomas Berg")),
+    ("Where's Tomas Berg working at the moment?", "subject", ("employed_by", "Tomas Berg")),
 ])
 def test_questions_name_their_slot(question, kind, slot):
     ask = state_question(question, roles())
@@ -99,6 +104,7 @@ def test_questions_name_their_slot(question, kind, slot):
 
 @pytest.mark.parametrize("question", ["What did Maya eat yesterday?", "Where do you live?",
                                       "Where does Andrew want to live to give their dog space?",
-                                      "Who went to the CEO's party?", "Tell me about Walmart."])
+                                      "Who went to the CEO's party?", "Tell me about Walmart.",
+                                      "Where is Tomas working on his thesis?"])
 def test_other_questions_name_no_slot(question):
     assert state_question(question, roles()) is None
